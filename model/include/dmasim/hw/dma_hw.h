@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dma_hw.h - the DMA controller's programming interface: register map,
+ * descriptor layouts and status codes.
+ *
+ * This is the one definition shared by the C driver (tb/) and the SystemC
+ * model (model/); docs/registers.md and docs/descriptor-formats.md describe
+ * the same layout and are checked against it. Plain C so a kernel-style
+ * driver can include it. All multi-byte fields are little-endian.
+ */
+#ifndef DMASIM_HW_DMA_HW_H
+#define DMASIM_HW_DMA_HW_H
+
+#include <stdint.h>
+
+#define DMA_HW_VERSION 0x00010000u /* major 1, minor 0 */
+
+/* ---- Bus address map ------------------------------------------------- */
+/* Simulated RAM is at bus address 0; the controller's registers sit far
+ * above any RAM size the simulator accepts. */
+#define DMA_REGS_BASE 0xF000000000ull
+#define DMA_REGS_SIZE 0x1000u
+
+/* ---- Global registers (offsets from DMA_REGS_BASE, 32-bit) ----------- */
+#define DMA_REG_VERSION    0x000 /* RO: DMA_HW_VERSION */
+#define DMA_REG_CAPS       0x004 /* RO: see DMA_CAPS_* */
+#define DMA_REG_IRQ_STATUS 0x008 /* W1C: bit n = channel n raised an interrupt */
+#define DMA_REG_IRQ_MASK   0x00C /* RW: bit n = channel n may interrupt; reset 0 */
+
+#define DMA_CAPS_CHANNELS_MASK  0x000000FFu /* number of channels */
+#define DMA_CAPS_CHAINED_PAGES  0x00000100u /* chained_pages format supported */
+#define DMA_CAPS_LINKED_LIST    0x00000200u /* linked_list format supported */
+#define DMA_CAPS_DESC_SIZE_SHIFT 16         /* bits 23:16: chained_pages descriptor bytes */
+
+#define DMA_MAX_CHANNELS 16
+
+/* ---- Per-channel registers: DMA_CH_BASE(n) + offset (32-bit) --------- */
+#define DMA_CH_BASE(n)       (0x100u + (uint32_t)(n) * 0x40u)
+#define DMA_CH_DESC_ADDR_LO  0x00 /* RW: bus address of the first descriptor */
+#define DMA_CH_DESC_ADDR_HI  0x04 /* RW */
+#define DMA_CH_CTRL          0x08 /* RW: see DMA_CTRL_*; START and ABORT read 0 */
+#define DMA_CH_STATUS        0x0C /* RO: see DMA_STATUS_* */
+#define DMA_CH_BYTES_DONE_LO 0x10 /* RO: payload bytes written at destination */
+#define DMA_CH_BYTES_DONE_HI 0x14 /* RO */
+#define DMA_CH_DESCS_DONE    0x18 /* RO: data descriptors completed */
+
+#define DMA_CTRL_START        0x00000001u /* W: start walking at DESC_ADDR */
+#define DMA_CTRL_ABORT        0x00000002u /* W: stop the channel (status ABORTED) */
+#define DMA_CTRL_IRQ_EN       0x00000004u /* interrupt when the channel stops */
+#define DMA_CTRL_DIR_SHIFT    4           /* bits 5:4: enum dma_hw_direction */
+#define DMA_CTRL_DIR_MASK     0x00000030u
+#define DMA_CTRL_FORMAT_SHIFT 6           /* bit 6: enum dma_hw_format */
+#define DMA_CTRL_FORMAT_MASK  0x00000040u
+
+#define DMA_STATUS_BUSY        0x00000001u
+#define DMA_STATUS_DONE        0x00000002u /* stopped without error */
+#define DMA_STATUS_ERROR       0x00000004u /* stopped with an error, see ERR field */
+#define DMA_STATUS_ERR_SHIFT   8           /* bits 15:8: enum dma_hw_error */
+#define DMA_STATUS_ERR_MASK    0x0000FF00u
+
+enum dma_hw_direction {
+	DMA_HW_MEM_TO_MEM = 0, /* descriptor src and dst are bus addresses */
+	DMA_HW_DEV_TO_MEM = 1, /* src ignored: data comes from the stream port */
+	DMA_HW_MEM_TO_DEV = 2, /* dst ignored: data goes to the stream port */
+};
+
+enum dma_hw_format {
+	DMA_HW_FMT_CHAINED_PAGES = 0,
+	DMA_HW_FMT_LINKED_LIST = 1,
+};
+
+/* Error codes, in the channel STATUS ERR field and descriptor write-back. */
+enum dma_hw_error {
+	DMA_ERR_NONE = 0,
+	DMA_ERR_DESC_BUS = 1,      /* bus error response on a descriptor read/write-back */
+	DMA_ERR_DESC_ADDRESS = 2,  /* descriptor address outside memory */
+	DMA_ERR_DATA_BUS = 3,      /* bus error response on a data burst */
+	DMA_ERR_DATA_ADDRESS = 4,  /* data address outside memory */
+	DMA_ERR_ZERO_LENGTH = 5,   /* data descriptor with length 0 */
+	DMA_ERR_CHAIN_LOOP = 6,    /* chain revisits a chunk, or too many links/descriptors */
+	DMA_ERR_BAD_DESCRIPTOR = 7,/* unknown flag bits, or a chain descriptor with END */
+	DMA_ERR_ABORTED = 8,       /* software wrote ABORT */
+};
+
+/* ---- Descriptor control flags (both formats) ------------------------- */
+#define DMA_DESC_END   0x00000001u /* last data descriptor of the transfer */
+#define DMA_DESC_CHAIN 0x00000002u /* chained_pages: this slot links to the next
+                                      chunk (addr in src); linked_list: the next
+                                      descriptor lies in another chunk (counted
+                                      as a chain link, no other effect) */
+#define DMA_DESC_IRQ   0x00000004u /* raise the channel interrupt when done */
+#define DMA_DESC_FLAGS_VALID (DMA_DESC_END | DMA_DESC_CHAIN | DMA_DESC_IRQ)
+
+/* Descriptor status write-back word. */
+#define DMA_DESC_STATUS_DONE      0x00000001u
+#define DMA_DESC_STATUS_ERR_SHIFT 8 /* bits 15:8: enum dma_hw_error */
+
+/*
+ * chained_pages: 32-byte descriptors packed in chunks. The last slot of a
+ * non-final chunk is a chain descriptor (flags = DMA_DESC_CHAIN, src = bus
+ * address of the next chunk, all else 0).
+ */
+struct dma_hw_desc {
+	uint64_t src;        /* 0x00 source bus address (or next chunk for CHAIN) */
+	uint64_t dst;        /* 0x08 destination bus address */
+	uint32_t length;     /* 0x10 payload bytes, 1..2^32-1 */
+	uint32_t flags;      /* 0x14 DMA_DESC_* */
+	uint32_t status;     /* 0x18 written back by hardware: DONE | error << 8 */
+	uint32_t bytes_done; /* 0x1C written back by hardware */
+};
+
+/*
+ * linked_list: 48-byte descriptors, each naming its successor; next is
+ * ignored on the descriptor that carries DMA_DESC_END.
+ */
+struct dma_hw_ll_desc {
+	uint64_t next;       /* 0x00 bus address of the next descriptor */
+	uint64_t src;        /* 0x08 */
+	uint64_t dst;        /* 0x10 */
+	uint32_t length;     /* 0x18 */
+	uint32_t flags;      /* 0x1C */
+	uint32_t status;     /* 0x20 written back */
+	uint32_t bytes_done; /* 0x24 written back */
+	uint64_t reserved;   /* 0x28 keeps descriptors 8-byte aligned; must be 0 */
+};
+
+#define DMA_HW_DESC_SIZE    32u
+#define DMA_HW_LL_DESC_SIZE 48u
+
+#ifdef __cplusplus
+static_assert(sizeof(struct dma_hw_desc) == DMA_HW_DESC_SIZE, "chained_pages descriptor layout");
+static_assert(sizeof(struct dma_hw_ll_desc) == DMA_HW_LL_DESC_SIZE, "linked_list descriptor layout");
+#else
+_Static_assert(sizeof(struct dma_hw_desc) == DMA_HW_DESC_SIZE, "chained_pages descriptor layout");
+_Static_assert(sizeof(struct dma_hw_ll_desc) == DMA_HW_LL_DESC_SIZE, "linked_list descriptor layout");
+#endif
+
+#endif /* DMASIM_HW_DMA_HW_H */

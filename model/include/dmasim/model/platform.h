@@ -1,0 +1,145 @@
+// platform.h - the simulated SoC: memory, interconnect, DMA controller,
+// device stream port and an optional background traffic master, wired
+// together and parameterised by plain structs (no YAML, no CLI here).
+//
+// CONTRACT between model/ and tb/: the names below are used by the
+// testbench. The model may add members; it must not rename these.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+
+namespace dmasim::model {
+
+enum class DescriptorFormat { chained_pages, linked_list };
+enum class WritePolicy { cut_through, store_and_forward };
+enum class DescriptorFetch { burst, word };
+
+struct BusParams {
+    unsigned width_bytes = 16;                ///< bytes per beat, power of two 1..128
+    unsigned interconnect_latency_cycles = 0; ///< added to every request through the interconnect
+    unsigned mmio_latency_cycles = 10;        ///< cost of one CPU register access
+};
+
+struct MemoryParams {
+    uint8_t* backing = nullptr;       ///< host bytes of simulated RAM (sglist's linear map)
+    uint64_t size_bytes = 0;          ///< RAM occupies bus addresses [0, size_bytes)
+    unsigned read_latency_cycles = 50;  ///< read accepted -> first data beat
+    unsigned write_latency_cycles = 20; ///< last write beat -> write response
+    double bandwidth_bytes_per_cycle = 0; ///< 0 = one beat per cycle per channel
+};
+
+struct DmaParams {
+    unsigned channels = 1;
+    unsigned max_burst_beats = 16;
+    unsigned max_outstanding_reads = 16;
+    unsigned max_outstanding_writes = 16;
+    unsigned descriptor_prefetch = 8;     ///< descriptors fetched per descriptor read
+    DescriptorFetch descriptor_fetch = DescriptorFetch::burst;
+    unsigned buffer_bytes = 8192;         ///< read-to-write buffer per channel
+    WritePolicy write_policy = WritePolicy::cut_through;
+    bool descriptor_overlap = true;       ///< next descriptor may start before previous completes
+    unsigned descriptor_setup_cycles = 2; ///< decode cost per data descriptor
+    unsigned chain_link_cycles = 4;       ///< decode cost per chain descriptor
+    unsigned max_chain_depth = 4096;      ///< chain links per transfer before CHAIN_LOOP
+    uint64_t max_descriptors = 1u << 24;  ///< descriptors per transfer before CHAIN_LOOP
+    unsigned irq_latency_cycles = 5;      ///< completion -> interrupt line raised
+};
+
+struct DeviceParams {
+    double rate_bytes_per_cycle = 16;     ///< stream port rate, both directions
+};
+
+struct TrafficParams {
+    double bytes_per_cycle = 0;           ///< background master's demand; 0 = absent
+    double read_fraction = 0.5;           ///< share of its bursts that are reads
+    unsigned burst_beats = 16;
+    uint64_t seed = 1;
+};
+
+struct PlatformParams {
+    double clock_mhz = 1000;
+    BusParams bus;
+    MemoryParams memory;
+    DmaParams dma;
+    DeviceParams device;
+    TrafficParams traffic;
+};
+
+/// A named counter in the model's statistics (value in the given unit).
+struct Counter {
+    std::string name;
+    double value;
+    std::string unit;
+};
+/// Counters of one component ("dma.ch0", "bus.read", "memory", ...).
+struct StatGroup {
+    std::string name;
+    std::vector<Counter> counters;
+};
+
+/// One traced activity on a named track (for Chrome/Perfetto traces).
+class TraceSink {
+public:
+    virtual ~TraceSink() = default;
+    virtual void span(const std::string& track, const char* what, sc_core::sc_time start,
+                      sc_core::sc_time end) = 0;
+    virtual void instant(const std::string& track, const char* what, sc_core::sc_time at) = 0;
+};
+
+/// Per-channel statistics of the last transfer(s) on that channel.
+struct ChannelStats {
+    uint64_t bytes = 0;                    ///< payload bytes written at the destination
+    uint64_t read_bursts = 0;
+    uint64_t write_bursts = 0;
+    uint64_t descriptors = 0;              ///< data descriptors completed
+    uint64_t chain_links = 0;              ///< chain descriptors followed
+    uint64_t descriptor_bytes_fetched = 0; ///< incl. chain descriptors and over-prefetch
+    uint64_t max_reads_in_flight = 0;
+    uint64_t max_writes_in_flight = 0;
+    // Per-phase breakdown, in cycles (they need not add up to the total:
+    // phases overlap in a pipelined engine).
+    uint64_t setup_cycles = 0;             ///< descriptor decode / setup
+    uint64_t descriptor_stall_cycles = 0;  ///< data side idle waiting for descriptors
+    uint64_t data_cycles = 0;              ///< at least one data burst in flight
+    uint64_t writeback_cycles = 0;         ///< status write-backs
+    uint64_t irq_latency_cycles = 0;       ///< last write response -> interrupt raised
+};
+
+/// Statistics of one shared resource (bus read channel, write channel).
+struct ResourceStats {
+    uint64_t bytes = 0;
+    uint64_t bursts = 0;
+    uint64_t busy_cycles = 0; ///< cycles a data beat occupied the channel
+};
+
+class Platform : public sc_core::sc_module {
+public:
+    Platform(sc_core::sc_module_name name, const PlatformParams& params);
+    ~Platform() override;
+
+    /// The CPU's initiator socket binds here; it reaches registers and RAM.
+    tlm::tlm_target_socket<>& cpu_target();
+    /// The controller's interrupt line: high while IRQ_STATUS & IRQ_MASK != 0.
+    const sc_core::sc_signal<bool>& irq() const;
+
+    ChannelStats channel_stats(unsigned channel) const;
+    ResourceStats read_channel_stats() const;
+    ResourceStats write_channel_stats() const;
+    /// Every counter of every component, for reports.
+    std::vector<StatGroup> statistics() const;
+
+    /// Where bursts, descriptor fetches and interrupts are traced; null = off.
+    void set_trace(TraceSink* sink);
+    const PlatformParams& params() const;
+
+private:
+    struct Impl;
+    Impl* impl_;
+};
+
+}  // namespace dmasim::model

@@ -1,0 +1,79 @@
+// run.h - one simulation run as the command line sees it: a fully
+// resolved configuration in, measured results out.
+//
+// CONTRACT between tb/ and sim/: sim/ fills SimConfig from YAML and
+// --set (every config key of docs/configuration.md maps to one field
+// here), calls run_simulation once per process, and writes reports from
+// RunResult. tb/ may add fields; it must not rename these.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <dmasim/model/platform.h>
+
+namespace dmasim::tb {
+
+enum class Direction { mem_to_mem, dev_to_mem, mem_to_dev };
+enum class Placement { contiguous, scattered };
+enum class SizeDistribution { fixed, uniform, lognormal };
+
+struct WorkloadConfig {
+    std::string scenario = "throughput";
+    Direction direction = Direction::mem_to_mem;
+    uint64_t entries = 256;             ///< scatter list length
+    uint64_t segment_bytes = 4096;      ///< fixed size, or the mean of a distribution
+    SizeDistribution distribution = SizeDistribution::fixed;
+    uint64_t segment_bytes_min = 1;     ///< uniform: lower bound
+    uint64_t segment_bytes_max = 8192;  ///< uniform: upper bound
+    double lognormal_sigma = 1.0;       ///< lognormal: sigma of ln(size)
+    uint64_t offset = 0;                ///< in-page offset of each segment
+    uint64_t chain_depth = 1;           ///< descriptor chunks the list spans
+    uint64_t seed = 1;
+};
+
+struct SimConfig {
+    model::PlatformParams platform;     ///< memory.backing is set by tb, not sim
+    model::DescriptorFormat descriptor_format = model::DescriptorFormat::chained_pages;
+    uint64_t memory_size_mib = 1024;
+    Placement placement = Placement::scattered;
+    WorkloadConfig workload;
+};
+
+/// Where optional outputs go; empty = not written.
+struct RunOptions {
+    std::string trace_path;  ///< Chrome trace-event JSON (Perfetto)
+    std::string vcd_path;    ///< SystemC VCD of busy/interrupt signals
+};
+
+struct RunResult {
+    uint64_t bytes = 0;
+    uint64_t descriptors = 0;
+    uint64_t chain_links = 0;
+    uint64_t cycles = 0;
+    double sim_time_ns = 0;
+    double throughput_gbps = 0;
+    double bytes_per_cycle = 0;
+    uint64_t descriptor_bytes_fetched = 0;
+    double bus_utilization = 0;
+    bool integrity = false;
+    std::optional<uint64_t> first_bad_address;  ///< set when integrity fails
+    std::string failure;                        ///< why integrity failed, for the user
+    std::vector<model::StatGroup> statistics;   ///< per channel, per resource, per phase
+};
+
+/// The configuration cannot be run (e.g. the list does not fit in memory):
+/// the command exits with status 2 and writes no report.
+struct ConfigError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// Elaborates the platform, runs the configured scenario to completion and
+/// measures it. Call at most once per process (SystemC elaborates once).
+/// Throws ConfigError for runs that cannot be set up.
+RunResult run_simulation(const SimConfig& config, const RunOptions& options = {});
+
+}  // namespace dmasim::tb
