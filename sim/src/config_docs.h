@@ -1,0 +1,21 @@
+// config_docs.h - renderings of the key table: `dmasim config --explain`,
+// docs/configuration.md, and a fully resolved config as YAML.
+#pragma once
+
+#include <string>
+
+#include <dmasim/tb/run.h>
+
+namespace dmasim::sim {
+
+/// Plain-text listing of every key for the terminal.
+std::string explain_text();
+
+/// The whole of docs/configuration.md.
+std::string config_markdown();
+
+/// Every key of `config` as a flat "key: value" YAML document, loadable by
+/// `dmasim run` and equal to `config` when loaded.
+std::string resolved_yaml(const tb::SimConfig& config);
+
+}  // namespace dmasim::sim

@@ -1,0 +1,22 @@
+// config_error.h - a user error in a config, --set or sweep file: carries
+// where it happened so main() can print one clear line and exit 2.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace dmasim::sim {
+
+/// Where a value came from: a file and 1-based line, or "--set" (line 0).
+struct Location {
+    std::string file;
+    int line = 0;
+
+    std::string to_string() const;
+};
+
+struct ConfigError : std::runtime_error {
+    ConfigError(const Location& where, const std::string& message);
+};
+
+}  // namespace dmasim::sim

@@ -1,0 +1,58 @@
+// config_keys.h - the one table of configuration keys.
+//
+// Every dotted key a YAML config or --set may name is declared here once,
+// with its type, unit, allowed values, description and the SimConfig field
+// it sets. The loader, validation, `dmasim config --explain` and
+// docs/configuration.md are all derived from this table.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <dmasim/hw/dma_hw.h>
+#include <dmasim/tb/run.h>
+
+namespace dmasim::sim {
+
+enum class KeyType { integer, real, boolean, choice, text };
+
+/// A typed key value: integer keys hold uint64_t, choice and text keys a string.
+using Value = std::variant<uint64_t, double, bool, std::string>;
+
+struct KeyDef {
+    std::string name;  ///< dotted path, e.g. "dma.max_burst_beats"
+    KeyType type = KeyType::text;
+    std::string unit;  ///< empty when the value has no unit
+    uint64_t int_min = 0, int_max = 0;  ///< integer keys: inclusive range
+    bool power_of_two = false;          ///< integer keys: value must be 2^k
+    double real_min = 0, real_max = 0;  ///< real keys: inclusive range
+    std::vector<std::string> choices;   ///< choice keys: allowed spellings
+    std::string description;
+    std::function<Value(const tb::SimConfig&)> get;
+    std::function<void(tb::SimConfig&, const Value&)> set;
+
+    /// The value a default-constructed SimConfig holds.
+    Value default_value() const { return get(tb::SimConfig{}); }
+};
+
+/// Every key, in documentation order.
+const std::vector<KeyDef>& config_keys();
+
+/// The key named `name`, or nullptr.
+const KeyDef* find_key(std::string_view name);
+
+/// Canonical text of a value (what reports, CSVs and resolved configs show).
+std::string format_value(const Value& value);
+
+/// Human text of what a key accepts, e.g. "1 .. 256, power of two".
+std::string describe_allowed(const KeyDef& key);
+
+/// Parses `text` as a value of `key`, checking type and range.
+/// Throws std::invalid_argument with a message naming the allowed values.
+Value parse_value(const KeyDef& key, const std::string& text);
+
+}  // namespace dmasim::sim

@@ -1,0 +1,113 @@
+// config_loader.cpp - YAML and --set into SimConfig, one key at a time.
+#include "config_loader.h"
+
+#include <fmt/format.h>
+
+#include "suggest.h"
+
+namespace dmasim::sim {
+namespace {
+
+std::vector<std::string> key_names() {
+    std::vector<std::string> names;
+    for (const auto& key : config_keys()) names.push_back(key.name);
+    return names;
+}
+
+bool is_section(const std::string& name) {
+    for (const auto& key : config_keys())
+        if (key.name.rfind(name + ".", 0) == 0) return true;
+    return false;
+}
+
+[[noreturn]] void unknown_key(const std::string& name, const Location& where) {
+    if (is_section(name))
+        throw ConfigError(where, fmt::format("'{}' is a section: give its keys under it, "
+                                             "e.g. '{}:' followed by indented 'key: value' lines",
+                                             name, name));
+    if (auto guess = closest_match(name, key_names()))
+        throw ConfigError(where, fmt::format("unknown key '{}', did you mean {}?", name, *guess));
+    throw ConfigError(where, fmt::format("unknown key '{}' (`dmasim config --explain` lists "
+                                         "every key)",
+                                         name));
+}
+
+Location location_of(const YAML::Node& node, const std::string& file) {
+    return {file, node.Mark().line + 1};
+}
+
+}  // namespace
+
+void ConfigBuilder::apply_file(const std::string& path) {
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(path);
+    } catch (const YAML::BadFile&) {
+        throw ConfigError({path, 0}, "cannot read this config file");
+    } catch (const YAML::ParserException& e) {
+        throw ConfigError({path, e.mark.line + 1}, fmt::format("YAML syntax error: {}", e.msg));
+    }
+    if (root.IsNull()) return;  // an empty config keeps every default
+    apply_yaml(root, path);
+}
+
+void ConfigBuilder::apply_yaml(const YAML::Node& map, const std::string& file) {
+    if (!map.IsMap())
+        throw ConfigError(location_of(map, file), "expected a map of 'key: value' lines");
+    apply_node("", map, file);
+}
+
+void ConfigBuilder::apply_node(const std::string& prefix, const YAML::Node& map,
+                               const std::string& file) {
+    for (const auto& entry : map) {
+        const std::string name =
+            prefix.empty() ? entry.first.Scalar() : prefix + "." + entry.first.Scalar();
+        const Location where = location_of(entry.first, file);
+        const YAML::Node& value = entry.second;
+        const KeyDef* key = find_key(name);
+        if (value.IsMap() && !key) {
+            apply_node(name, value, file);
+            continue;
+        }
+        if (!key) unknown_key(name, where);
+        if (!value.IsScalar())
+            throw ConfigError(where, fmt::format("{} needs a single value ({})", name,
+                                                 describe_allowed(*key)));
+        apply(name, value.Scalar(), where);
+    }
+}
+
+void ConfigBuilder::apply_set(const std::string& assignment) {
+    const Location where{"--set " + assignment, 0};
+    size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw ConfigError(where, "expected KEY=VALUE, e.g. --set workload.entries=1024");
+    apply(assignment.substr(0, eq), assignment.substr(eq + 1), where);
+}
+
+void ConfigBuilder::apply(const std::string& name, const std::string& text,
+                          const Location& where) {
+    const KeyDef* key = find_key(name);
+    if (!key) unknown_key(name, where);
+    try {
+        key->set(config_, parse_value(*key, text));
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(where, e.what());
+    }
+    origin_[name] = where;
+}
+
+Location ConfigBuilder::origin(const std::string& key) const {
+    auto it = origin_.find(key);
+    return it != origin_.end() ? it->second : Location{"default of " + key, 0};
+}
+
+tb::SimConfig load_config(const std::string& path, const std::vector<std::string>& sets) {
+    ConfigBuilder builder;
+    builder.apply_file(path);
+    for (const auto& assignment : sets) builder.apply_set(assignment);
+    builder.validate();
+    return builder.config();
+}
+
+}  // namespace dmasim::sim

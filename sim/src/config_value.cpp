@@ -1,0 +1,115 @@
+// config_value.cpp - text <-> typed values for config keys, with the type
+// and range checks every source of values (YAML, --set, sweeps) shares.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "config_keys.h"
+#include "suggest.h"
+
+namespace dmasim::sim {
+namespace {
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    return s;
+}
+
+bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+[[noreturn]] void reject(const KeyDef& key, const std::string& text, std::string_view why) {
+    throw std::invalid_argument(fmt::format("{} = '{}': {} (allowed: {})", key.name, text, why,
+                                            describe_allowed(key)));
+}
+
+Value parse_integer(const KeyDef& key, const std::string& text) {
+    uint64_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    if (ec == std::errc::result_out_of_range) reject(key, text, "out of range");
+    if (ec != std::errc() || ptr != end) reject(key, text, "not a whole number");
+    if (v < key.int_min || v > key.int_max) reject(key, text, "out of range");
+    if (key.power_of_two && !is_power_of_two(v)) reject(key, text, "not a power of two");
+    return v;
+}
+
+Value parse_real(const KeyDef& key, const std::string& text) {
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+        reject(key, text, "not a number");
+    if (v < key.real_min || v > key.real_max) reject(key, text, "out of range");
+    return v;
+}
+
+Value parse_boolean(const KeyDef& key, const std::string& text) {
+    std::string t = lower(text);
+    if (t == "true" || t == "yes" || t == "on") return true;
+    if (t == "false" || t == "no" || t == "off") return false;
+    reject(key, text, "not a boolean");
+}
+
+Value parse_choice(const KeyDef& key, const std::string& text) {
+    if (std::find(key.choices.begin(), key.choices.end(), text) != key.choices.end())
+        return text;
+    if (auto guess = closest_match(text, key.choices))
+        reject(key, text, fmt::format("unknown value, did you mean {}?", *guess));
+    reject(key, text, "unknown value");
+}
+
+}  // namespace
+
+std::string format_value(const Value& value) {
+    return std::visit(
+        [](const auto& v) -> std::string {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, bool>)
+                return v ? "true" : "false";
+            else if constexpr (std::is_same_v<T, std::string>)
+                return v;
+            else
+                return fmt::format("{}", v);
+        },
+        value);
+}
+
+std::string describe_allowed(const KeyDef& key) {
+    switch (key.type) {
+        case KeyType::integer:
+            return fmt::format("{} .. {}{}", key.int_min, key.int_max,
+                               key.power_of_two ? ", power of two" : "");
+        case KeyType::real:
+            return fmt::format("{} .. {}", key.real_min, key.real_max);
+        case KeyType::boolean:
+            return "true, false";
+        case KeyType::choice:
+            return fmt::format("{}", fmt::join(key.choices, ", "));
+        case KeyType::text:
+            break;
+    }
+    return "any text";
+}
+
+Value parse_value(const KeyDef& key, const std::string& text) {
+    switch (key.type) {
+        case KeyType::integer:
+            return parse_integer(key, text);
+        case KeyType::real:
+            return parse_real(key, text);
+        case KeyType::boolean:
+            return parse_boolean(key, text);
+        case KeyType::choice:
+            return parse_choice(key, text);
+        case KeyType::text:
+            break;
+    }
+    return text;
+}
+
+}  // namespace dmasim::sim

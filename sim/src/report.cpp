@@ -1,0 +1,123 @@
+// report.cpp - report JSON and the human summary of one run.
+#include "report.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "config_keys.h"
+
+namespace dmasim::sim {
+namespace {
+
+Json value_to_json(const Value& value) {
+    return std::visit([](const auto& v) { return Json(v); }, value);
+}
+
+std::string text_of(const tb::SimConfig& config, const char* key) {
+    return format_value(find_key(key)->get(config));
+}
+
+/// Bytes with a binary unit, for humans: "1.00 MiB".
+std::string human_bytes(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    while (bytes >= 1024 && unit < 4) {
+        bytes /= 1024;
+        ++unit;
+    }
+    return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.2f} {}", bytes, units[unit]);
+}
+
+Json statistics_to_json(const std::vector<model::StatGroup>& groups) {
+    Json out = Json::object();
+    for (const auto& group : groups) {
+        Json counters = Json::object();
+        for (const auto& c : group.counters) counters[c.name] = {{"value", c.value}, {"unit", c.unit}};
+        out[group.name] = counters;
+    }
+    return out;
+}
+
+}  // namespace
+
+Json config_to_json(const tb::SimConfig& config) {
+    Json out = Json::object();
+    for (const auto& key : config_keys()) out[key.name] = value_to_json(key.get(config));
+    return out;
+}
+
+std::string platform_line(const tb::SimConfig& c) {
+    const auto& p = c.platform;
+    return fmt::format(
+        "{} MHz, {}-byte bus, memory {}/{} cycles read/write latency; DMA {} channel(s), "
+        "{}-beat bursts, {}/{} reads/writes in flight, prefetch {}, {}, {}",
+        p.clock_mhz, p.bus.width_bytes, p.memory.read_latency_cycles,
+        p.memory.write_latency_cycles, p.dma.channels, p.dma.max_burst_beats,
+        p.dma.max_outstanding_reads, p.dma.max_outstanding_writes, p.dma.descriptor_prefetch,
+        text_of(c, "dma.descriptor_format"), text_of(c, "dma.write_policy"));
+}
+
+Json make_report(const tb::SimConfig& config, const tb::RunResult& r, double wall_seconds) {
+    Json result = {{"bytes", r.bytes},
+                   {"descriptors", r.descriptors},
+                   {"chain_links", r.chain_links},
+                   {"cycles", r.cycles},
+                   {"sim_time_ns", r.sim_time_ns},
+                   {"throughput_gbps", r.throughput_gbps},
+                   {"bytes_per_cycle", r.bytes_per_cycle},
+                   {"descriptor_bytes_fetched", r.descriptor_bytes_fetched},
+                   {"bus_utilization", r.bus_utilization},
+                   {"integrity", r.integrity ? "pass" : "fail"}};
+    if (!r.integrity) {
+        result["failure"] = r.failure;
+        if (r.first_bad_address) result["first_bad_address"] = *r.first_bad_address;
+    }
+    return {{"config", config_to_json(config)},
+            {"result", result},
+            {"statistics", statistics_to_json(r.statistics)},
+            {"wall_seconds", wall_seconds}};
+}
+
+std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r,
+                         double wall_seconds) {
+    std::string out = fmt::format("platform     {}\n", platform_line(config));
+    out += fmt::format("workload     {} {}, {} entries x {} bytes, chain depth {}\n",
+                       config.workload.scenario, text_of(config, "workload.direction"),
+                       config.workload.entries, config.workload.segment_bytes,
+                       config.workload.chain_depth);
+    out += fmt::format("bytes        {} ({})\n", r.bytes, human_bytes(static_cast<double>(r.bytes)));
+    out += fmt::format("sim time     {:.1f} ns ({} cycles)\n", r.sim_time_ns, r.cycles);
+    out += fmt::format("throughput   {:.3f} GB/s, {:.3f} bytes/cycle\n", r.throughput_gbps,
+                       r.bytes_per_cycle);
+    out += fmt::format("bus util.    {:.1f} %\n", 100 * r.bus_utilization);
+    out += fmt::format("descriptors  {} (+{} chain links, {} descriptor bytes fetched)\n",
+                       r.descriptors, r.chain_links, r.descriptor_bytes_fetched);
+    out += fmt::format("integrity    {}\n", r.integrity ? "pass" : "FAIL: " + r.failure);
+    const double rate = wall_seconds > 0 ? r.bytes / wall_seconds : 0;
+    out += fmt::format("wall time    {:.3f} s ({}/s simulated)\n", wall_seconds,
+                       human_bytes(rate));
+    return out;
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+    const std::string temp = fmt::format("{}.tmp.{}", path, getpid());
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) throw std::runtime_error(fmt::format("cannot write {}", temp));
+    }
+    if (std::rename(temp.c_str(), path.c_str()) != 0) {
+        std::string why = std::strerror(errno);
+        std::remove(temp.c_str());
+        throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", temp, path, why));
+    }
+}
+
+}  // namespace dmasim::sim

@@ -1,0 +1,33 @@
+// report.h - what a run tells the user: the one-line platform, the human
+// summary and the report JSON of design §5/§7.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <dmasim/tb/run.h>
+
+namespace dmasim::sim {
+
+using Json = nlohmann::ordered_json;
+
+/// Every config key with its typed value, flat by dotted path, table order.
+Json config_to_json(const tb::SimConfig& config);
+
+/// The platform in one line, e.g. "1000 MHz, 16 B bus, ...".
+std::string platform_line(const tb::SimConfig& config);
+
+/// The report: config, result, statistics, then wall_seconds (kept out of
+/// `result` so reruns compare equal).
+Json make_report(const tb::SimConfig& config, const tb::RunResult& result, double wall_seconds);
+
+/// The lines `dmasim run` prints.
+std::string summary_text(const tb::SimConfig& config, const tb::RunResult& result,
+                         double wall_seconds);
+
+/// Writes `text` to `path` through a temporary file and a rename, so the
+/// file is either absent or complete. Throws std::runtime_error on failure.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace dmasim::sim

@@ -1,0 +1,46 @@
+// config_docs_test.cpp - the docs and --explain come from the key table.
+#include <gtest/gtest.h>
+
+#include "config_docs.h"
+#include "config_keys.h"
+#include "support.h"
+
+namespace dmasim::sim {
+namespace {
+
+TEST(ConfigDocs, CheckedInMarkdownEqualsTheGeneratedText) {
+    std::string checked_in = test::read_file(DMASIM_SOURCE_DIR "/docs/configuration.md");
+    EXPECT_EQ(checked_in, config_markdown())
+        << "docs/configuration.md is stale: regenerate it with `dmasim config --markdown "
+           "> docs/configuration.md`";
+}
+
+TEST(ConfigDocs, ExplainListsEveryKeyWithItsDefault) {
+    std::string text = explain_text();
+    for (const auto& key : config_keys()) {
+        EXPECT_NE(text.find(key.name + "  ("), std::string::npos) << key.name;
+        EXPECT_NE(text.find("default " + format_value(key.default_value()) + ";"),
+                  std::string::npos)
+            << key.name;
+    }
+}
+
+TEST(ConfigKeys, DefaultsComeFromSimConfig) {
+    tb::SimConfig defaults;
+    EXPECT_EQ(std::get<uint64_t>(find_key("workload.entries")->default_value()),
+              defaults.workload.entries);
+    EXPECT_EQ(std::get<std::string>(find_key("dma.descriptor_format")->default_value()),
+              "chained_pages");
+}
+
+TEST(ConfigKeys, EveryDefaultIsAllowedByItsOwnKey) {
+    for (const auto& key : config_keys())
+        EXPECT_NO_THROW(parse_value(key, format_value(key.default_value()))) << key.name;
+}
+
+TEST(ConfigKeys, NamesAreUnique) {
+    for (const auto& key : config_keys()) EXPECT_EQ(find_key(key.name), &key) << key.name;
+}
+
+}  // namespace
+}  // namespace dmasim::sim
