@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dma_internal.h - what direct mapping and the IOMMU share privately.
+ */
+#ifndef SGLIST_DMA_INTERNAL_H
+#define SGLIST_DMA_INTERNAL_H
+
+#include <sglist/dma-mapping.h>
+
+/* True if [@addr, @addr + @len) crosses a (@mask + 1)-aligned boundary. */
+static inline bool dma_crosses_boundary(u64 addr, u64 len, unsigned long mask)
+{
+	return len && ((addr ^ (addr + len - 1)) & ~(u64)mask);
+}
+
+/* Map @nents entries through the IOMMU. Return: DMA segments or -errno. */
+int iommu_map_sg(struct device *dev, struct scatterlist *sg, int nents);
+void iommu_unmap_sg(struct device *dev, struct scatterlist *sg);
+
+#endif /* SGLIST_DMA_INTERNAL_H */

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim_mem.c - the simulated RAM's host mapping and its lifetime.
+ *
+ * The RAM and mem_map are each one anonymous MAP_NORESERVE mapping: the
+ * kernel backs a page only when it is first written, so a 64 GiB RAM
+ * costs nothing until used.
+ */
+#include "mm_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+struct sim_mem_layout sim_mem_layout;
+
+static char last_error[256];
+
+static void *map_sparse(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static size_t mem_map_bytes(unsigned long nr_frames)
+{
+	return PAGE_ALIGN(nr_frames * sizeof(struct page));
+}
+
+int sim_mem_init(uint64_t bytes, enum sim_mem_placement placement,
+		 uint64_t seed)
+{
+	unsigned long nr_frames = bytes >> PAGE_SHIFT;
+
+	if (sim_mem_layout.virt || bytes % PAGE_SIZE || nr_frames < 2 ||
+	    (placement != SIM_MEM_CONTIGUOUS && placement != SIM_MEM_SCATTERED))
+		return -EINVAL;
+	sim_mem_layout.virt = map_sparse(bytes);
+	sim_mem_layout.mem_map = map_sparse(mem_map_bytes(nr_frames));
+	sim_mem_layout.nr_frames = nr_frames;
+	if (!sim_mem_layout.virt || !sim_mem_layout.mem_map ||
+	    frames_init(nr_frames, placement, seed)) {
+		sim_mem_exit();
+		return -ENOMEM;
+	}
+	last_error[0] = '\0';
+	return 0;
+}
+
+void sim_mem_exit(void)
+{
+	slab_reset();
+	frames_exit();
+	if (sim_mem_layout.mem_map)
+		munmap(sim_mem_layout.mem_map,
+		       mem_map_bytes(sim_mem_layout.nr_frames));
+	if (sim_mem_layout.virt)
+		munmap(sim_mem_layout.virt,
+		       sim_mem_layout.nr_frames << PAGE_SHIFT);
+	memset(&sim_mem_layout, 0, sizeof(sim_mem_layout));
+}
+
+void *sim_mem_base(void)
+{
+	return sim_mem_layout.virt;
+}
+
+uint64_t sim_mem_size(void)
+{
+	return (uint64_t)sim_mem_layout.nr_frames << PAGE_SHIFT;
+}
+
+unsigned long sim_mem_pages_in_use(void)
+{
+	return frames_in_use();
+}
+
+unsigned long sim_mem_pages_free(void)
+{
+	return frames_free_count();
+}
+
+const char *sim_mem_last_error(void)
+{
+	return last_error;
+}
+
+void sim_mem_set_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+}

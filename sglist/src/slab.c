@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * slab.c - kmalloc over simulated page frames.
+ *
+ * Requests up to KMALLOC_MAX_CACHE bytes are rounded up to a power-of-two
+ * size class; each class carves objects out of whole pages it owns and
+ * keeps the pages with free objects on a list. Larger requests get their
+ * own run of contiguous frames. Either way the memory is simulated RAM, so
+ * scatterlist arrays have bus addresses like in a kernel.
+ */
+#include "mm_internal.h"
+
+#include <string.h>
+
+#define KMALLOC_MIN_SHIFT 3
+#define KMALLOC_MAX_SHIFT 11
+#define KMALLOC_MAX_CACHE (1UL << KMALLOC_MAX_SHIFT)
+#define NR_CLASSES (KMALLOC_MAX_SHIFT - KMALLOC_MIN_SHIFT + 1)
+
+#define PG_SLAB 0x1UL	/* page is carved into one size class */
+#define PG_RUN 0x2UL	/* page heads a large kmalloc's frame run */
+
+static struct page *partial[NR_CLASSES];	/* pages with free objects */
+
+void slab_reset(void)
+{
+	memset(partial, 0, sizeof(partial));
+}
+
+static unsigned int size_class(size_t size)
+{
+	unsigned int idx = 0;
+
+	while ((1UL << (idx + KMALLOC_MIN_SHIFT)) < size)
+		idx++;
+	return idx;
+}
+
+static size_t class_bytes(unsigned long idx)
+{
+	return 1UL << (idx + KMALLOC_MIN_SHIFT);
+}
+
+static void partial_add(struct page *page)
+{
+	struct page **head = &partial[page->private];
+
+	page->prev = NULL;
+	page->next = *head;
+	if (*head)
+		(*head)->prev = page;
+	*head = page;
+}
+
+static void partial_del(struct page *page)
+{
+	if (page->prev)
+		page->prev->next = page->next;
+	else
+		partial[page->private] = page->next;
+	if (page->next)
+		page->next->prev = page->prev;
+}
+
+/* A fresh page for class @idx with all its objects on its free list. */
+static struct page *slab_grow(unsigned int idx)
+{
+	size_t size = class_bytes(idx);
+	unsigned long pfn = frames_alloc(1, 1);
+	struct page *page;
+	char *obj;
+
+	if (!pfn)
+		return NULL;
+	page = pfn_to_page(pfn);
+	obj = (char *)page_address(page);
+	page->flags = PG_SLAB;
+	page->private = idx;
+	page->inuse = 0;
+	page->freelist = obj;
+	for (; obj + size < (char *)page_address(page) + PAGE_SIZE; obj += size)
+		*(void **)obj = obj + size;
+	*(void **)obj = NULL;
+	partial_add(page);
+	return page;
+}
+
+static void *slab_alloc(size_t size)
+{
+	unsigned int idx = size_class(size);
+	struct page *page = partial[idx] ? partial[idx] : slab_grow(idx);
+	void *obj;
+
+	if (!page)
+		return NULL;
+	obj = page->freelist;
+	page->freelist = *(void **)obj;
+	page->inuse++;
+	if (!page->freelist)
+		partial_del(page);
+	return obj;
+}
+
+static void slab_free(struct page *page, void *obj)
+{
+	BUG_ON(offset_in_page(obj) % class_bytes(page->private));
+	if (!page->freelist)
+		partial_add(page);
+	*(void **)obj = page->freelist;
+	page->freelist = obj;
+	if (--page->inuse)
+		return;
+	partial_del(page);
+	page->flags = 0;
+	frames_free(page_to_pfn(page), 1);
+}
+
+static void *run_alloc(size_t size)
+{
+	unsigned long count = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	unsigned long pfn = frames_alloc(count, 1);
+	struct page *page;
+
+	if (!pfn)
+		return NULL;
+	page = pfn_to_page(pfn);
+	page->flags = PG_RUN;
+	page->private = count;
+	return page_address(page);
+}
+
+void *kmalloc(size_t size, gfp_t gfp)
+{
+	void *p;
+
+	if (!size)
+		return ZERO_SIZE_PTR;
+	p = size <= KMALLOC_MAX_CACHE ? slab_alloc(size) : run_alloc(size);
+	if (!p) {
+		sim_mem_set_error("kmalloc(%zu): out of simulated memory; %lu of %lu frames free, largest free run %lu",
+				  size, frames_free_count(),
+				  sim_mem_layout.nr_frames,
+				  frames_largest_free_run());
+		return NULL;
+	}
+	if (gfp & __GFP_ZERO)
+		memset(p, 0, size);
+	return p;
+}
+
+void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
+{
+	if (size && n > SIZE_MAX / size) {
+		sim_mem_set_error("kmalloc_array(%zu, %zu): size overflows", n,
+				  size);
+		return NULL;
+	}
+	return kmalloc(n * size, gfp);
+}
+
+/* The kmalloc page that owns @ptr; BUG if it is not one. */
+static struct page *kmalloc_page(const void *ptr)
+{
+	struct page *page;
+
+	BUG_ON(!virt_addr_valid(ptr));
+	page = virt_to_page(ptr);
+	BUG_ON(!(page->flags & (PG_SLAB | PG_RUN)));
+	BUG_ON((page->flags & PG_RUN) && offset_in_page(ptr));
+	return page;
+}
+
+void kfree(const void *ptr)
+{
+	struct page *page;
+
+	if (ZERO_OR_NULL_PTR(ptr))
+		return;
+	page = kmalloc_page(ptr);
+	if (page->flags & PG_SLAB) {
+		slab_free(page, (void *)ptr);
+		return;
+	}
+	page->flags = 0;
+	frames_free(page_to_pfn(page), page->private);
+}
+
+size_t ksize(const void *ptr)
+{
+	struct page *page;
+
+	if (ZERO_OR_NULL_PTR(ptr))
+		return 0;
+	page = kmalloc_page(ptr);
+	if (page->flags & PG_SLAB)
+		return class_bytes(page->private);
+	return page->private << PAGE_SHIFT;
+}
