@@ -63,6 +63,7 @@ struct RunResult {
     std::optional<uint64_t> first_bad_address;  ///< set when integrity fails
     std::string failure;                        ///< why integrity failed, for the user
     std::vector<model::StatGroup> statistics;   ///< per channel, per resource, per phase
+    uint64_t leaked_pages = 0;  ///< page frames still allocated after teardown (a leak if > 0)
 };
 
 /// The configuration cannot be run (e.g. the list does not fit in memory):

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dmasim_dma.h - a kernel-style driver for the dmasim DMA controller.
+ *
+ * The driver allocates data buffers from simulated physical memory, builds
+ * a scatter-gather table over them, maps it for DMA and turns the mapped
+ * list into hardware descriptor chunks (see docs/driver.md). It programs a
+ * channel through MMIO, sleeps until the interrupt handler completes it and
+ * reads back the status. It uses only sglist/ and <dmasim/hw/dma_hw.h>.
+ */
+#ifndef DMASIM_DRIVER_DMASIM_DMA_H
+#define DMASIM_DRIVER_DMASIM_DMA_H
+
+#include <stdint.h>
+
+#include <dmasim/driver/io.h>
+#include <dmasim/hw/dma_hw.h>
+#include <sglist/dma-mapping.h>
+#include <sglist/mm.h>
+#include <sglist/scatterlist.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How segment lengths are chosen. */
+enum dmasim_seg_dist {
+	DMASIM_SEG_FIXED,     /* every segment is @bytes long */
+	DMASIM_SEG_UNIFORM,   /* uniform in [@min, @max] */
+	DMASIM_SEG_LOGNORMAL, /* log-normal with mean @bytes, clamped to [@min, @max] */
+};
+
+/* The segments of one scatter list. */
+struct dmasim_seg_spec {
+	enum dmasim_seg_dist dist;
+	uint64_t bytes;
+	uint64_t min;
+	uint64_t max;
+	double sigma;    /* log-normal: standard deviation of ln(length) */
+	uint32_t offset; /* in-page offset of every segment, < PAGE_SIZE */
+	uint64_t seed;
+};
+
+/* What to transfer and how to describe it to the hardware. */
+struct dmasim_xfer_spec {
+	enum dma_hw_direction dir;
+	enum dma_hw_format format;
+	unsigned int entries;     /* scatter list length */
+	unsigned int chain_depth; /* descriptor chunks, 1..entries */
+	struct dmasim_seg_spec seg;
+};
+
+/* One physically contiguous block of descriptors. */
+struct dmasim_chunk {
+	struct page *page;
+	unsigned int order;   /* the chunk spans 1 << order page frames */
+	unsigned int nr_desc; /* data descriptors in this chunk */
+};
+
+/* A prepared transfer: buffers, mapped lists and descriptor chunks. */
+struct dmasim_xfer {
+	struct dmasim_xfer_spec spec;
+	struct sg_table src;  /* memory source (mem_to_mem, mem_to_dev) */
+	struct sg_table dst;  /* memory destination (mem_to_mem, dev_to_mem) */
+	struct dmasim_chunk *chunks;
+	unsigned int nr_chunks;
+	uint64_t head;        /* bus address written to DESC_ADDR */
+	uint64_t bytes;       /* payload bytes described */
+	int src_mapped;       /* dma_map_sgtable() succeeded on src */
+	int dst_mapped;       /* ... and on dst */
+	/* Filled in by dmasim_xfer_wait(). */
+	uint32_t status;
+	uint64_t bytes_done;
+	uint32_t descs_done;
+};
+
+struct dmasim_dev;
+
+struct dmasim_chan {
+	struct dmasim_dev *dd;
+	unsigned int id;
+	struct completion done;
+	struct dmasim_xfer *active;
+};
+
+struct dmasim_dev {
+	void __iomem *regs;
+	struct device *dev;
+	unsigned int nr_channels;
+	uint32_t irq_mask;
+	struct dmasim_chan chan[DMA_MAX_CHANNELS];
+};
+
+typedef enum { IRQ_NONE = 0, IRQ_HANDLED = 1 } irqreturn_t;
+
+/* ---- Descriptor chunk layout (design section 7) ---------------------- */
+
+unsigned int dmasim_chunk_entries(unsigned int entries, unsigned int depth,
+				  unsigned int index);
+unsigned int dmasim_chunk_slots(enum dma_hw_format format, unsigned int entries,
+				unsigned int depth, unsigned int index);
+unsigned int dmasim_desc_size(enum dma_hw_format format);
+
+/* ---- Segment lengths --------------------------------------------------- */
+
+struct dmasim_seg_rng {
+	uint64_t state;
+};
+
+void dmasim_seg_rng_init(struct dmasim_seg_rng *rng, const struct dmasim_seg_spec *seg);
+uint32_t dmasim_seg_next_len(struct dmasim_seg_rng *rng, const struct dmasim_seg_spec *seg);
+
+/* ---- Data buffers ------------------------------------------------------ */
+
+int dmasim_buf_alloc(struct sg_table *sgt, unsigned int entries,
+		     const struct dmasim_seg_spec *seg);
+int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like);
+void dmasim_buf_free(struct sg_table *sgt);
+
+/* ---- Transfers --------------------------------------------------------- */
+
+uint64_t dmasim_xfer_pages_needed(const struct dmasim_xfer_spec *spec);
+int dmasim_xfer_prep(struct dmasim_dev *dd, const struct dmasim_xfer_spec *spec,
+		     struct dmasim_xfer **out);
+void dmasim_xfer_free(struct dmasim_dev *dd, struct dmasim_xfer *x);
+void *dmasim_xfer_desc(struct dmasim_xfer *x, unsigned int chunk, unsigned int slot);
+uint64_t dmasim_xfer_desc_bus(const struct dmasim_xfer *x, unsigned int chunk,
+			      unsigned int slot);
+
+int dmasim_build_descriptors(struct dmasim_xfer *x);
+void dmasim_free_descriptors(struct dmasim_xfer *x);
+
+/* ---- Channels ---------------------------------------------------------- */
+
+int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr, struct device *dev);
+void dmasim_remove(struct dmasim_dev *dd);
+irqreturn_t dmasim_irq_handler(int irq, void *dev_id);
+int dmasim_xfer_submit(struct dmasim_chan *ch, struct dmasim_xfer *x);
+int dmasim_xfer_wait(struct dmasim_chan *ch);
+void dmasim_chan_abort(struct dmasim_chan *ch);
+
+static inline unsigned int dmasim_status_error(uint32_t status)
+{
+	return (status & DMA_STATUS_ERR_MASK) >> DMA_STATUS_ERR_SHIFT;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DMASIM_DRIVER_DMASIM_DMA_H */

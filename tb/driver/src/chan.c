@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/*
+ * chan.c - probing the controller, programming a channel, the interrupt
+ * handler and waiting for completion.
+ */
+#include <errno.h>
+
+#include <dmasim/driver/dmasim_dma.h>
+
+static void __iomem *reg(const struct dmasim_dev *dd, uint32_t offset)
+{
+	return (char __iomem *)dd->regs + offset;
+}
+
+static void __iomem *ch_reg(const struct dmasim_chan *ch, uint32_t offset)
+{
+	return reg(ch->dd, DMA_CH_BASE(ch->id) + offset);
+}
+
+/**
+ * dmasim_probe - find the controller and set up its channels
+ * @dd: device state to initialise
+ * @regs_bus_addr: bus address of the register window
+ * @dev: the struct device used for DMA mapping
+ *
+ * Sets @dev's DMA limits to what the controller handles: 64-bit
+ * addresses and segments up to the 32-bit descriptor length.
+ *
+ * Return: 0, -ENODEV if the version register does not match, or a
+ * dma_set_*() error.
+ */
+int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr, struct device *dev)
+{
+	unsigned int i;
+	uint32_t caps;
+	int ret;
+
+	dd->regs = ioremap(regs_bus_addr, DMA_REGS_SIZE);
+	dd->dev = dev;
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	if (!ret)
+		ret = dma_set_max_seg_size(dev, UINT32_MAX);
+	if (ret)
+		return ret;
+	if (readl(reg(dd, DMA_REG_VERSION)) >> 16 != DMA_HW_VERSION >> 16)
+		return -ENODEV;
+	caps = readl(reg(dd, DMA_REG_CAPS));
+	dd->nr_channels = caps & DMA_CAPS_CHANNELS_MASK;
+	if (dd->nr_channels > DMA_MAX_CHANNELS)
+		dd->nr_channels = DMA_MAX_CHANNELS;
+	for (i = 0; i < dd->nr_channels; i++) {
+		dd->chan[i].dd = dd;
+		dd->chan[i].id = i;
+		dd->chan[i].active = NULL;
+		init_completion(&dd->chan[i].done);
+	}
+	dd->irq_mask = 0;
+	writel(0, reg(dd, DMA_REG_IRQ_MASK));
+	return 0;
+}
+
+/**
+ * dmasim_remove - quiesce the controller's interrupts
+ * @dd: probed device with no transfer in flight
+ */
+void dmasim_remove(struct dmasim_dev *dd)
+{
+	dd->irq_mask = 0;
+	writel(0, reg(dd, DMA_REG_IRQ_MASK));
+	iounmap(dd->regs);
+}
+
+/**
+ * dmasim_irq_handler - the controller's interrupt handler
+ * @irq: interrupt number (unused)
+ * @dev_id: the struct dmasim_dev
+ *
+ * Acknowledges every pending channel (write-1-to-clear) and wakes its
+ * waiter; the waiter reads the channel's status.
+ *
+ * Return: IRQ_HANDLED if a channel was pending, else IRQ_NONE.
+ */
+irqreturn_t dmasim_irq_handler(int irq, void *dev_id)
+{
+	struct dmasim_dev *dd = dev_id;
+	uint32_t pending;
+	unsigned int i;
+
+	(void)irq;
+	pending = readl(reg(dd, DMA_REG_IRQ_STATUS)) & dd->irq_mask;
+	if (!pending)
+		return IRQ_NONE;
+	writel(pending, reg(dd, DMA_REG_IRQ_STATUS));
+	for (i = 0; i < dd->nr_channels; i++) {
+		if (pending & (1u << i))
+			complete(&dd->chan[i].done);
+	}
+	return IRQ_HANDLED;
+}
+
+static uint32_t ctrl_for(const struct dmasim_xfer *x)
+{
+	return DMA_CTRL_START | DMA_CTRL_IRQ_EN |
+	       (((uint32_t)x->spec.dir << DMA_CTRL_DIR_SHIFT) & DMA_CTRL_DIR_MASK) |
+	       (((uint32_t)x->spec.format << DMA_CTRL_FORMAT_SHIFT) & DMA_CTRL_FORMAT_MASK);
+}
+
+/**
+ * dmasim_xfer_submit - start a prepared transfer on a channel
+ * @ch: idle channel
+ * @x: transfer from dmasim_xfer_prep()
+ *
+ * Unmasks the channel's interrupt, points it at @x->head and writes START.
+ *
+ * Return: 0, or -EBUSY if the channel has a transfer in flight.
+ */
+int dmasim_xfer_submit(struct dmasim_chan *ch, struct dmasim_xfer *x)
+{
+	struct dmasim_dev *dd = ch->dd;
+
+	if (ch->active)
+		return -EBUSY;
+	ch->active = x;
+	reinit_completion(&ch->done);
+	dd->irq_mask |= 1u << ch->id;
+	writel(dd->irq_mask, reg(dd, DMA_REG_IRQ_MASK));
+	writel((uint32_t)x->head, ch_reg(ch, DMA_CH_DESC_ADDR_LO));
+	writel((uint32_t)(x->head >> 32), ch_reg(ch, DMA_CH_DESC_ADDR_HI));
+	writel(ctrl_for(x), ch_reg(ch, DMA_CH_CTRL));
+	return 0;
+}
+
+/**
+ * dmasim_xfer_wait - sleep until a channel's transfer stops
+ * @ch: channel with a submitted transfer
+ *
+ * Reads the channel's status and counters into the transfer.
+ *
+ * Return: 0 if the channel stopped without error, -EIO on a hardware
+ * error (the code is in the transfer's status), -EINVAL if idle.
+ */
+int dmasim_xfer_wait(struct dmasim_chan *ch)
+{
+	struct dmasim_xfer *x = ch->active;
+
+	if (!x)
+		return -EINVAL;
+	wait_for_completion(&ch->done);
+	x->status = readl(ch_reg(ch, DMA_CH_STATUS));
+	x->bytes_done = readl(ch_reg(ch, DMA_CH_BYTES_DONE_LO)) |
+			(uint64_t)readl(ch_reg(ch, DMA_CH_BYTES_DONE_HI)) << 32;
+	x->descs_done = readl(ch_reg(ch, DMA_CH_DESCS_DONE));
+	ch->active = NULL;
+	return (x->status & DMA_STATUS_ERROR) ? -EIO : 0;
+}
+
+/**
+ * dmasim_chan_abort - ask a channel to stop its transfer
+ * @ch: channel; the abort completes through the interrupt as usual
+ */
+void dmasim_chan_abort(struct dmasim_chan *ch)
+{
+	writel(DMA_CTRL_ABORT, ch_reg(ch, DMA_CH_CTRL));
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+/*
+ * layout.c - how a list of descriptors is split over descriptor chunks
+ * (design section 7): D chunks, the first (entries mod D) holding
+ * ceil(entries / D) data descriptors and the rest floor(entries / D).
+ */
+#include <assert.h>
+
+#include <dmasim/driver/dmasim_dma.h>
+
+/**
+ * dmasim_chunk_entries - data descriptors held by one descriptor chunk
+ * @entries: data descriptors in the whole list, >= 1
+ * @depth: number of chunks, 1..@entries
+ * @index: chunk index, 0..@depth-1
+ *
+ * Return: ceil(@entries / @depth) for the first (@entries mod @depth)
+ * chunks, floor(@entries / @depth) for the others.
+ */
+unsigned int dmasim_chunk_entries(unsigned int entries, unsigned int depth,
+				  unsigned int index)
+{
+	assert(depth >= 1 && depth <= entries && "dmasim_chunk_entries: bad depth");
+	assert(index < depth && "dmasim_chunk_entries: bad index");
+	return entries / depth + (index < entries % depth ? 1 : 0);
+}
+
+/**
+ * dmasim_chunk_slots - descriptor slots one chunk occupies
+ * @format: descriptor format
+ * @entries: data descriptors in the whole list
+ * @depth: number of chunks
+ * @index: chunk index
+ *
+ * In chained_pages a non-final chunk ends in one chain descriptor; in
+ * linked_list every slot is a data descriptor.
+ *
+ * Return: number of descriptor slots in chunk @index.
+ */
+unsigned int dmasim_chunk_slots(enum dma_hw_format format, unsigned int entries,
+				unsigned int depth, unsigned int index)
+{
+	unsigned int slots = dmasim_chunk_entries(entries, depth, index);
+
+	if (format == DMA_HW_FMT_CHAINED_PAGES && index + 1 < depth)
+		slots++;
+	return slots;
+}
+
+/**
+ * dmasim_desc_size - bytes of one descriptor
+ * @format: descriptor format
+ *
+ * Return: DMA_HW_DESC_SIZE or DMA_HW_LL_DESC_SIZE.
+ */
+unsigned int dmasim_desc_size(enum dma_hw_format format)
+{
+	return format == DMA_HW_FMT_LINKED_LIST ? DMA_HW_LL_DESC_SIZE : DMA_HW_DESC_SIZE;
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xfer.c - preparing and releasing a transfer: data buffers, DMA mapping
+ * and descriptor chunks, in the order a Linux driver would do them.
+ */
+#include <errno.h>
+
+#include <dmasim/driver/dmasim_dma.h>
+
+static int has_src(const struct dmasim_xfer_spec *spec)
+{
+	return spec->dir != DMA_HW_DEV_TO_MEM;
+}
+
+static int has_dst(const struct dmasim_xfer_spec *spec)
+{
+	return spec->dir != DMA_HW_MEM_TO_DEV;
+}
+
+static int spec_valid(const struct dmasim_xfer_spec *spec)
+{
+	return spec->entries >= 1 && spec->chain_depth >= 1 &&
+	       spec->chain_depth <= spec->entries && spec->seg.offset < PAGE_SIZE;
+}
+
+/**
+ * dmasim_xfer_pages_needed - page frames a transfer will allocate
+ * @spec: the transfer
+ *
+ * Counts the data blocks of every list (drawing the same lengths as
+ * dmasim_xfer_prep() will) and the descriptor chunks, without allocating.
+ *
+ * Return: number of page frames.
+ */
+uint64_t dmasim_xfer_pages_needed(const struct dmasim_xfer_spec *spec)
+{
+	uint64_t data = 0, desc = 0, slots;
+	struct dmasim_seg_rng rng;
+	unsigned int i, len;
+
+	dmasim_seg_rng_init(&rng, &spec->seg);
+	for (i = 0; i < spec->entries; i++) {
+		len = dmasim_seg_next_len(&rng, &spec->seg);
+		data += 1ull << get_order((uint64_t)spec->seg.offset + len);
+	}
+	for (i = 0; i < spec->chain_depth; i++) {
+		slots = dmasim_chunk_slots(spec->format, spec->entries, spec->chain_depth, i);
+		desc += 1ull << get_order(slots * dmasim_desc_size(spec->format));
+	}
+	return data * (uint64_t)(has_src(spec) + has_dst(spec)) + desc;
+}
+
+static int map_lists(struct dmasim_dev *dd, struct dmasim_xfer *x)
+{
+	int ret;
+
+	if (has_src(&x->spec)) {
+		ret = dma_map_sgtable(dd->dev, &x->src, DMA_TO_DEVICE, 0);
+		if (ret)
+			return ret;
+		x->src_mapped = 1;
+	}
+	if (has_dst(&x->spec)) {
+		ret = dma_map_sgtable(dd->dev, &x->dst, DMA_FROM_DEVICE, 0);
+		if (ret)
+			return ret;
+		x->dst_mapped = 1;
+	}
+	return 0;
+}
+
+static int alloc_lists(struct dmasim_xfer *x)
+{
+	const struct dmasim_xfer_spec *spec = &x->spec;
+	int ret;
+
+	if (spec->dir == DMA_HW_DEV_TO_MEM)
+		return dmasim_buf_alloc(&x->dst, spec->entries, &spec->seg);
+	ret = dmasim_buf_alloc(&x->src, spec->entries, &spec->seg);
+	if (ret || spec->dir == DMA_HW_MEM_TO_DEV)
+		return ret;
+	return dmasim_buf_alloc_like(&x->dst, &x->src);
+}
+
+static uint64_t list_bytes(const struct sg_table *sgt)
+{
+	struct scatterlist *sg;
+	uint64_t bytes = 0;
+	unsigned int i;
+
+	for_each_sgtable_sg(sgt, sg, i)
+		bytes += sg->length;
+	return bytes;
+}
+
+/**
+ * dmasim_xfer_free - unmap and free everything a transfer holds
+ * @dd: the device the transfer was prepared for
+ * @x: transfer from dmasim_xfer_prep(), may be partly built; NULL is a no-op
+ */
+void dmasim_xfer_free(struct dmasim_dev *dd, struct dmasim_xfer *x)
+{
+	if (!x)
+		return;
+	dmasim_free_descriptors(x);
+	if (x->dst_mapped)
+		dma_unmap_sgtable(dd->dev, &x->dst, DMA_FROM_DEVICE, 0);
+	if (x->src_mapped)
+		dma_unmap_sgtable(dd->dev, &x->src, DMA_TO_DEVICE, 0);
+	dmasim_buf_free(&x->dst);
+	dmasim_buf_free(&x->src);
+	kfree(x);
+}
+
+/**
+ * dmasim_xfer_prep - allocate, map and describe one transfer
+ * @dd: probed device
+ * @spec: what to transfer
+ * @out: receives the transfer on success
+ *
+ * Return: 0; -EINVAL for an invalid @spec; -ENOMEM when simulated memory
+ * runs out; a dma_map_sgtable() error. Nothing stays allocated on error.
+ */
+int dmasim_xfer_prep(struct dmasim_dev *dd, const struct dmasim_xfer_spec *spec,
+		     struct dmasim_xfer **out)
+{
+	struct dmasim_xfer *x;
+	int ret;
+
+	if (!spec_valid(spec))
+		return -EINVAL;
+	x = kzalloc(sizeof(*x), GFP_KERNEL);
+	if (!x)
+		return -ENOMEM;
+	x->spec = *spec;
+	ret = alloc_lists(x);
+	if (!ret)
+		ret = map_lists(dd, x);
+	if (!ret)
+		ret = dmasim_build_descriptors(x);
+	if (ret) {
+		dmasim_xfer_free(dd, x);
+		return ret;
+	}
+	x->bytes = list_bytes(spec->dir == DMA_HW_DEV_TO_MEM ? &x->dst : &x->src);
+	*out = x;
+	return 0;
+}

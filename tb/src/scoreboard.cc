@@ -1,0 +1,197 @@
+// scoreboard.cc - see scoreboard.h.
+#include "scoreboard.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <sglist/mm.h>
+#include <sglist/scatterlist.h>
+
+#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/model/device_port.h>
+
+namespace dmasim::tb {
+namespace {
+
+constexpr size_t kPatternPeriod = 65521;  // largest prime below 64 Ki
+
+uint64_t splitmix(uint64_t& state)
+{
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// Index of the first byte where a and b differ, or n.
+size_t first_difference(const uint8_t* a, const uint8_t* b, size_t n)
+{
+    if (std::memcmp(a, b, n) == 0)
+        return n;
+    return static_cast<size_t>(std::mismatch(a, a + n, b).first - a);
+}
+
+const std::array<uint8_t, 4096>& fill_block()
+{
+    static const std::array<uint8_t, 4096> block = [] {
+        std::array<uint8_t, 4096> b{};
+        b.fill(kDestinationFill);
+        return b;
+    }();
+    return block;
+}
+
+// Offset of the first non-fill byte in [p, p + n), or n.
+size_t first_non_fill(const uint8_t* p, size_t n)
+{
+    for (size_t done = 0; done < n;) {
+        const size_t step = std::min(n - done, fill_block().size());
+        const size_t bad = first_difference(p + done, fill_block().data(), step);
+        if (bad < step)
+            return done + bad;
+        done += step;
+    }
+    return n;
+}
+
+uint8_t* block_of(const scatterlist* sg)
+{
+    return static_cast<uint8_t*>(page_address(sg_page(const_cast<scatterlist*>(sg))));
+}
+
+size_t block_bytes(const scatterlist* sg)
+{
+    return size_t{PAGE_SIZE} << get_order(uint64_t{sg->offset} + sg->length);
+}
+
+uint64_t block_bus(const scatterlist* sg)
+{
+    return page_to_phys(sg_page(const_cast<scatterlist*>(sg)));
+}
+
+}  // namespace
+
+Pattern::Pattern(uint64_t seed) : bytes_(kPatternPeriod)
+{
+    uint64_t state = seed;
+    for (size_t i = 0; i < bytes_.size(); i += 8) {
+        const uint64_t word = splitmix(state);
+        std::memcpy(&bytes_[i], &word, std::min<size_t>(8, bytes_.size() - i));
+    }
+}
+
+const uint8_t* Pattern::at(uint64_t pos, size_t& avail) const
+{
+    const size_t index = pos % bytes_.size();
+    avail = bytes_.size() - index;
+    return &bytes_[index];
+}
+
+void Scoreboard::fill_source(const sg_table& sgt, uint64_t base) const
+{
+    scatterlist* sg;
+    unsigned int i;
+    uint64_t pos = base;
+    for_each_sgtable_sg(&sgt, sg, i) {
+        auto* dst = block_of(sg) + sg->offset;
+        for (size_t done = 0; done < sg->length;) {
+            size_t avail;
+            const uint8_t* src = pattern_.at(pos, avail);
+            const size_t step = std::min<size_t>(avail, sg->length - done);
+            std::memcpy(dst + done, src, step);
+            done += step;
+            pos += step;
+        }
+    }
+}
+
+void Scoreboard::fill_destination(const sg_table& sgt)
+{
+    scatterlist* sg;
+    unsigned int i;
+    for_each_sgtable_sg(&sgt, sg, i)
+        std::memset(block_of(sg), kDestinationFill, block_bytes(sg));
+}
+
+std::optional<Mismatch> Scoreboard::compare(const sg_table& sgt, uint64_t base,
+                                            const char* list_name) const
+{
+    scatterlist* sg;
+    unsigned int i;
+    uint64_t pos = base;
+    for_each_sgtable_sg(&sgt, sg, i) {
+        const uint8_t* got = block_of(sg) + sg->offset;
+        for (size_t done = 0; done < sg->length;) {
+            size_t avail;
+            const uint8_t* want = pattern_.at(pos, avail);
+            const size_t step = std::min<size_t>(avail, sg->length - done);
+            const size_t bad = first_difference(got + done, want, step);
+            if (bad < step) {
+                const size_t at = done + bad;
+                return Mismatch{block_bus(sg) + sg->offset + at,
+                                fmt::format("{} segment {} byte {}: read {:#04x}, expected {:#04x}",
+                                            list_name, i, at, got[at], want[bad])};
+            }
+            done += step;
+            pos += step;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<Mismatch> Scoreboard::compare_device(const sg_table& sgt, uint64_t pos)
+{
+    std::array<uint8_t, 4096> want;
+    scatterlist* sg;
+    unsigned int i;
+    for_each_sgtable_sg(&sgt, sg, i) {
+        const uint8_t* got = block_of(sg) + sg->offset;
+        for (size_t done = 0; done < sg->length;) {
+            const size_t step = std::min<size_t>(want.size(), sg->length - done);
+            // The device's stream is a hash of the offset: regenerate a block.
+            for (size_t k = 0; k < step; ++k)
+                want[k] = model::DevicePort::pattern_byte(pos + k);
+            const size_t bad = first_difference(got + done, want.data(), step);
+            if (bad < step) {
+                const size_t at = done + bad;
+                return Mismatch{block_bus(sg) + sg->offset + at,
+                                fmt::format("destination segment {} byte {}: read {:#04x}, the "
+                                            "device sent {:#04x}",
+                                            i, at, got[at], want[bad])};
+            }
+            done += step;
+            pos += step;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<Mismatch> Scoreboard::compare_fill(const sg_table& sgt, bool include_segments)
+{
+    scatterlist* sg;
+    unsigned int i;
+    for_each_sgtable_sg(&sgt, sg, i) {
+        const uint8_t* block = block_of(sg);
+        const size_t size = block_bytes(sg);
+        const size_t end = size_t{sg->offset} + sg->length;
+        size_t bad;
+        if (include_segments) {
+            bad = first_non_fill(block, size);
+        } else {
+            bad = first_non_fill(block, sg->offset);
+            if (bad == sg->offset)
+                bad = end + first_non_fill(block + end, size - end);
+        }
+        if (bad < size)
+            return Mismatch{block_bus(sg) + bad,
+                            fmt::format("destination segment {}: byte {} of its page block{} "
+                                        "changed to {:#04x}",
+                                        i, bad, include_segments ? "" : ", outside the segment,",
+                                        block[bad])};
+    }
+    return std::nullopt;
+}
+
+}  // namespace dmasim::tb

@@ -1,0 +1,61 @@
+// scoreboard.h - patterned source data and byte-for-byte checks of the
+// destination, using only memcpy/memcmp over whole runs of bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sg_table;
+
+namespace dmasim::tb {
+
+/// A seeded pseudo-random byte stream, periodic with a prime period so
+/// that equal-sized segments at different stream offsets hold different
+/// data and a misplaced segment is caught.
+class Pattern {
+public:
+    explicit Pattern(uint64_t seed);
+    /// Bytes at stream offset `pos`: a pointer and how many follow it
+    /// contiguously (at least 1).
+    const uint8_t* at(uint64_t pos, size_t& avail) const;
+
+private:
+    std::vector<uint8_t> bytes_;
+};
+
+/// The first byte that differs from what was expected.
+struct Mismatch {
+    std::optional<uint64_t> bus_address;  ///< none for failures that are not a byte
+    std::string what;
+};
+
+/// Byte the destination buffers are filled with before a transfer.
+inline constexpr uint8_t kDestinationFill = 0xA5;
+
+class Scoreboard {
+public:
+    explicit Scoreboard(uint64_t seed) : pattern_(seed) {}
+
+    /// Writes the stream starting at `base` into the segments of `sgt`.
+    void fill_source(const sg_table& sgt, uint64_t base) const;
+    /// Fills the whole page blocks of `sgt`'s segments with the fill byte.
+    static void fill_destination(const sg_table& sgt);
+
+    /// First segment byte of `sgt` that differs from the stream at `base`.
+    std::optional<Mismatch> compare(const sg_table& sgt, uint64_t base,
+                                    const char* list_name) const;
+    /// First segment byte of `sgt` that differs from the device's source
+    /// stream (model::DevicePort::pattern_byte) starting at offset `pos`.
+    static std::optional<Mismatch> compare_device(const sg_table& sgt, uint64_t pos);
+    /// First byte of `sgt`'s page blocks that is not the fill byte: outside
+    /// the segments only, or (for a list never written) everywhere.
+    static std::optional<Mismatch> compare_fill(const sg_table& sgt, bool include_segments);
+
+private:
+    Pattern pattern_;
+};
+
+}  // namespace dmasim::tb

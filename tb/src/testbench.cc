@@ -1,0 +1,279 @@
+// testbench.cc - see testbench.h.
+#include "testbench.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "io_bind.h"
+#include "xfer_spec.h"
+
+namespace dmasim::tb {
+namespace {
+
+// Registers sit at DMA_REGS_BASE; the driver learns nothing else up front.
+constexpr uint64_t kRegsBase = DMA_REGS_BASE;
+
+std::string errno_text(int err)
+{
+    return err == -ENOMEM ? sim_mem_last_error() : fmt::format("error {}", err);
+}
+
+}  // namespace
+
+// ---- Transfer --------------------------------------------------------------
+
+Transfer::Transfer(dmasim_xfer* x, unsigned channel, const WorkloadConfig& w,
+                   uint64_t pattern_base)
+    : xfer_(x), channel_(channel), workload_(w), pattern_base_(pattern_base)
+{
+}
+
+uint64_t Transfer::bytes() const { return xfer_->bytes; }
+uint64_t Transfer::bytes_done() const { return xfer_->bytes_done; }
+uint32_t Transfer::descs_done() const { return xfer_->descs_done; }
+uint32_t Transfer::status() const { return xfer_->status; }
+unsigned Transfer::error() const { return dmasim_status_error(xfer_->status); }
+
+void Bench::run(Transfer& t)
+{
+    start(t);
+    wait(t);
+}
+
+// ---- Testbench --------------------------------------------------------------
+
+Testbench::Testbench(sc_core::sc_module_name name, const SimConfig& config,
+                     model::Platform& platform, const ScenarioInfo& scenario)
+    : sc_module(name),
+      config_(config),
+      platform_(platform),
+      scenario_(scenario),
+      cpu_("cpu", platform.irq()),
+      scoreboard_(config.workload.seed),
+      active_(DMA_MAX_CHANNELS, nullptr)
+{
+    cpu_.socket.bind(platform.cpu_target());
+    cpu_.set_irq_handler([this](sc_core::sc_time raised) { return on_interrupt(raised); });
+    for (unsigned ch = 0; ch < config.platform.dma.channels; ++ch)
+        busy_.push_back(std::make_unique<sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>>(
+            fmt::format("busy_ch{}", ch).c_str(), false));
+    SC_HAS_PROCESS(Testbench);
+    SC_THREAD(scenario_thread);
+}
+
+Testbench::~Testbench()
+{
+    release_all();
+}
+
+void Testbench::scenario_thread()
+{
+    bind_io(&cpu_);
+    try {
+        const int err = dmasim_probe(&dd_, kRegsBase, &dma_device_);
+        if (err)
+            throw std::runtime_error(fmt::format("no DMA controller at {:#x}", kRegsBase));
+        scenario_.run(*this);
+        dmasim_remove(&dd_);
+        finished_ = true;
+    } catch (...) {
+        error_ = std::current_exception();
+    }
+    release_all();
+    sc_core::sc_stop();
+}
+
+bool Testbench::finished() const
+{
+    if (error_)
+        std::rethrow_exception(error_);
+    return finished_;
+}
+
+uint64_t Testbench::memory_bytes() const
+{
+    return sim_mem_size();
+}
+
+uint64_t Testbench::next_pattern_base(uint64_t bytes)
+{
+    // Each transfer continues the pattern where the previous one ended, so
+    // no two transfers carry the same bytes.
+    const uint64_t base = pattern_pos_;
+    pattern_pos_ += bytes;
+    return base;
+}
+
+Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel)
+{
+    if (channel >= config_.platform.dma.channels)
+        throw ConfigError(fmt::format("scenario {} needs channel {}, but dma.channels = {}",
+                                      scenario_.name, channel, config_.platform.dma.channels));
+    const dmasim_xfer_spec spec = make_xfer_spec(w, config_.descriptor_format);
+    const uint64_t needed = dmasim_xfer_pages_needed(&spec) * PAGE_SIZE;
+    const uint64_t free = uint64_t{sim_mem_pages_free()} * PAGE_SIZE;
+    if (needed > free)
+        throw ConfigError(fmt::format(
+            "the list does not fit in simulated memory: {} entries need {} bytes "
+            "(buffers and descriptor chunks), {} of memory.size_mib = {} ({} bytes) are free",
+            w.entries, needed, free, config_.memory_size_mib, sim_mem_size()));
+    dmasim_xfer* x = nullptr;
+    if (const int err = dmasim_xfer_prep(&dd_, &spec, &x))
+        throw ConfigError(fmt::format("cannot build the list of {} entries in memory.size_mib = "
+                                      "{}: {}",
+                                      w.entries, config_.memory_size_mib, errno_text(err)));
+    transfers_.push_back(std::unique_ptr<Transfer>(
+        new Transfer(x, channel, w, next_pattern_base(x->bytes))));
+    Transfer& t = *transfers_.back();
+    if (x->src.sgl)
+        scoreboard_.fill_source(x->src, t.pattern_base_);
+    if (x->dst.sgl)
+        Scoreboard::fill_destination(x->dst);
+    return t;
+}
+
+void Testbench::start(Transfer& t)
+{
+    if (t.started_)
+        throw std::logic_error("Bench::start: transfer already started");
+    if (t.xfer_->spec.dir == DMA_HW_DEV_TO_MEM) {
+        // Data is checkable only when no other device read interleaves.
+        if (device_sources_in_flight_++ == 0)
+            t.device_pos_ = device_source_pos_;
+        else
+            for (const auto& other : transfers_)
+                if (other->started_ && !other->finished_ &&
+                    other->xfer_->spec.dir == DMA_HW_DEV_TO_MEM)
+                    other->device_pos_.reset();
+    }
+    if (dmasim_xfer_submit(&dd_.chan[t.channel_], t.xfer_) != 0)
+        throw std::logic_error(
+            fmt::format("Bench::start: channel {} is busy", t.channel_));
+    t.started_ = true;
+    active_[t.channel_] = &t;
+    busy_[t.channel_]->write(true);
+    // The START write has just completed: the measured window opens here.
+    if (t.measured_ && (!first_start_ || sc_core::sc_time_stamp() < *first_start_))
+        first_start_ = sc_core::sc_time_stamp();
+}
+
+// Runs in the CPU's interrupt thread right after the driver's handler:
+// every channel the handler completed gets the time the line rose.
+bool Testbench::on_interrupt(sc_core::sc_time raised)
+{
+    const bool handled = dmasim_irq_handler(0, &dd_) == IRQ_HANDLED;
+    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
+        Transfer* t = active_[ch];
+        if (!t || t->interrupted_ || dd_.chan[ch].done.done == 0)
+            continue;
+        t->interrupted_ = true;
+        t->interrupt_at_ = raised;
+        busy_[ch]->write(false);
+    }
+    return handled;
+}
+
+void Testbench::wait(Transfer& t)
+{
+    if (!t.started_ || t.finished_)
+        throw std::logic_error("Bench::wait: transfer not in flight");
+    dmasim_xfer_wait(&dd_.chan[t.channel_]);
+    t.finished_ = true;
+    active_[t.channel_] = nullptr;
+    if (t.xfer_->spec.dir == DMA_HW_DEV_TO_MEM) {
+        --device_sources_in_flight_;
+        // After an error the device may have streamed more than was written.
+        if (t.error() != DMA_ERR_NONE)
+            t.device_pos_.reset();
+        device_source_pos_ += t.bytes_done();
+    }
+    if (!t.measured_)
+        return;
+    measured_bytes_ += t.bytes_done();
+    if (!last_completion_ || t.interrupt_at_ > *last_completion_)
+        last_completion_ = t.interrupt_at_;
+}
+
+void Testbench::abort(Transfer& t)
+{
+    dmasim_chan_abort(&dd_.chan[t.channel_]);
+}
+
+void Testbench::fail(const Mismatch& m)
+{
+    if (!failure_)
+        failure_ = m;
+}
+
+bool Testbench::record(const std::optional<Mismatch>& m)
+{
+    if (m)
+        fail(*m);
+    return !m;
+}
+
+bool Testbench::expect(bool ok, std::string_view what)
+{
+    if (!ok && !failure_)
+        failure_ = Mismatch{std::nullopt, std::string(what)};
+    return ok;
+}
+
+bool Testbench::check(const Transfer& t)
+{
+    const dmasim_xfer& x = *t.xfer_;
+    bool ok = expect(t.finished_ && t.error() == DMA_ERR_NONE,
+                     fmt::format("transfer on channel {} stopped with status {:#x} (error {})",
+                                 t.channel_, t.status(), t.error()));
+    ok = expect(t.bytes_done() == x.bytes,
+                fmt::format("channel {} moved {} bytes, the list holds {}", t.channel_,
+                            t.bytes_done(), x.bytes)) && ok;
+    if (x.spec.dir == DMA_HW_MEM_TO_MEM)
+        ok = record(scoreboard_.compare(x.dst, t.pattern_base_, "destination")) && ok;
+    if (x.spec.dir == DMA_HW_DEV_TO_MEM && t.device_pos_)
+        ok = record(scoreboard_.compare_device(x.dst, *t.device_pos_)) && ok;
+    return check_untouched(t) && ok;
+}
+
+bool Testbench::check_untouched(const Transfer& t)
+{
+    const dmasim_xfer& x = *t.xfer_;
+    bool ok = true;
+    if (x.src.sgl)
+        ok = record(scoreboard_.compare(x.src, t.pattern_base_, "source")) && ok;
+    if (x.dst.sgl)
+        ok = record(Scoreboard::compare_fill(x.dst, !t.started_)) && ok;
+    return ok;
+}
+
+void Testbench::exclude_from_measurement(Transfer& t)
+{
+    t.measured_ = false;
+}
+
+void Testbench::release(Transfer& t)
+{
+    if (t.started_ && !t.finished_)
+        throw std::logic_error("Bench::release: transfer still in flight");
+    auto it = std::find_if(transfers_.begin(), transfers_.end(),
+                           [&](const auto& p) { return p.get() == &t; });
+    dmasim_xfer_free(&dd_, t.xfer_);
+    transfers_.erase(it);
+}
+
+void Testbench::release_all()
+{
+    for (auto& t : transfers_)
+        dmasim_xfer_free(&dd_, t->xfer_);
+    transfers_.clear();
+}
+
+void Testbench::delay_cycles(uint64_t cycles)
+{
+    sc_core::wait(sc_core::sc_time(static_cast<double>(cycles) * 1000.0 /
+                                       config_.platform.clock_mhz,
+                                   sc_core::SC_NS));
+}
+
+}  // namespace dmasim::tb

@@ -1,0 +1,87 @@
+// testbench.h - the Bench a scenario runs against: owns the CPU, the
+// driver instance, the scoreboard and the transfers, runs the scenario in
+// a SystemC thread and keeps the measurement window.
+#pragma once
+
+#include <exception>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <systemc>
+
+#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/tb/scenario.h>
+
+#include "cpu.h"
+#include "scoreboard.h"
+
+namespace dmasim::tb {
+
+class Testbench : public sc_core::sc_module, public Bench {
+public:
+    Testbench(sc_core::sc_module_name name, const SimConfig& config, model::Platform& platform,
+              const ScenarioInfo& scenario);
+    ~Testbench() override;
+
+    // Bench
+    const SimConfig& config() const override { return config_; }
+    model::Platform& platform() override { return platform_; }
+    unsigned channels() const override { return dd_.nr_channels; }
+    Transfer& prepare(const WorkloadConfig& w, unsigned channel) override;
+    void start(Transfer& t) override;
+    void wait(Transfer& t) override;
+    void abort(Transfer& t) override;
+    bool check(const Transfer& t) override;
+    bool check_untouched(const Transfer& t) override;
+    bool expect(bool ok, std::string_view what) override;
+    void exclude_from_measurement(Transfer& t) override;
+    void release(Transfer& t) override;
+    void delay_cycles(uint64_t cycles) override;
+    uint64_t memory_bytes() const override;
+
+    /// After sc_start: rethrows what the scenario threw; false if it never
+    /// finished (the simulation ran out of events first).
+    bool finished() const;
+    std::optional<sc_core::sc_time> first_start() const { return first_start_; }
+    std::optional<sc_core::sc_time> last_completion() const { return last_completion_; }
+    uint64_t measured_bytes() const { return measured_bytes_; }
+    /// The first integrity failure, if any.
+    const std::optional<Mismatch>& failure() const { return failure_; }
+    /// Per-channel busy signals (START written .. interrupt), for VCD.
+    const sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>& busy(unsigned ch) const
+    {
+        return *busy_[ch];
+    }
+    /// Frees every transfer still held (no bus access needed).
+    void release_all();
+
+private:
+    void scenario_thread();
+    bool on_interrupt(sc_core::sc_time raised);
+    void fail(const Mismatch& m);
+    bool record(const std::optional<Mismatch>& m);
+    uint64_t next_pattern_base(uint64_t bytes);
+
+    const SimConfig& config_;
+    model::Platform& platform_;
+    const ScenarioInfo& scenario_;
+    Cpu cpu_;
+    device dma_device_{};
+    dmasim_dev dd_{};
+    Scoreboard scoreboard_;
+    std::vector<std::unique_ptr<Transfer>> transfers_;
+    std::vector<Transfer*> active_;  ///< by channel
+    std::vector<std::unique_ptr<sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>>> busy_;
+    std::optional<sc_core::sc_time> first_start_;
+    std::optional<sc_core::sc_time> last_completion_;
+    uint64_t measured_bytes_ = 0;
+    uint64_t pattern_pos_ = 0;
+    uint64_t device_source_pos_ = 0;  ///< stream offset the device emits next
+    unsigned device_sources_in_flight_ = 0;
+    std::optional<Mismatch> failure_;
+    std::exception_ptr error_;
+    bool finished_ = false;
+};
+
+}  // namespace dmasim::tb

@@ -1,0 +1,33 @@
+// vcd_writer.h - a SystemC VCD of the interrupt line and the per-channel
+// busy signals, moved into place only once complete.
+#pragma once
+
+#include <string>
+
+#include <systemc>
+
+#include <dmasim/model/platform.h>
+
+namespace dmasim::tb {
+
+class Testbench;
+
+class VcdWriter {
+public:
+    /// Opens the trace during elaboration; `path` is the final file name.
+    VcdWriter(const std::string& path, const model::Platform& platform, const Testbench& tb,
+              unsigned channels);
+    ~VcdWriter();
+    VcdWriter(const VcdWriter&) = delete;
+    VcdWriter& operator=(const VcdWriter&) = delete;
+
+    /// Closes the trace and renames it onto the final path.
+    void finish();
+
+private:
+    std::string path_;
+    std::string temp_;  ///< SystemC appends ".vcd" to this
+    sc_core::sc_trace_file* file_;
+};
+
+}  // namespace dmasim::tb

@@ -1,0 +1,88 @@
+// xfer_spec.cc - see xfer_spec.h.
+#include "xfer_spec.h"
+
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace dmasim::tb {
+namespace {
+
+constexpr uint64_t kMaxSegment = std::numeric_limits<uint32_t>::max();
+
+void require(bool ok, std::string_view message)
+{
+    if (!ok)
+        throw ConfigError(std::string(message));
+}
+
+dma_hw_direction hw_direction(Direction d)
+{
+    switch (d) {
+    case Direction::dev_to_mem: return DMA_HW_DEV_TO_MEM;
+    case Direction::mem_to_dev: return DMA_HW_MEM_TO_DEV;
+    case Direction::mem_to_mem: break;
+    }
+    return DMA_HW_MEM_TO_MEM;
+}
+
+dmasim_seg_dist hw_distribution(SizeDistribution d)
+{
+    switch (d) {
+    case SizeDistribution::uniform: return DMASIM_SEG_UNIFORM;
+    case SizeDistribution::lognormal: return DMASIM_SEG_LOGNORMAL;
+    case SizeDistribution::fixed: break;
+    }
+    return DMASIM_SEG_FIXED;
+}
+
+void validate(const WorkloadConfig& w)
+{
+    require(w.entries >= 1 && w.entries <= std::numeric_limits<unsigned>::max(),
+            fmt::format("workload.entries = {}: must be at least 1", w.entries));
+    require(w.chain_depth >= 1 && w.chain_depth <= w.entries,
+            fmt::format("workload.chain_depth = {}: must be in [1, workload.entries = {}]",
+                        w.chain_depth, w.entries));
+    require(w.offset < PAGE_SIZE,
+            fmt::format("workload.offset = {}: must be below the page size {}", w.offset,
+                        PAGE_SIZE));
+    if (w.distribution == SizeDistribution::fixed) {
+        require(w.segment_bytes >= 1 && w.segment_bytes <= kMaxSegment,
+                fmt::format("workload.segment_bytes = {}: must be in [1, {}]", w.segment_bytes,
+                            kMaxSegment));
+        return;
+    }
+    require(w.segment_bytes_min >= 1 && w.segment_bytes_min <= w.segment_bytes_max &&
+                w.segment_bytes_max <= kMaxSegment,
+            fmt::format("workload.segment_bytes_min = {} and workload.segment_bytes_max = {}: "
+                        "need 1 <= min <= max <= {}",
+                        w.segment_bytes_min, w.segment_bytes_max, kMaxSegment));
+    require(w.distribution != SizeDistribution::lognormal ||
+                (w.segment_bytes >= 1 && w.lognormal_sigma >= 0),
+            fmt::format("workload.segment_bytes = {} (log-normal mean) must be >= 1 and "
+                        "workload.lognormal_sigma = {} >= 0",
+                        w.segment_bytes, w.lognormal_sigma));
+}
+
+}  // namespace
+
+dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat format)
+{
+    validate(w);
+    dmasim_xfer_spec spec{};
+    spec.dir = hw_direction(w.direction);
+    spec.format = format == model::DescriptorFormat::linked_list ? DMA_HW_FMT_LINKED_LIST
+                                                                 : DMA_HW_FMT_CHAINED_PAGES;
+    spec.entries = static_cast<unsigned>(w.entries);
+    spec.chain_depth = static_cast<unsigned>(w.chain_depth);
+    spec.seg.dist = hw_distribution(w.distribution);
+    spec.seg.bytes = w.segment_bytes;
+    spec.seg.min = w.segment_bytes_min;
+    spec.seg.max = w.segment_bytes_max;
+    spec.seg.sigma = w.lognormal_sigma;
+    spec.seg.offset = static_cast<uint32_t>(w.offset);
+    spec.seg.seed = w.seed;
+    return spec;
+}
+
+}  // namespace dmasim::tb

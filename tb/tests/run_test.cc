@@ -1,0 +1,113 @@
+// run_test.cc - the driver end to end through run_simulation(): every
+// direction and format on a small list, the scoreboard catching a
+// corrupted destination, and configurations that cannot run.
+// Each test elaborates at most once (ctest runs each in its own process).
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include <dmasim/tb/run.h>
+#include <dmasim/tb/scenario.h>
+#include <sglist/mm.h>
+#include <sglist/scatterlist.h>
+
+#include <dmasim/driver/dmasim_dma.h>
+
+#include "support.h"
+
+namespace dmasim::tb {
+namespace {
+
+using model::DescriptorFormat;
+
+void expect_clean_run(Direction dir, DescriptorFormat format)
+{
+    SimConfig c = test::small_config();
+    c.workload.direction = dir;
+    c.descriptor_format = format;
+    const RunResult r = run_simulation(c);
+    EXPECT_TRUE(r.integrity) << r.failure;
+    EXPECT_EQ(r.bytes, test::list_bytes(c.workload));
+    EXPECT_EQ(r.descriptors, c.workload.entries);
+    EXPECT_EQ(r.chain_links, c.workload.chain_depth - 1);
+    EXPECT_EQ(r.leaked_pages, 0u);
+    EXPECT_GT(r.sim_time_ns, 0);
+    // cycles = round(sim_time_ns * clock_mhz / 1000), design section 7.
+    EXPECT_EQ(r.cycles, uint64_t(std::llround(r.sim_time_ns * c.platform.clock_mhz / 1000)));
+    EXPECT_DOUBLE_EQ(r.throughput_gbps, r.bytes / r.sim_time_ns);
+}
+
+TEST(DriverEndToEnd, MemToMemChainedPages) { expect_clean_run(Direction::mem_to_mem, DescriptorFormat::chained_pages); }
+TEST(DriverEndToEnd, MemToMemLinkedList) { expect_clean_run(Direction::mem_to_mem, DescriptorFormat::linked_list); }
+TEST(DriverEndToEnd, DevToMemChainedPages) { expect_clean_run(Direction::dev_to_mem, DescriptorFormat::chained_pages); }
+TEST(DriverEndToEnd, DevToMemLinkedList) { expect_clean_run(Direction::dev_to_mem, DescriptorFormat::linked_list); }
+TEST(DriverEndToEnd, MemToDevChainedPages) { expect_clean_run(Direction::mem_to_dev, DescriptorFormat::chained_pages); }
+TEST(DriverEndToEnd, MemToDevLinkedList) { expect_clean_run(Direction::mem_to_dev, DescriptorFormat::linked_list); }
+
+// Where the test scenario below corrupted the destination.
+uint64_t corrupted_address = 0;
+
+// Runs the configured list, then flips one destination byte (segment 5,
+// byte 17) behind the scoreboard's back before checking.
+DMASIM_SCENARIO(test_corrupt_destination)
+{
+    Transfer& t = bench.prepare(bench.config().workload, 0);
+    bench.run(t);
+    scatterlist* sg = t.xfer().dst.sgl;
+    for (int i = 0; i < 5; ++i)
+        sg = sg_next(sg);
+    auto* byte = static_cast<uint8_t*>(sg_virt(sg)) + 17;
+    *byte = static_cast<uint8_t>(~*byte);
+    corrupted_address = sg_phys(sg) + 17;
+    bench.check(t);
+}
+
+TEST(Scoreboard, CorruptedDestinationFailsWithTheBadAddress)
+{
+    SimConfig c = test::small_config();
+    c.workload.scenario = "test_corrupt_destination";
+    const RunResult r = run_simulation(c);
+    EXPECT_FALSE(r.integrity);
+    ASSERT_TRUE(r.first_bad_address.has_value());
+    EXPECT_EQ(*r.first_bad_address, corrupted_address);
+    EXPECT_NE(r.failure.find("segment 5 byte 17"), std::string::npos) << r.failure;
+}
+
+TEST(RunSimulation, AListLargerThanMemoryIsAConfigErrorNamingTheSizes)
+{
+    SimConfig c = test::small_config();
+    c.memory_size_mib = 4;
+    c.workload.entries = 2000;
+    c.workload.segment_bytes = 4096;
+    try {
+        run_simulation(c);
+        FAIL() << "expected ConfigError";
+    } catch (const ConfigError& e) {
+        const std::string what = e.what();
+        // 2000 source + 2000 destination frames of 4096 bytes, plus descriptors.
+        EXPECT_NE(what.find("memory.size_mib = 4"), std::string::npos) << what;
+        EXPECT_NE(what.find("2000 entries"), std::string::npos) << what;
+    }
+}
+
+TEST(RunSimulation, ChainDepthAboveEntriesIsAConfigError)
+{
+    SimConfig c = test::small_config();
+    c.workload.chain_depth = c.workload.entries + 1;
+    EXPECT_THROW(run_simulation(c), ConfigError);
+}
+
+TEST(RunSimulation, UnknownScenarioIsAConfigErrorListingTheKnownOnes)
+{
+    SimConfig c = test::small_config();
+    c.workload.scenario = "no_such_scenario";
+    try {
+        run_simulation(c);
+        FAIL() << "expected ConfigError";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("throughput"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace dmasim::tb
