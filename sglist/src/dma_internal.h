@@ -15,6 +15,7 @@ static inline bool dma_crosses_boundary(u64 addr, u64 len, unsigned long mask)
 
 /* Map @nents entries through the IOMMU. Return: DMA segments or -errno. */
 int iommu_map_sg(struct device *dev, struct scatterlist *sg, int nents);
-void iommu_unmap_sg(struct device *dev, struct scatterlist *sg);
+/* Unmap a list by its first DMA address. Return: false if not mapped. */
+bool iommu_unmap_sg(struct device *dev, struct scatterlist *sg);
 
 #endif /* SGLIST_DMA_INTERNAL_H */

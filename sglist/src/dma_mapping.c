@@ -104,10 +104,8 @@ static int direct_map_sg(struct device *dev, struct scatterlist *sgl,
 }
 
 /* Map and return the DMA segment count, or -errno. */
-static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
-		  enum dma_data_direction dir)
+static int map_sg(struct device *dev, struct scatterlist *sg, int nents)
 {
-	BUG_ON(!valid_dma_direction(dir));
 	if (!dev->dma_mask || nents <= 0 || !sg)
 		return -EINVAL;
 	if (dev->sim_iommu)
@@ -118,9 +116,11 @@ static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
 int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 		     enum dma_data_direction dir, unsigned long attrs)
 {
-	int ret = map_sg(dev, sg, nents, dir);
+	int ret;
 
 	(void)attrs;
+	BUG_ON(!valid_dma_direction(dir));
+	ret = map_sg(dev, sg, nents);
 	return ret > 0 ? ret : 0;
 }
 
@@ -130,8 +130,12 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	(void)attrs;
 	BUG_ON(!valid_dma_direction(dir));
 	BUG_ON(nents <= 0);
-	if (dev->sim_iommu)
-		iommu_unmap_sg(dev, sg);
+	if (dev->sim_iommu) {
+		/* The list must be one this device mapped and not yet unmapped. */
+		bool found = iommu_unmap_sg(dev, sg);
+
+		BUG_ON(!found);
+	}
 }
 
 int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
@@ -140,9 +144,10 @@ int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
 	int ret;
 
 	(void)attrs;
+	BUG_ON(!valid_dma_direction(dir));
 	if (sgt->orig_nents > INT_MAX)
 		return -EINVAL;
-	ret = map_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir);
+	ret = map_sg(dev, sgt->sgl, (int)sgt->orig_nents);
 	if (ret < 0)
 		return ret;
 	sgt->nents = (unsigned int)ret;

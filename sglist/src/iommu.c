@@ -252,7 +252,7 @@ int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents)
 	return count;
 }
 
-void iommu_unmap_sg(struct device *dev, struct scatterlist *sg)
+bool iommu_unmap_sg(struct device *dev, struct scatterlist *sg)
 {
 	struct sim_iommu *iommu = dev->sim_iommu;
 	u64 start = sg_dma_address(sg) & PAGE_MASK;
@@ -260,9 +260,11 @@ void iommu_unmap_sg(struct device *dev, struct scatterlist *sg)
 
 	while (*link && (*link)->start != start)
 		link = &(*link)->next;
-	BUG_ON(!*link);	/* not a live mapping of this device */
+	if (!*link)
+		return false;
 	r = *link;
 	unmap_pages(iommu, r->start, r->len);
 	*link = r->next;
 	free(r);
+	return true;
 }

@@ -43,7 +43,7 @@ static size_t class_bytes(unsigned long idx)
 
 static void partial_add(struct page *page)
 {
-	struct page **head = &partial[page->private];
+	struct page **head = &partial[page->priv];
 
 	page->prev = NULL;
 	page->next = *head;
@@ -57,7 +57,7 @@ static void partial_del(struct page *page)
 	if (page->prev)
 		page->prev->next = page->next;
 	else
-		partial[page->private] = page->next;
+		partial[page->priv] = page->next;
 	if (page->next)
 		page->next->prev = page->prev;
 }
@@ -75,7 +75,7 @@ static struct page *slab_grow(unsigned int idx)
 	page = pfn_to_page(pfn);
 	obj = (char *)page_address(page);
 	page->flags = PG_SLAB;
-	page->private = idx;
+	page->priv = idx;
 	page->inuse = 0;
 	page->freelist = obj;
 	for (; obj + size < (char *)page_address(page) + PAGE_SIZE; obj += size)
@@ -103,7 +103,7 @@ static void *slab_alloc(size_t size)
 
 static void slab_free(struct page *page, void *obj)
 {
-	BUG_ON(offset_in_page(obj) % class_bytes(page->private));
+	BUG_ON(offset_in_page(obj) % class_bytes(page->priv));
 	if (!page->freelist)
 		partial_add(page);
 	*(void **)obj = page->freelist;
@@ -125,7 +125,7 @@ static void *run_alloc(size_t size)
 		return NULL;
 	page = pfn_to_page(pfn);
 	page->flags = PG_RUN;
-	page->private = count;
+	page->priv = count;
 	return page_address(page);
 }
 
@@ -158,16 +158,19 @@ void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
 	return kmalloc(n * size, gfp);
 }
 
-/* The kmalloc page that owns @ptr; BUG if it is not one. */
+/* The kmalloc page that owns @ptr, or NULL if kmalloc did not return it. */
 static struct page *kmalloc_page(const void *ptr)
 {
 	struct page *page;
 
-	BUG_ON(!virt_addr_valid(ptr));
+	if (!virt_addr_valid(ptr))
+		return NULL;
 	page = virt_to_page(ptr);
-	BUG_ON(!(page->flags & (PG_SLAB | PG_RUN)));
-	BUG_ON((page->flags & PG_RUN) && offset_in_page(ptr));
-	return page;
+	if (page->flags & PG_SLAB)
+		return page;
+	if ((page->flags & PG_RUN) && !offset_in_page(ptr))
+		return page;
+	return NULL;
 }
 
 void kfree(const void *ptr)
@@ -177,12 +180,13 @@ void kfree(const void *ptr)
 	if (ZERO_OR_NULL_PTR(ptr))
 		return;
 	page = kmalloc_page(ptr);
+	BUG_ON(!page);
 	if (page->flags & PG_SLAB) {
 		slab_free(page, (void *)ptr);
 		return;
 	}
 	page->flags = 0;
-	frames_free(page_to_pfn(page), page->private);
+	frames_free(page_to_pfn(page), page->priv);
 }
 
 size_t ksize(const void *ptr)
@@ -192,7 +196,8 @@ size_t ksize(const void *ptr)
 	if (ZERO_OR_NULL_PTR(ptr))
 		return 0;
 	page = kmalloc_page(ptr);
+	BUG_ON(!page);
 	if (page->flags & PG_SLAB)
-		return class_bytes(page->private);
-	return page->private << PAGE_SHIFT;
+		return class_bytes(page->priv);
+	return page->priv << PAGE_SHIFT;
 }

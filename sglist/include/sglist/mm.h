@@ -46,7 +46,7 @@ extern "C" {
  */
 struct page {
 	unsigned long flags;	/* PG_* bits of the kmalloc allocator */
-	unsigned long private;	/* slab: size class; page run: frame count */
+	unsigned long priv;	/* slab: size class; page run: frame count */
 	void *freelist;		/* slab: first free object in this page */
 	struct page *next;	/* slab: partial-page list */
 	struct page *prev;
