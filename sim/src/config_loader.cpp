@@ -38,6 +38,12 @@ Location location_of(const YAML::Node& node, const std::string& file) {
 
 }  // namespace
 
+const KeyDef& known_key(const std::string& name, const Location& where) {
+    const KeyDef* key = find_key(name);
+    if (!key) unknown_key(name, where);
+    return *key;
+}
+
 void ConfigBuilder::apply_file(const std::string& path) {
     YAML::Node root;
     try {
@@ -87,10 +93,9 @@ void ConfigBuilder::apply_set(const std::string& assignment) {
 
 void ConfigBuilder::apply(const std::string& name, const std::string& text,
                           const Location& where) {
-    const KeyDef* key = find_key(name);
-    if (!key) unknown_key(name, where);
+    const KeyDef& key = known_key(name, where);
     try {
-        key->set(config_, parse_value(*key, text));
+        key.set(config_, parse_value(key, text));
     } catch (const std::invalid_argument& e) {
         throw ConfigError(where, e.what());
     }

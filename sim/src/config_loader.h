@@ -37,6 +37,9 @@ private:
     std::map<std::string, Location> origin_;
 };
 
+/// Throws ConfigError (with a did-you-mean) unless `name` is a config key.
+const KeyDef& known_key(const std::string& name, const Location& where);
+
 /// Loads `path`, then each --set assignment, and validates the result.
 tb::SimConfig load_config(const std::string& path, const std::vector<std::string>& sets);
 

@@ -1,0 +1,157 @@
+// cli.cpp - subcommands, their options, and errors to exit status.
+#include "cli.h"
+
+#include <filesystem>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "config_docs.h"
+#include "config_loader.h"
+#include "merge.h"
+#include "paths.h"
+#include "plot.h"
+#include "sweep_runner.h"
+
+namespace dmasim::sim {
+namespace {
+
+constexpr int kExitUsage = 2;
+
+struct ConfigCommand {
+    bool markdown = false;
+    bool resolve = false;
+    std::string config;
+    std::vector<std::string> sets;
+};
+
+struct SweepCommand {
+    SweepOptions options;
+    std::string shard;
+    bool no_plot = false;
+};
+
+struct MergeCommand {
+    std::vector<std::string> dirs;
+    std::string out;
+    bool no_plot = false;
+};
+
+void add_run(CLI::App& app, RunCommand& c) {
+    auto* cmd = app.add_subcommand("run", "Simulate one configuration and print a summary");
+    cmd->add_option("config", c.config, "YAML config (default: configs/default.yaml)");
+    cmd->add_option("--set", c.sets, "Override a key: --set KEY=VALUE (repeatable)");
+    cmd->add_option("--report", c.report, "Write the report JSON here");
+    cmd->add_option("--trace", c.trace, "Write a Chrome/Perfetto trace-event JSON here");
+    cmd->add_option("--vcd", c.vcd, "Write a VCD of busy and interrupt signals here");
+    cmd->add_flag("-q,--quiet", c.quiet, "Print nothing but errors");
+}
+
+void add_sweep(CLI::App& app, SweepCommand& c) {
+    auto* cmd = app.add_subcommand("sweep", "Run every point of a sweep file, each in its own "
+                                            "process, and write results.csv and plots");
+    cmd->add_option("sweep", c.options.sweep_file, "Sweep YAML (docs/sweeps.md)")->required();
+    c.options.jobs = std::max(1u, std::thread::hardware_concurrency());
+    cmd->add_option("-j,--jobs", c.options.jobs, "Points run at a time (default: cores)")
+        ->check(CLI::Range(1u, 4096u));
+    cmd->add_option("--out", c.options.out_dir, "Output directory (default: results/<sweep name>)");
+    cmd->add_option("--shard", c.shard, "Run only shard K of N (1-based): index mod N == K-1");
+    cmd->add_flag("--resume", c.options.resume, "Run only points without a complete report");
+    cmd->add_flag("--no-plot", c.no_plot, "Do not draw plots");
+}
+
+void add_merge(CLI::App& app, MergeCommand& c) {
+    auto* cmd = app.add_subcommand("merge", "Join the output directories of a sharded sweep");
+    cmd->add_option("dirs", c.dirs, "Shard output directories")->required();
+    cmd->add_option("--out", c.out, "Merged output directory")->required();
+    cmd->add_flag("--no-plot", c.no_plot, "Do not draw plots");
+}
+
+void add_plot(CLI::App& app, PlotRequest& r) {
+    auto* cmd = app.add_subcommand("plot", "Plot a results.csv with matplotlib");
+    cmd->add_option("csv", r.csv, "results.csv of a sweep")->required();
+    cmd->add_option("-o,--output", r.output, "FILE.png or FILE.svg")->required();
+    cmd->add_option("--x", r.x, "Column on the x axis")->capture_default_str();
+    cmd->add_option("--y", r.y, "Column on the y axis")->capture_default_str();
+    cmd->add_option("--series", r.series, "Column(s) naming the lines (repeatable)")
+        ->capture_default_str();
+    cmd->add_flag("--logx", r.logx, "Logarithmic x axis (base 2)");
+    cmd->add_flag("--logy", r.logy, "Logarithmic y axis");
+}
+
+void add_config(CLI::App& app, ConfigCommand& c) {
+    auto* cmd = app.add_subcommand(
+        "config", "Explain every config key (default), print docs/configuration.md, or print "
+                  "a fully resolved config");
+    cmd->add_flag("--explain", "List every key with default, unit, range and description");
+    cmd->add_flag("--markdown", c.markdown, "Print docs/configuration.md");
+    cmd->add_flag("--resolve", c.resolve, "Print CONFIG with --set applied, every key");
+    cmd->add_option("config", c.config, "YAML config for --resolve (default: default.yaml)");
+    cmd->add_option("--set", c.sets, "Override a key for --resolve: --set KEY=VALUE");
+}
+
+int config_command(const ConfigCommand& c) {
+    if (c.markdown)
+        fmt::print("{}", config_markdown());
+    else if (c.resolve)
+        fmt::print("{}", resolved_yaml(load_config(
+                             c.config.empty() ? default_config_path() : c.config, c.sets)));
+    else
+        fmt::print("{}", explain_text());
+    return 0;
+}
+
+int sweep_command(SweepCommand& c) {
+    SweepOptions& o = c.options;
+    if (!c.shard.empty()) o.shard = parse_shard(c.shard);
+    if (o.out_dir.empty())
+        o.out_dir = (std::filesystem::path("results") /
+                     std::filesystem::path(o.sweep_file).stem()).string();
+    o.plot = !c.no_plot;
+    o.default_config = default_config_path();
+    o.dmasim_exe = self_exe();
+    return run_sweep(o);
+}
+
+}  // namespace
+
+int cli_main(int argc, char* argv[]) {
+    CLI::App app{"dmasim: a cycle-approximate simulator of a scatter/gather DMA engine",
+                 "dmasim"};
+    app.require_subcommand(1);
+    RunCommand run;
+    SweepCommand sweep;
+    MergeCommand merge;
+    PlotRequest plot;
+    ConfigCommand config;
+    add_run(app, run);
+    add_sweep(app, sweep);
+    add_merge(app, merge);
+    add_plot(app, plot);
+    add_config(app, config);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : kExitUsage;  // --help exits 0
+    }
+    try {
+        if (app.got_subcommand("run")) return run_command(run);
+        if (app.got_subcommand("sweep")) return sweep_command(sweep);
+        if (app.got_subcommand("merge")) return merge_sweeps(merge.dirs, merge.out, !merge.no_plot);
+        if (app.got_subcommand("plot")) return run_plot(plot);
+        return config_command(config);
+    } catch (const ConfigError& e) {
+        fmt::print(stderr, "dmasim: error: {}\n", e.what());
+        return kExitUsage;
+    } catch (const tb::ConfigError& e) {
+        fmt::print(stderr, "dmasim: error: {}\n", e.what());
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "dmasim: error: {}\n", e.what());
+        return 1;
+    }
+}
+
+}  // namespace dmasim::sim

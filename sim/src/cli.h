@@ -1,0 +1,27 @@
+// cli.h - the dmasim command line: subcommands run, sweep, merge, plot and
+// config, and the mapping of errors to exit status (design §5):
+// 0 success, 1 simulation error, 2 bad usage or bad config.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dmasim::sim {
+
+int cli_main(int argc, char* argv[]);
+
+/// `dmasim run`'s options.
+struct RunCommand {
+    std::string config;  ///< empty: configs/default.yaml
+    std::vector<std::string> sets;
+    std::string report;
+    std::string trace;
+    std::string vcd;
+    bool quiet = false;
+};
+
+/// Loads and checks the config, simulates, prints and writes the report.
+/// Returns 0, or 1 if the integrity check failed; throws on errors.
+int run_command(const RunCommand& command);
+
+}  // namespace dmasim::sim

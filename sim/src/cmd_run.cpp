@@ -1,0 +1,55 @@
+// cmd_run.cpp - `dmasim run`: one simulation in this process.
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include <dmasim/tb/scenario.h>
+
+#include "cli.h"
+#include "config_loader.h"
+#include "paths.h"
+#include "report.h"
+#include "suggest.h"
+
+namespace dmasim::sim {
+namespace {
+
+/// Scenarios are compiled into tb/, so the names are only known here.
+void check_scenario(const tb::SimConfig& config) {
+    const auto& registry = tb::ScenarioRegistry::instance();
+    const std::string& name = config.workload.scenario;
+    if (registry.find(name)) return;
+    auto names = registry.names();
+    auto guess = closest_match(name, names);
+    throw ConfigError({"workload.scenario", 0},
+                      fmt::format("unknown scenario '{}'{} (known: {})", name,
+                                  guess ? ", did you mean " + *guess + "?" : "",
+                                  fmt::join(names, ", ")));
+}
+
+}  // namespace
+
+int run_command(const RunCommand& c) {
+    const tb::SimConfig config =
+        load_config(c.config.empty() ? default_config_path() : c.config, c.sets);
+    check_scenario(config);
+
+    const auto start = std::chrono::steady_clock::now();
+    const tb::RunResult result = tb::run_simulation(config, {c.trace, c.vcd});
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    if (!c.report.empty())
+        write_file_atomically(c.report, make_report(config, result, wall).dump(2) + "\n");
+    if (!c.quiet) fmt::print("{}", summary_text(config, result, wall));
+    if (result.leaked_pages > 0)
+        fmt::print(stderr, "dmasim: warning: {} simulated page frames were not freed\n",
+                   result.leaked_pages);
+    if (!result.integrity) {
+        fmt::print(stderr, "dmasim: integrity check failed: {}\n", result.failure);
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace dmasim::sim

@@ -1,0 +1,56 @@
+// merge.cpp - checks that shard directories belong to one sweep, gathers
+// their point reports and rewrites the manifest, CSV and plots.
+#include "merge.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "config_error.h"
+#include "sweep_dir.h"
+#include "sweep_manifest.h"
+
+namespace dmasim::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Copies point reports of `from` into `to` (same names), unless same dir.
+void gather_reports(const SweepDir& from, const SweepDir& to, const Json& manifest) {
+    std::error_code ec;
+    if (fs::equivalent(from.root, to.root, ec)) return;
+    for (const auto& point : manifest["points"]) {
+        const size_t index = point["index"].get<size_t>();
+        if (read_complete_report(from.report(index)))
+            fs::copy_file(from.report(index), to.report(index),
+                          fs::copy_options::overwrite_existing);
+    }
+}
+
+}  // namespace
+
+int merge_sweeps(const std::vector<std::string>& dirs, const std::string& out, bool plot) {
+    const SweepDir target{out};
+    Json merged;
+    std::vector<Json> manifests;
+    for (const auto& d : dirs) {
+        Json manifest = read_json_file(SweepDir{d}.manifest());
+        if (merged.is_null()) merged = manifest;
+        if (manifest["swept_keys"] != merged["swept_keys"] || manifest["points"] != merged["points"])
+            throw ConfigError({SweepDir{d}.manifest(), 0},
+                              fmt::format("not a shard of the same sweep as {}", dirs.front()));
+        manifests.push_back(std::move(manifest));
+    }
+    target.create();
+    for (size_t i = 0; i < dirs.size(); ++i) gather_reports(SweepDir{dirs[i]}, target, manifests[i]);
+
+    merged["shard"] = {{"k", 1}, {"n", 1}};
+    write_file_atomically(target.manifest(), merged.dump(2) + "\n");
+    const Collected collected = write_results(target, merged, plot);
+    for (size_t index : collected.missing)
+        fmt::print(stderr, "dmasim merge: point {:05d} has no report in any directory\n", index);
+    fmt::print("{} rows in {}\n", collected.rows, target.csv());
+    return collected.missing.empty() ? 0 : 1;
+}
+
+}  // namespace dmasim::sim

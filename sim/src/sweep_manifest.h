@@ -1,0 +1,32 @@
+// sweep_manifest.h - sweep.json: what a sweep directory holds, enough for
+// `dmasim merge` to check shards belong together and to redo the CSV and
+// plots without the sweep file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report.h"
+#include "sweep_dir.h"
+#include "sweep_spec.h"
+
+namespace dmasim::sim {
+
+/// Builds the manifest of `points` run as `shard`.
+Json make_manifest(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                   const Shard& shard);
+
+/// The shard a manifest was written for.
+Shard manifest_shard(const Json& manifest);
+
+/// Outcome of collecting a directory's point reports.
+struct Collected {
+    size_t rows = 0;
+    std::vector<size_t> missing;  ///< runnable points of the shard without a report
+};
+
+/// Writes results.csv (point order) from the reports in `dir` for the
+/// manifest's runnable points, and the plots unless `plot` is false.
+Collected write_results(const SweepDir& dir, const Json& manifest, bool plot);
+
+}  // namespace dmasim::sim

@@ -1,0 +1,71 @@
+// sweep_points.cpp - numbering, resolving and sharding the points of a sweep.
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "config_loader.h"
+#include "sweep_spec.h"
+
+namespace dmasim::sim {
+
+std::vector<std::string> SweepSpec::swept_keys() const {
+    std::vector<std::string> keys;
+    for (const auto& axis : axes) keys.insert(keys.end(), axis.keys.begin(), axis.keys.end());
+    return keys;
+}
+
+size_t SweepSpec::point_count() const {
+    size_t count = 1;
+    for (const auto& axis : axes) count *= axis.steps.size();
+    return count;
+}
+
+std::vector<Assignment> SweepSpec::point_values(size_t index) const {
+    // Mixed-radix digits of the index, least significant = last axis.
+    std::vector<const std::vector<Assignment>*> chosen(axes.size());
+    for (size_t a = axes.size(); a-- > 0;) {
+        chosen[a] = &axes[a].steps[index % axes[a].steps.size()];
+        index /= axes[a].steps.size();
+    }
+    std::vector<Assignment> values;
+    for (const auto* step : chosen) values.insert(values.end(), step->begin(), step->end());
+    return values;
+}
+
+std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
+    ConfigBuilder common;
+    if (!spec.base.empty()) common.apply_file(spec.base);
+    if (!spec.set.IsNull()) common.apply_yaml(spec.set, spec.file);
+
+    std::vector<SweepPoint> points;
+    for (size_t i = 0; i < spec.point_count(); ++i) {
+        SweepPoint point;
+        point.index = i;
+        point.values = spec.point_values(i);
+        ConfigBuilder builder = common;
+        for (const auto& a : point.values) builder.apply(a.key, a.text, a.where);
+        try {
+            builder.validate();
+        } catch (const ConfigError& e) {
+            point.skipped = e.what();
+        }
+        point.config = builder.config();
+        points.push_back(std::move(point));
+    }
+    return points;
+}
+
+Shard parse_shard(const std::string& text) {
+    Shard shard;
+    size_t slash = text.find('/');
+    auto number = [&](size_t from, size_t to, size_t& out) {
+        auto [ptr, ec] = std::from_chars(text.data() + from, text.data() + to, out);
+        return ec == std::errc() && ptr == text.data() + to && from < to;
+    };
+    if (slash == std::string::npos || !number(0, slash, shard.k) ||
+        !number(slash + 1, text.size(), shard.n) || shard.k < 1 || shard.k > shard.n)
+        throw ConfigError({"--shard " + text, 0}, "expected K/N with 1 <= K <= N, e.g. 2/4");
+    return shard;
+}
+
+}  // namespace dmasim::sim

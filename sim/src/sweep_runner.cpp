@@ -1,0 +1,149 @@
+// sweep_runner.cpp - prepares the points, runs them as child processes and
+// reports what ran, what failed and what was skipped.
+#include "sweep_runner.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "config_docs.h"
+#include "process.h"
+#include "progress.h"
+#include "sweep_dir.h"
+#include "sweep_manifest.h"
+
+namespace dmasim::sim {
+namespace {
+
+struct Job {
+    size_t index;
+    std::vector<std::string> argv;
+    std::string log;
+};
+
+struct Failure {
+    size_t index;
+    int status;
+};
+
+std::string describe(const SweepPoint& point) {
+    std::string out;
+    for (const auto& a : point.values) out += fmt::format(" {}={}", a.key, a.text);
+    return out;
+}
+
+/// A point is done when its report is complete and was made from the same
+/// resolved config (so editing the sweep file reruns what changed).
+bool already_done(const SweepDir& dir, const SweepPoint& point) {
+    auto report = read_complete_report(dir.report(point.index));
+    return report && (*report)["config"] == config_to_json(point.config);
+}
+
+std::vector<Job> prepare_jobs(const SweepOptions& o, const SweepDir& dir,
+                              const std::vector<SweepPoint>& points, size_t& resumed) {
+    std::vector<Job> jobs;
+    for (const auto& p : points) {
+        if (!o.shard.contains(p.index) || !p.skipped.empty()) continue;
+        if (o.resume && already_done(dir, p)) {
+            ++resumed;
+            continue;
+        }
+        std::remove(dir.report(p.index).c_str());  // a stale report must not outlive a failure
+        write_file_atomically(dir.config(p.index), resolved_yaml(p.config));
+        jobs.push_back({p.index,
+                        {o.dmasim_exe, "run", dir.config(p.index), "--report",
+                         dir.report(p.index), "--quiet"},
+                        dir.log(p.index)});
+    }
+    return jobs;
+}
+
+std::vector<Failure> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
+                              Progress& progress) {
+    std::vector<Failure> failures;
+    std::map<pid_t, const Job*> running;
+    size_t next = 0;
+    while (next < jobs.size() || !running.empty()) {
+        while (running.size() < parallel && next < jobs.size()) {
+            const Job& job = jobs[next++];
+            running[spawn(job.argv, job.log, true)] = &job;
+        }
+        auto [pid, status] = wait_any();
+        auto it = running.find(pid);
+        if (it == running.end()) continue;
+        if (status != 0) failures.push_back({it->second->index, status});
+        progress.point_done(it->second->index, status);
+        running.erase(it);
+    }
+    std::sort(failures.begin(), failures.end(),
+              [](const Failure& a, const Failure& b) { return a.index < b.index; });
+    return failures;
+}
+
+/// The last few lines of a point's stderr: usually the error message.
+std::string log_tail(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) lines.push_back(line);
+    const size_t keep = std::min<size_t>(lines.size(), 3);
+    return fmt::format("{}", fmt::join(lines.end() - keep, lines.end(), "\n      "));
+}
+
+void print_skipped(const std::vector<SweepPoint>& points, const Shard& shard) {
+    bool header = false;
+    for (const auto& p : points) {
+        if (p.skipped.empty() || !shard.contains(p.index)) continue;
+        if (!header) fmt::print("skipped points (invalid combinations):\n");
+        header = true;
+        fmt::print("  {:05d}{}\n      {}\n", p.index, describe(p), p.skipped);
+    }
+}
+
+void print_failures(const std::vector<Failure>& failures, const SweepDir& dir,
+                    const std::vector<SweepPoint>& points) {
+    if (failures.empty()) return;
+    fmt::print("failed points:\n");
+    for (const auto& f : failures)
+        fmt::print("  {:05d}{} (exit status {}, log {})\n      {}\n", f.index,
+                   describe(points[f.index]), f.status, dir.log(f.index), log_tail(dir.log(f.index)));
+}
+
+}  // namespace
+
+int run_sweep(const SweepOptions& o) {
+    const SweepSpec spec = load_sweep(o.sweep_file, o.default_config);
+    const std::vector<SweepPoint> points = expand_sweep(spec);
+    const SweepDir dir{o.out_dir};
+    dir.create();
+    const Json manifest = make_manifest(spec, points, o.shard);
+    write_file_atomically(dir.manifest(), manifest.dump(2) + "\n");
+
+    size_t resumed = 0;
+    const std::vector<Job> jobs = prepare_jobs(o, dir, points, resumed);
+    const size_t skipped = std::count_if(points.begin(), points.end(),
+                                         [](const SweepPoint& p) { return !p.skipped.empty(); });
+    fmt::print("sweep {}: {} points, {} skipped; shard {}/{}: {} to run, {} already complete; "
+               "{} at a time\n",
+               o.sweep_file, points.size(), skipped, o.shard.k, o.shard.n, jobs.size(), resumed,
+               o.jobs);
+    std::fflush(stdout);
+
+    Progress progress(jobs.size(), isatty(STDOUT_FILENO));
+    const auto failures = run_jobs(jobs, std::max(1u, o.jobs), progress);
+    progress.finish();
+
+    const Collected collected = write_results(dir, manifest, o.plot);
+    print_skipped(points, o.shard);
+    print_failures(failures, dir, points);
+    fmt::print("{} rows in {}{}\n", collected.rows, dir.csv(),
+               o.plot && collected.rows ? fmt::format("; plots {} and .svg", dir.plot("png")) : "");
+    return failures.empty() && collected.missing.empty() ? 0 : 1;
+}
+
+}  // namespace dmasim::sim

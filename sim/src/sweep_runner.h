@@ -1,0 +1,26 @@
+// sweep_runner.h - `dmasim sweep`: every point in its own `dmasim run`
+// child process, N at a time, then results.csv and plots.
+#pragma once
+
+#include <string>
+
+#include "sweep_spec.h"
+
+namespace dmasim::sim {
+
+struct SweepOptions {
+    std::string sweep_file;
+    std::string out_dir;
+    std::string default_config;  ///< base when the sweep file names none
+    std::string dmasim_exe;      ///< the binary each point runs
+    unsigned jobs = 1;
+    Shard shard;
+    bool resume = false;
+    bool plot = true;
+};
+
+/// Runs the sweep; returns 0 if every point ran, 1 if any failed.
+/// Throws ConfigError for a bad sweep file (exit 2).
+int run_sweep(const SweepOptions& options);
+
+}  // namespace dmasim::sim

@@ -1,0 +1,129 @@
+// sweep_spec.cpp - reads a sweep file's sections in file order.
+#include "sweep_spec.h"
+
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "config_loader.h"
+#include "suggest.h"
+#include "sweep_values.h"
+
+namespace dmasim::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+Location where_of(const YAML::Node& node, const std::string& file) {
+    return {file, node.Mark().line + 1};
+}
+
+YAML::Node load_yaml(const std::string& path) {
+    try {
+        return YAML::LoadFile(path);
+    } catch (const YAML::BadFile&) {
+        throw ConfigError({path, 0}, "cannot read this sweep file");
+    } catch (const YAML::ParserException& e) {
+        throw ConfigError({path, e.mark.line + 1}, fmt::format("YAML syntax error: {}", e.msg));
+    }
+}
+
+std::string resolve_base(const YAML::Node& node, const std::string& file) {
+    if (!node.IsScalar()) throw ConfigError(where_of(node, file), "base: expects a config path");
+    fs::path base = fs::path(file).parent_path() / node.Scalar();
+    if (!fs::is_regular_file(base))
+        throw ConfigError(where_of(node, file), fmt::format("base config {} not found", base.string()));
+    return base.string();
+}
+
+SweepAxis single_key_axis(const YAML::Node& key_node, const YAML::Node& values,
+                          const std::string& file) {
+    const KeyDef& key = known_key(key_node.Scalar(), where_of(key_node, file));
+    SweepAxis axis;
+    axis.keys = {key.name};
+    for (auto& a : expand_value_list(key, values, file)) axis.steps.push_back({a});
+    return axis;
+}
+
+SweepAxis zip_axis(const YAML::Node& zip, const std::string& file) {
+    if (!zip.IsMap() || zip.size() == 0)
+        throw ConfigError(where_of(zip, file), "zip: expects 'key: value list' lines");
+    SweepAxis axis;
+    axis.zipped = true;
+    for (const auto& entry : zip) {
+        SweepAxis one = single_key_axis(entry.first, entry.second, file);
+        if (!axis.steps.empty() && one.steps.size() != axis.steps.size())
+            throw ConfigError(where_of(entry.first, file),
+                              fmt::format("zip: {} has {} values but {} has {}; zipped lists "
+                                          "must be equally long",
+                                          one.keys[0], one.steps.size(), axis.keys[0],
+                                          axis.steps.size()));
+        axis.steps.resize(one.steps.size());
+        for (size_t i = 0; i < one.steps.size(); ++i) axis.steps[i].push_back(one.steps[i][0]);
+        axis.keys.push_back(one.keys[0]);
+    }
+    return axis;
+}
+
+std::vector<SweepAxis> sweep_axes(const YAML::Node& sweep, const std::string& file) {
+    if (!sweep.IsMap()) throw ConfigError(where_of(sweep, file), "sweep: expects 'key: value list' lines");
+    std::vector<SweepAxis> axes;
+    for (const auto& entry : sweep) axes.push_back(single_key_axis(entry.first, entry.second, file));
+    return axes;
+}
+
+/// The dotted keys a (possibly nested) `set:` map names.
+void collect_keys(const YAML::Node& map, const std::string& prefix, std::set<std::string>& out) {
+    for (const auto& entry : map) {
+        std::string name = prefix + entry.first.Scalar();
+        if (entry.second.IsMap() && !find_key(name))
+            collect_keys(entry.second, name + ".", out);
+        else
+            out.insert(name);
+    }
+}
+
+/// A key may be swept once, and not also fixed under `set:`.
+void check_no_key_twice(const SweepSpec& spec) {
+    std::set<std::string> seen;
+    if (spec.set.IsMap()) collect_keys(spec.set, "", seen);
+    for (const auto& axis : spec.axes)
+        for (size_t k = 0; k < axis.keys.size(); ++k)
+            if (!seen.insert(axis.keys[k]).second)
+                throw ConfigError(axis.steps[0][k].where,
+                                  fmt::format("{} is set or swept twice", axis.keys[k]));
+}
+
+}  // namespace
+
+SweepSpec load_sweep(const std::string& path, const std::string& default_base) {
+    const YAML::Node root = load_yaml(path);
+    if (!root.IsMap()) throw ConfigError({path, 0}, "a sweep file is a map with base/set/sweep/zip");
+    SweepSpec spec;
+    spec.file = path;
+    spec.base = default_base;
+    const std::vector<std::string> sections = {"base", "set", "sweep", "zip"};
+    for (const auto& entry : root) {
+        const std::string name = entry.first.Scalar();
+        if (name == "base") {
+            spec.base = resolve_base(entry.second, path);
+        } else if (name == "set") {
+            spec.set = entry.second;
+        } else if (name == "sweep") {
+            for (auto& axis : sweep_axes(entry.second, path)) spec.axes.push_back(std::move(axis));
+        } else if (name == "zip") {
+            spec.axes.push_back(zip_axis(entry.second, path));
+        } else {
+            auto guess = closest_match(name, sections);
+            throw ConfigError(where_of(entry.first, path),
+                              fmt::format("unknown sweep section '{}'{}", name,
+                                          guess ? ", did you mean " + *guess + "?" : ""));
+        }
+    }
+    if (spec.axes.empty()) throw ConfigError({path, 0}, "nothing to sweep: add a sweep: or zip: section");
+    check_no_key_twice(spec);
+    return spec;
+}
+
+}  // namespace dmasim::sim

@@ -1,0 +1,71 @@
+// sweep_spec.h - a sweep file (design §7): base config, fixed overrides and
+// the axes whose cross product gives the points.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "config_error.h"
+#include <dmasim/tb/run.h>
+
+namespace dmasim::sim {
+
+/// One key set to one value (as text), and where the sweep file says so.
+struct Assignment {
+    std::string key;
+    std::string text;
+    Location where;
+};
+
+/// One dimension of the cross product: a single swept key, or a zip group
+/// whose keys step together. steps[i] holds one assignment per key.
+struct SweepAxis {
+    std::vector<std::string> keys;
+    std::vector<std::vector<Assignment>> steps;
+    bool zipped = false;
+};
+
+struct SweepSpec {
+    std::string file;
+    std::string base;  ///< config file the points start from
+    YAML::Node set;    ///< fixed overrides applied to every point (may be null)
+    std::vector<SweepAxis> axes;
+
+    /// Swept keys in axis order (zip groups contribute all their keys).
+    std::vector<std::string> swept_keys() const;
+    size_t point_count() const;
+    /// The values of point `index` (0-based; the last axis varies fastest).
+    std::vector<Assignment> point_values(size_t index) const;
+};
+
+/// Parses and checks a sweep file: sections, keys, every value's type and
+/// range. `default_base` is used when the file names no `base:`.
+/// Throws ConfigError (exit 2) naming the file and line.
+SweepSpec load_sweep(const std::string& path, const std::string& default_base);
+
+/// A point of the sweep, resolved; `skipped` explains why it cannot run
+/// (a cross-key check failed), empty if it can.
+struct SweepPoint {
+    size_t index = 0;
+    std::vector<Assignment> values;
+    tb::SimConfig config;
+    std::string skipped;
+};
+
+/// Resolves every point. Errors in the base config or `set:` throw; a point
+/// that fails a cross-key check is returned with `skipped` set.
+std::vector<SweepPoint> expand_sweep(const SweepSpec& spec);
+
+/// --shard K/N: runs the points with index mod N == K - 1.
+struct Shard {
+    size_t k = 1;
+    size_t n = 1;
+    bool contains(size_t index) const { return index % n == k - 1; }
+};
+
+/// Parses "K/N" with 1 <= K <= N; throws ConfigError otherwise.
+Shard parse_shard(const std::string& text);
+
+}  // namespace dmasim::sim
