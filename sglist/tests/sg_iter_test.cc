@@ -191,7 +191,7 @@ TEST_F(sglist_iter_scattered, PcopyFromBufferWritesAtTheOffset) {
     const size_t skip = PAGE_SIZE - 200;  // straddles the first page boundary
     EXPECT_EQ(sg_pcopy_from_buffer(b.sgt.sgl, b.sgt.orig_nents, data.data(), data.size(), skip), 500u);
     std::vector<uint8_t> expect(b.bytes, 0);
-    std::copy(data.begin(), data.end(), expect.begin() + skip);
+    std::memcpy(expect.data() + skip, data.data(), data.size());
     std::vector<uint8_t> back(b.bytes);
     sg_copy_to_buffer(b.sgt.sgl, b.sgt.orig_nents, back.data(), back.size());
     EXPECT_EQ(back, expect);
