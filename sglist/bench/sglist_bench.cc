@@ -2,11 +2,10 @@
 // allocating million-entry chained lists, copying through a list, and
 // allocating a scattered 1 GiB buffer page by page.
 #include <benchmark/benchmark.h>
-
-#include <vector>
-
 #include <sglist/mm.h>
 #include <sglist/scatterlist.h>
+
+#include <vector>
 
 namespace {
 
@@ -19,7 +18,8 @@ constexpr uint64_t kRamBytes = 64ull << 30;  // as the testbench's largest confi
 class Ram {
 public:
     explicit Ram(const benchmark::State& state)
-        : ok_(sim_mem_init(kRamBytes, state.range(0) ? SIM_MEM_SCATTERED : SIM_MEM_CONTIGUOUS, 1) == 0) {}
+        : ok_(sim_mem_init(kRamBytes, state.range(0) ? SIM_MEM_SCATTERED : SIM_MEM_CONTIGUOUS, 1) ==
+              0) {}
     ~Ram() {
         if (ok_) sim_mem_exit();
     }
@@ -83,7 +83,8 @@ void BM_SgCopyToBuffer(benchmark::State& state) {
         return;
     }
     std::vector<char> buf(bytes);
-    for (auto _ : state) benchmark::DoNotOptimize(sg_copy_to_buffer(t.sgl, t.orig_nents, buf.data(), bytes));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(sg_copy_to_buffer(t.sgl, t.orig_nents, buf.data(), bytes));
     state.SetBytesProcessed(state.iterations() * bytes);
     sg_free_table(&t);
     for (page* p : pages) __free_page(p);

@@ -20,10 +20,10 @@
 #include <string.h>
 
 #define RAM_BYTES (64UL << 20)
-#define BUF_PAGES 160		/* more than one sg array: the list chains */
+#define BUF_PAGES 160 /* more than one sg array: the list chains */
 
 struct fake_hw {
-	unsigned char *fifo;	/* what the device has received */
+	unsigned char *fifo; /* what the device has received */
 	size_t received;
 	unsigned int segments;
 };
@@ -99,7 +99,7 @@ static int run(struct page **pages, struct fake_hw *hw)
 int main(void)
 {
 	static struct page *pages[BUF_PAGES];
-	struct fake_hw hw = { 0 };
+	struct fake_hw hw = {0};
 	int ret;
 
 	if (sim_mem_init(RAM_BYTES, SIM_MEM_SCATTERED, 42))

@@ -79,8 +79,7 @@ unsigned long dma_get_seg_boundary(struct device *dev)
 }
 
 /* Bus address = physical address; each entry must suit the device. */
-static int direct_map_sg(struct device *dev, struct scatterlist *sgl,
-			 int nents)
+static int direct_map_sg(struct device *dev, struct scatterlist *sgl, int nents)
 {
 	unsigned int max_seg = dma_get_max_seg_size(dev);
 	unsigned long boundary = dma_get_seg_boundary(dev);
@@ -88,7 +87,8 @@ static int direct_map_sg(struct device *dev, struct scatterlist *sgl,
 	struct scatterlist *sg;
 	int i;
 
-	for_each_sg(sgl, sg, nents, i) {
+	for_each_sg(sgl, sg, nents, i)
+	{
 		phys_addr_t phys = sg_phys(sg);
 
 		if (sg->length > max_seg ||
@@ -131,7 +131,8 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	BUG_ON(!valid_dma_direction(dir));
 	BUG_ON(nents <= 0);
 	if (dev->sim_iommu) {
-		/* The list must be one this device mapped and not yet unmapped. */
+		/* The list must be one this device mapped and not yet unmapped.
+		 */
 		bool found = iommu_unmap_sg(dev, sg);
 
 		BUG_ON(!found);

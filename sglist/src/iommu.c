@@ -17,14 +17,14 @@
 struct iova_range {
 	u64 start;
 	u64 len;
-	struct iova_range *next;	/* sorted by start */
+	struct iova_range *next; /* sorted by start */
 };
 
 struct sim_iommu {
 	u64 base;
 	u64 size;
-	u64 *pfn;			/* per IOVA page: mapped pfn, 0 = none */
-	struct iova_range *ranges;	/* live mappings */
+	u64 *pfn;		   /* per IOVA page: mapped pfn, 0 = none */
+	struct iova_range *ranges; /* live mappings */
 };
 
 int sim_iommu_attach(struct device *dev, u64 iova_base, u64 iova_size)
@@ -56,7 +56,7 @@ void sim_iommu_detach(struct device *dev)
 
 	if (!iommu)
 		return;
-	BUG_ON(iommu->ranges);	/* a mapping is still live */
+	BUG_ON(iommu->ranges); /* a mapping is still live */
 	free(iommu->pfn);
 	free(iommu);
 	dev->sim_iommu = NULL;
@@ -107,7 +107,8 @@ static s64 layout_size(struct device *dev, struct scatterlist *sgl, int nents)
 	u64 pos = 0;
 	int i;
 
-	for_each_sg(sgl, sg, nents, i) {
+	for_each_sg(sgl, sg, nents, i)
+	{
 		unsigned int off = offset_in_page(sg_phys(sg));
 
 		if (sg->length > max_seg ||
@@ -126,7 +127,8 @@ static u64 fit_start(u64 start, u64 len, unsigned long boundary)
 	if (!has_boundary(boundary))
 		return start;
 	/* Longer than a window: align it so relative layout = absolute. */
-	if (len > (u64)boundary + 1 || dma_crosses_boundary(start, len, boundary))
+	if (len > (u64)boundary + 1 ||
+	    dma_crosses_boundary(start, len, boundary))
 		return round_up_to(start, (u64)boundary + 1);
 	return start;
 }
@@ -139,8 +141,8 @@ static u64 iova_alloc(struct sim_iommu *iommu, u64 len, u64 limit,
 	u64 start = iommu->base;
 
 	for (;; link = &(*link)->next) {
-		u64 gap_end = *link && (*link)->start < limit ? (*link)->start :
-								 limit;
+		u64 gap_end = *link && (*link)->start < limit ? (*link)->start
+							      : limit;
 		u64 cand = fit_start(start, len, boundary);
 
 		if (cand >= start && cand <= gap_end && len <= gap_end - cand)
@@ -190,7 +192,8 @@ static int map_entries(struct device *dev, struct scatterlist *sgl, int nents,
 	u64 pos = 0;
 	int i, count = 0;
 
-	for_each_sg(sgl, sg, nents, i) {
+	for_each_sg(sgl, sg, nents, i)
+	{
 		phys_addr_t phys = sg_phys(sg);
 		unsigned int off = offset_in_page(phys);
 		u64 iova;
@@ -222,7 +225,8 @@ static void clear_unused(struct scatterlist *sgl, int count, int nents)
 	struct scatterlist *sg;
 	int i;
 
-	for_each_sg(sgl, sg, nents, i) {
+	for_each_sg(sgl, sg, nents, i)
+	{
 		if (i < count)
 			continue;
 		sg_dma_address(sg) = DMA_MAPPING_ERROR;

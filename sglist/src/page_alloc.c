@@ -18,7 +18,7 @@ static struct {
 	uint64_t *bitmap;
 	unsigned long nr_frames;
 	unsigned long nr_free;
-	unsigned long lowest_free;	/* every frame below it is in use */
+	unsigned long lowest_free; /* every frame below it is in use */
 	enum sim_mem_placement placement;
 	uint64_t rng;
 } fa;
@@ -54,8 +54,9 @@ static unsigned long find_bit(unsigned long from, unsigned long end, bool used)
 
 		word &= ~0ULL << (from % BITS_PER_WORD);
 		if (word) {
-			unsigned long pfn = w * BITS_PER_WORD +
-					    (unsigned long)__builtin_ctzll(word);
+			unsigned long pfn =
+				w * BITS_PER_WORD +
+				(unsigned long)__builtin_ctzll(word);
 
 			return pfn < end ? pfn : end;
 		}
@@ -116,7 +117,7 @@ int frames_init(unsigned long nr_frames, enum sim_mem_placement placement,
 	fa.nr_frames = nr_frames;
 	fa.placement = placement;
 	fa.rng = seed;
-	set_bits(0, 1, true);	/* frame 0: bus address 0 is never a buffer */
+	set_bits(0, 1, true); /* frame 0: bus address 0 is never a buffer */
 	fa.nr_free = nr_frames - 1;
 	fa.lowest_free = 1;
 	return 0;
@@ -203,7 +204,9 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	unsigned long pfn = frames_alloc(count, count);
 
 	if (!pfn) {
-		sim_mem_set_error("alloc_pages(order %u): no free aligned run of 2^%u page frames; %lu of %lu frames free, largest free run %lu",
+		sim_mem_set_error("alloc_pages(order %u): no free aligned run "
+				  "of 2^%u page frames; %lu of %lu frames "
+				  "free, largest free run %lu",
 				  order, order, fa.nr_free, fa.nr_frames,
 				  frames_largest_free_run());
 		return NULL;

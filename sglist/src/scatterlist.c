@@ -37,8 +37,7 @@ struct scatterlist *sg_last(struct scatterlist *sgl, unsigned int nents)
 	unsigned int i;
 
 	BUG_ON(nents == 0);
-	for_each_sg(sgl, sg, nents, i)
-		ret = sg;
+	for_each_sg(sgl, sg, nents, i) ret = sg;
 	return ret;
 }
 
@@ -70,8 +69,8 @@ void __sg_free_table(struct sg_table *table, unsigned int max_ents,
 		     unsigned int nents_first_chunk, sg_free_fn *free_fn,
 		     unsigned int num_ents)
 {
-	unsigned int curr_max_ents = nents_first_chunk ? nents_first_chunk :
-							 max_ents;
+	unsigned int curr_max_ents =
+		nents_first_chunk ? nents_first_chunk : max_ents;
 	struct scatterlist *sgl = table->sgl;
 
 	if (!sgl)
@@ -103,13 +102,14 @@ int __sg_alloc_table(struct sg_table *table, unsigned int nents,
 		     unsigned int nents_first_chunk, gfp_t gfp,
 		     sg_alloc_fn *alloc_fn)
 {
-	unsigned int curr_max_ents = nents_first_chunk ? nents_first_chunk :
-							 max_ents;
+	unsigned int curr_max_ents =
+		nents_first_chunk ? nents_first_chunk : max_ents;
 	struct scatterlist *sg, *prv = NULL;
 	unsigned int left = nents, prv_max_ents = 0;
 
 	memset(table, 0, sizeof(*table));
-	if (nents == 0 || max_ents < 2 || (first_chunk && nents_first_chunk < 2))
+	if (nents == 0 || max_ents < 2 ||
+	    (first_chunk && nents_first_chunk < 2))
 		return -EINVAL;
 	do {
 		unsigned int alloc_size = left, sg_size = left;

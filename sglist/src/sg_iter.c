@@ -85,9 +85,11 @@ static bool miter_get_next_page(struct sg_mapping_iter *miter)
 	miter->piter.sg_pgoffset += miter->__offset >> PAGE_SHIFT;
 	miter->__offset &= PAGE_SIZE - 1;
 	end = (unsigned long)sg->offset + sg->length;
-	miter->__remaining = (unsigned int)(end -
-			     ((unsigned long)miter->piter.sg_pgoffset << PAGE_SHIFT) -
-			     miter->__offset);
+	miter->__remaining =
+		(unsigned int)(end -
+			       ((unsigned long)miter->piter.sg_pgoffset
+				<< PAGE_SHIFT) -
+			       miter->__offset);
 	if (miter->__remaining > PAGE_SIZE - miter->__offset)
 		miter->__remaining = PAGE_SIZE - miter->__offset;
 	return true;
@@ -101,8 +103,8 @@ bool sg_miter_skip(struct sg_mapping_iter *miter, off_t offset)
 
 		if (!miter_get_next_page(miter))
 			return false;
-		step = offset < miter->__remaining ? (unsigned int)offset :
-						     miter->__remaining;
+		step = offset < miter->__remaining ? (unsigned int)offset
+						   : miter->__remaining;
 		miter->__offset += step;
 		miter->__remaining -= step;
 		offset -= step;
@@ -141,10 +143,10 @@ void sg_miter_stop(struct sg_mapping_iter *miter)
  * Walk @buflen bytes of the list after @skip, handing each piece to @fn
  * with the matching position in a linear buffer. Return: bytes walked.
  */
-static size_t sg_walk(struct scatterlist *sgl, unsigned int nents,
-		      size_t buflen, off_t skip, unsigned int flags,
-		      void (*fn)(void *piece, size_t len, size_t pos, void *ctx),
-		      void *ctx)
+static size_t
+sg_walk(struct scatterlist *sgl, unsigned int nents, size_t buflen, off_t skip,
+	unsigned int flags,
+	void (*fn)(void *piece, size_t len, size_t pos, void *ctx), void *ctx)
 {
 	struct sg_mapping_iter miter;
 	size_t done = 0;
@@ -153,8 +155,8 @@ static size_t sg_walk(struct scatterlist *sgl, unsigned int nents,
 	if (!sg_miter_skip(&miter, skip))
 		return 0;
 	while (done < buflen && sg_miter_next(&miter)) {
-		size_t len = miter.length < buflen - done ? miter.length :
-							    buflen - done;
+		size_t len = miter.length < buflen - done ? miter.length
+							  : buflen - done;
 
 		fn(miter.addr, len, done, ctx);
 		miter.consumed = len;
@@ -198,8 +200,8 @@ size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nents,
 	return sg_copy_buffer(sgl, nents, (void *)buf, buflen, 0, false);
 }
 
-size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents,
-			 void *buf, size_t buflen)
+size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents, void *buf,
+			 size_t buflen)
 {
 	return sg_copy_buffer(sgl, nents, buf, buflen, 0, true);
 }
@@ -219,7 +221,6 @@ size_t sg_pcopy_to_buffer(struct scatterlist *sgl, unsigned int nents,
 size_t sg_zero_buffer(struct scatterlist *sgl, unsigned int nents,
 		      size_t buflen, off_t skip)
 {
-	return sg_walk(sgl, nents, buflen, skip, SG_MITER_ATOMIC | SG_MITER_TO_SG,
-		       zero_piece, NULL);
+	return sg_walk(sgl, nents, buflen, skip,
+		       SG_MITER_ATOMIC | SG_MITER_TO_SG, zero_piece, NULL);
 }
-

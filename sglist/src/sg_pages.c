@@ -65,11 +65,12 @@ static struct scatterlist *get_next_sg(struct sg_append_table *table,
 
 	if (cur) {
 		next = sg_next(cur);
-		BUG_ON(!next);	/* the previous call passed left_pages 0 */
+		BUG_ON(!next); /* the previous call passed left_pages 0 */
 		if (!sg_is_last(next) || needed == 1)
 			return next;
 	}
-	alloc_size = needed < SG_MAX_SINGLE_ALLOC ? needed : SG_MAX_SINGLE_ALLOC;
+	alloc_size =
+		needed < SG_MAX_SINGLE_ALLOC ? needed : SG_MAX_SINGLE_ALLOC;
 	new_sg = kmalloc_array(alloc_size, sizeof(*new_sg), gfp);
 	if (!new_sg)
 		return NULL;
@@ -101,7 +102,8 @@ static unsigned int extend_prv(struct sg_append_table *table,
 	if (end % PAGE_SIZE)
 		return 0;
 	while (used < n_pages &&
-	       page_to_phys(pages[used]) == end + (phys_addr_t)used * PAGE_SIZE &&
+	       page_to_phys(pages[used]) ==
+		       end + (phys_addr_t)used * PAGE_SIZE &&
 	       prv->length + PAGE_SIZE <= max_segment) {
 		prv->length += PAGE_SIZE;
 		used++;
@@ -137,8 +139,8 @@ int sg_alloc_append_table_from_pages(struct sg_append_table *sgt_append,
 	runs = count_runs(pages, n_pages, max_segment);
 	for (i = 0, cur = 0; i < runs; i++) {
 		unsigned int j = run_end(pages, cur, n_pages, max_segment);
-		unsigned long chunk = ((unsigned long)(j - cur) << PAGE_SHIFT) -
-				      offset;
+		unsigned long chunk =
+			((unsigned long)(j - cur) << PAGE_SHIFT) - offset;
 
 		s = get_next_sg(sgt_append, s, runs - i + left_pages, gfp_mask);
 		if (!s) {

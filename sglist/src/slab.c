@@ -17,10 +17,10 @@
 #define KMALLOC_MAX_CACHE (1UL << KMALLOC_MAX_SHIFT)
 #define NR_CLASSES (KMALLOC_MAX_SHIFT - KMALLOC_MIN_SHIFT + 1)
 
-#define PG_SLAB 0x1UL	/* page is carved into one size class */
-#define PG_RUN 0x2UL	/* page heads a large kmalloc's frame run */
+#define PG_SLAB 0x1UL /* page is carved into one size class */
+#define PG_RUN 0x2UL  /* page heads a large kmalloc's frame run */
 
-static struct page *partial[NR_CLASSES];	/* pages with free objects */
+static struct page *partial[NR_CLASSES]; /* pages with free objects */
 
 void slab_reset(void)
 {
@@ -137,7 +137,8 @@ void *kmalloc(size_t size, gfp_t gfp)
 		return ZERO_SIZE_PTR;
 	p = size <= KMALLOC_MAX_CACHE ? slab_alloc(size) : run_alloc(size);
 	if (!p) {
-		sim_mem_set_error("kmalloc(%zu): out of simulated memory; %lu of %lu frames free, largest free run %lu",
+		sim_mem_set_error("kmalloc(%zu): out of simulated memory; %lu "
+				  "of %lu frames free, largest free run %lu",
 				  size, frames_free_count(),
 				  sim_mem_layout.nr_frames,
 				  frames_largest_free_run());

@@ -102,7 +102,8 @@ TEST_F(sglist_iommu, IovaTranslatesBackToEachEntrysPages) {
     const dma_addr_t iova = sg_dma_address(t.sgt.sgl);
     EXPECT_GE(iova, kIovaBase);
     for (size_t i = 0; i < pfns.size(); i++)
-        EXPECT_EQ(sim_iommu_iova_to_phys(&d.dev, iova + i * PAGE_SIZE + 5), pfns[i] * PAGE_SIZE + 5);
+        EXPECT_EQ(sim_iommu_iova_to_phys(&d.dev, iova + i * PAGE_SIZE + 5),
+                  pfns[i] * PAGE_SIZE + 5);
     dma_unmap_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0);
     EXPECT_EQ(sim_iommu_iova_to_phys(&d.dev, iova), 0u);
 }
@@ -113,7 +114,8 @@ TEST_F(sglist_iommu, MergingHonoursTheMaxSegmentSize) {
     Table t(gapped(8));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     // 8 pages in segments of at most 3 pages: 3 + 3 + 2.
-    EXPECT_EQ(dma_lengths(&t.sgt), (std::vector<unsigned>{3 * PAGE_SIZE, 3 * PAGE_SIZE, 2 * PAGE_SIZE}));
+    EXPECT_EQ(dma_lengths(&t.sgt),
+              (std::vector<unsigned>{3 * PAGE_SIZE, 3 * PAGE_SIZE, 2 * PAGE_SIZE}));
     dma_unmap_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0);
 }
 
@@ -124,7 +126,8 @@ TEST_F(sglist_iommu, MergingHonoursTheSegmentBoundary) {
     Table t(gapped(10));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     // 10 pages, never across a 4-page window: 4 + 4 + 2.
-    EXPECT_EQ(dma_lengths(&t.sgt), (std::vector<unsigned>{4 * PAGE_SIZE, 4 * PAGE_SIZE, 2 * PAGE_SIZE}));
+    EXPECT_EQ(dma_lengths(&t.sgt),
+              (std::vector<unsigned>{4 * PAGE_SIZE, 4 * PAGE_SIZE, 2 * PAGE_SIZE}));
     scatterlist* sg;
     unsigned i;
     for_each_sgtable_dma_sg(&t.sgt, sg, i) {

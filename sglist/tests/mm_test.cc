@@ -1,6 +1,6 @@
 // mm_test.cc - simulated RAM, page frames and the page allocator.
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <set>
 #include <string>

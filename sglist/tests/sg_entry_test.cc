@@ -10,7 +10,8 @@ namespace {
 
 // Entries describing page frames 10, 11, ... with lengths 100, 200, ...
 void fill(scatterlist* sgl, unsigned n, unsigned long first_pfn = 10) {
-    for (unsigned i = 0; i < n; i++) sg_set_page(&sgl[i], pfn_to_page(first_pfn + i), 100 * (i + 1), 0);
+    for (unsigned i = 0; i < n; i++)
+        sg_set_page(&sgl[i], pfn_to_page(first_pfn + i), 100 * (i + 1), 0);
 }
 
 }  // namespace
@@ -178,8 +179,8 @@ TEST_F(sglist_entry, NentsForLenCrossesChainLinks) {
     scatterlist a[2], b[2];
     sg_init_table(a, 2);
     sg_init_table(b, 2);
-    fill(a, 1);       // 100
-    fill(b, 2, 20);   // 100, 200
+    fill(a, 1);      // 100
+    fill(b, 2, 20);  // 100, 200
     sg_chain(a, 2, b);
     EXPECT_EQ(sg_nents_for_len(a, 150), 2);
     EXPECT_EQ(sg_nents_for_len(a, 400), 3);

@@ -23,7 +23,8 @@ struct TwoEntries {
 std::vector<unsigned long> pfns_visited(scatterlist* sgl, unsigned nents, unsigned long pgoffset) {
     std::vector<unsigned long> out;
     sg_page_iter piter;
-    for_each_sg_page(sgl, &piter, nents, pgoffset) out.push_back(page_to_pfn(sg_page_iter_page(&piter)));
+    for_each_sg_page(sgl, &piter, nents, pgoffset)
+        out.push_back(page_to_pfn(sg_page_iter_page(&piter)));
     return out;
 }
 
@@ -37,7 +38,8 @@ struct ScatteredBuffer {
     ScatteredBuffer(unsigned count, unsigned offset, unsigned tail)
         : pages(sgtest::alloc_page_list(count)) {
         bytes = count * PAGE_SIZE - offset - tail;
-        EXPECT_EQ(sg_alloc_table_from_pages(&sgt, pages.data(), count, offset, bytes, GFP_KERNEL), 0);
+        EXPECT_EQ(sg_alloc_table_from_pages(&sgt, pages.data(), count, offset, bytes, GFP_KERNEL),
+                  0);
     }
     ~ScatteredBuffer() {
         sg_free_table(&sgt);
@@ -71,7 +73,8 @@ TEST_F(sglist_iter, ForEachSgDmaPageWalksDmaLengthsAndAddresses) {
     sg_dma_page_iter it;
     std::vector<dma_addr_t> addrs;
     for_each_sg_dma_page(e.sgl, &it, 1, 0) addrs.push_back(sg_page_iter_dma_address(&it));
-    EXPECT_EQ(addrs, (std::vector<dma_addr_t>{0x100000, 0x100000 + PAGE_SIZE, 0x100000 + 2 * PAGE_SIZE}));
+    EXPECT_EQ(addrs,
+              (std::vector<dma_addr_t>{0x100000, 0x100000 + PAGE_SIZE, 0x100000 + 2 * PAGE_SIZE}));
 }
 
 TEST_F(sglist_iter, ForEachSgtablePageCoversOrigNents) {
@@ -164,7 +167,8 @@ TEST_F(sglist_iter_scattered, CopyFromBufferWritesTheEntriesInOrder) {
     const auto data = sgtest::pattern(b.bytes);
     sg_copy_from_buffer(b.sgt.sgl, b.sgt.orig_nents, data.data(), data.size());
     for (size_t i = 0; i < b.pages.size(); i++)
-        EXPECT_EQ(std::memcmp(page_address(b.pages[i]), data.data() + i * PAGE_SIZE, PAGE_SIZE), 0) << i;
+        EXPECT_EQ(std::memcmp(page_address(b.pages[i]), data.data() + i * PAGE_SIZE, PAGE_SIZE), 0)
+            << i;
 }
 
 TEST_F(sglist_iter_scattered, CopyToBufferStopsAtTheEndOfTheList) {
@@ -189,7 +193,8 @@ TEST_F(sglist_iter_scattered, PcopyFromBufferWritesAtTheOffset) {
     sg_copy_from_buffer(b.sgt.sgl, b.sgt.orig_nents, zeros.data(), zeros.size());
     const auto data = sgtest::pattern(500);
     const size_t skip = PAGE_SIZE - 200;  // straddles the first page boundary
-    EXPECT_EQ(sg_pcopy_from_buffer(b.sgt.sgl, b.sgt.orig_nents, data.data(), data.size(), skip), 500u);
+    EXPECT_EQ(sg_pcopy_from_buffer(b.sgt.sgl, b.sgt.orig_nents, data.data(), data.size(), skip),
+              500u);
     std::vector<uint8_t> expect(b.bytes, 0);
     std::memcpy(expect.data() + skip, data.data(), data.size());
     std::vector<uint8_t> back(b.bytes);
@@ -200,7 +205,9 @@ TEST_F(sglist_iter_scattered, PcopyFromBufferWritesAtTheOffset) {
 TEST_F(sglist_iter_scattered, CopyBufferWithSkipBeyondTheListCopiesNothing) {
     ScatteredBuffer b(2, 0, 0);
     std::vector<uint8_t> out(16);
-    EXPECT_EQ(sg_copy_buffer(b.sgt.sgl, b.sgt.orig_nents, out.data(), out.size(), 2 * PAGE_SIZE + 1, true), 0u);
+    EXPECT_EQ(sg_copy_buffer(b.sgt.sgl, b.sgt.orig_nents, out.data(), out.size(), 2 * PAGE_SIZE + 1,
+                             true),
+              0u);
 }
 
 TEST_F(sglist_iter_scattered, ZeroBufferClearsOnlyTheRange) {

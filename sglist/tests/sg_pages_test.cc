@@ -58,13 +58,15 @@ TEST_F(sglist_pages, ReversedPagesStayOneEntryEach) {
 
 TEST_F(sglist_pages, GappedPagesSplitAtEachGap) {
     EXPECT_EQ(from_pages({100, 101, 102, 200, 201, 300}, 0, 6 * PAGE_SIZE, kNoLimit),
-              (std::vector<Seg>{{at(100), 3 * PAGE_SIZE}, {at(200), 2 * PAGE_SIZE}, {at(300), PAGE_SIZE}}));
+              (std::vector<Seg>{
+                  {at(100), 3 * PAGE_SIZE}, {at(200), 2 * PAGE_SIZE}, {at(300), PAGE_SIZE}}));
 }
 
 TEST_F(sglist_pages, MaxSegmentSplitsALongRun) {
     // 10 contiguous pages in segments of at most 4: 4 + 4 + 2.
     EXPECT_EQ(from_pages(pfn_run(100, 10), 0, 10 * PAGE_SIZE, 4 * PAGE_SIZE),
-              (std::vector<Seg>{{at(100), 4 * PAGE_SIZE}, {at(104), 4 * PAGE_SIZE}, {at(108), 2 * PAGE_SIZE}}));
+              (std::vector<Seg>{
+                  {at(100), 4 * PAGE_SIZE}, {at(104), 4 * PAGE_SIZE}, {at(108), 2 * PAGE_SIZE}}));
 }
 
 TEST_F(sglist_pages, MaxSegmentIsRoundedDownToWholePages) {
@@ -91,7 +93,8 @@ TEST_F(sglist_pages, MaxSegmentBelowAPageIsInvalid) {
 TEST_F(sglist_pages, OnlyTheFirstEntryCarriesTheOffset) {
     const unsigned off = 100;
     EXPECT_EQ(from_pages({100, 200, 300}, off, 3 * PAGE_SIZE - off, kNoLimit),
-              (std::vector<Seg>{{at(100) + off, PAGE_SIZE - off}, {at(200), PAGE_SIZE}, {at(300), PAGE_SIZE}}));
+              (std::vector<Seg>{
+                  {at(100) + off, PAGE_SIZE - off}, {at(200), PAGE_SIZE}, {at(300), PAGE_SIZE}}));
 }
 
 TEST_F(sglist_pages, OffsetIntoAMergedRunShortensItsFirstEntry) {
@@ -149,7 +152,8 @@ TEST_F(sglist_pages, AppendAddsEntriesAfterAGap) {
     ASSERT_EQ(sg_alloc_append_table_from_pages(&a, second.data(), 2, 0, 2 * PAGE_SIZE, kNoLimit, 0,
                                                GFP_KERNEL),
               0);
-    EXPECT_EQ(segs_of(a.sgt.sgl), (std::vector<Seg>{{at(100), 2 * PAGE_SIZE}, {at(300), 2 * PAGE_SIZE}}));
+    EXPECT_EQ(segs_of(a.sgt.sgl),
+              (std::vector<Seg>{{at(100), 2 * PAGE_SIZE}, {at(300), 2 * PAGE_SIZE}}));
     EXPECT_TRUE(sg_is_last(a.prv));
     EXPECT_EQ(a.sgt.nents, 2u);
     sg_free_append_table(&a);
@@ -167,7 +171,8 @@ TEST_F(sglist_pages, AppendMergeStopsAtMaxSegment) {
                                                GFP_KERNEL),
               0);
     // Pages 100..105: the first entry grows to the 4-page limit.
-    EXPECT_EQ(segs_of(a.sgt.sgl), (std::vector<Seg>{{at(100), 4 * PAGE_SIZE}, {at(104), 2 * PAGE_SIZE}}));
+    EXPECT_EQ(segs_of(a.sgt.sgl),
+              (std::vector<Seg>{{at(100), 4 * PAGE_SIZE}, {at(104), 2 * PAGE_SIZE}}));
     sg_free_append_table(&a);
 }
 
@@ -213,7 +218,8 @@ TEST(sglist_pages_own_ram, FromPagesFailsCleanlyWithoutMemory) {
     std::vector<page*> pages;
     for (unsigned i = 0; i < 600; i++) pages.push_back(pfn_to_page(i % 2 ? 3 : 1));
     sg_table t;
-    EXPECT_EQ(sg_alloc_table_from_pages(&t, pages.data(), 600, 0, 600 * PAGE_SIZE, GFP_KERNEL), -ENOMEM);
+    EXPECT_EQ(sg_alloc_table_from_pages(&t, pages.data(), 600, 0, 600 * PAGE_SIZE, GFP_KERNEL),
+              -ENOMEM);
     EXPECT_EQ(sim_mem_pages_in_use(), 0u);
     sim_mem_exit();
 }

@@ -26,9 +26,12 @@ struct TableCase {
     unsigned nents;
 };
 
-void PrintTo(const TableCase& c, std::ostream* os) { *os << "M=" << c.max_ents << " N=" << c.nents; }
+void PrintTo(const TableCase& c, std::ostream* os) {
+    *os << "M=" << c.max_ents << " N=" << c.nents;
+}
 
-class sglist_table_shape : public sgtest::SimMemTest, public ::testing::WithParamInterface<TableCase> {};
+class sglist_table_shape : public sgtest::SimMemTest,
+                           public ::testing::WithParamInterface<TableCase> {};
 
 // The sizes issue 2 names: 1, M, M+1, 2M-1, 2M and 1000 for chunk size M.
 std::vector<TableCase> table_cases() {

@@ -47,7 +47,8 @@ std::vector<scatterlist*> entries_of(scatterlist* sgl) {
 
 std::vector<uint8_t> pattern(size_t bytes, uint8_t seed) {
     std::vector<uint8_t> v(bytes);
-    for (size_t i = 0; i < bytes; i++) v[i] = static_cast<uint8_t>((i * 31 + i / 251 + seed) & 0xff);
+    for (size_t i = 0; i < bytes; i++)
+        v[i] = static_cast<uint8_t>((i * 31 + i / 251 + seed) & 0xff);
     return v;
 }
 

@@ -2,13 +2,12 @@
 #pragma once
 
 #include <gtest/gtest.h>
-
-#include <cstdint>
-#include <vector>
-
 #include <sglist/dma-mapping.h>
 #include <sglist/mm.h>
 #include <sglist/scatterlist.h>
+
+#include <cstdint>
+#include <vector>
 
 namespace sgtest {
 

@@ -28,10 +28,10 @@ __attribute__((noreturn)) void sim_bug(const char *func, const char *cond,
 #ifdef NDEBUG
 #define BUG_ON(cond) ((void)sizeof(!!(cond)))
 #else
-#define BUG_ON(cond)                                                   \
-	(__builtin_expect(!!(cond), 0) ?                               \
-		 sim_bug(__func__, #cond, __FILE__, __LINE__) :        \
-		 (void)0)
+#define BUG_ON(cond)                                            \
+	(__builtin_expect(!!(cond), 0)                          \
+		 ? sim_bug(__func__, #cond, __FILE__, __LINE__) \
+		 : (void)0)
 #endif
 
 #ifdef __cplusplus

@@ -39,15 +39,15 @@ static inline bool valid_dma_direction(enum dma_data_direction dir)
 #define SIM_DMA_DEFAULT_SEG_BOUNDARY (~0UL)
 
 struct device_dma_parameters {
-	unsigned int max_segment_size;		/* 0: the 64 KiB default */
-	unsigned long segment_boundary_mask;	/* 0: no boundary */
+	unsigned int max_segment_size;	     /* 0: the 64 KiB default */
+	unsigned long segment_boundary_mask; /* 0: no boundary */
 };
 
 struct sim_iommu;
 
 struct device {
 	const char *init_name;
-	u64 *dma_mask;			/* NULL: the device cannot DMA */
+	u64 *dma_mask; /* NULL: the device cannot DMA */
 	u64 coherent_dma_mask;
 	struct device_dma_parameters *dma_parms;
 	/* Simulator-only: what the pointers above point at, and the IOMMU. */
@@ -79,8 +79,8 @@ int dma_set_mask_and_coherent(struct device *dev, u64 mask);
 
 static inline u64 dma_get_mask(struct device *dev)
 {
-	return dev->dma_mask && *dev->dma_mask ? *dev->dma_mask :
-						  DMA_BIT_MASK(32);
+	return dev->dma_mask && *dev->dma_mask ? *dev->dma_mask
+					       : DMA_BIT_MASK(32);
 }
 
 /**

@@ -45,18 +45,18 @@ extern "C" {
  * kmalloc's pages, so plain alloc_pages() never touches mem_map.
  */
 struct page {
-	unsigned long flags;	/* PG_* bits of the kmalloc allocator */
-	unsigned long priv;	/* slab: size class; page run: frame count */
-	void *freelist;		/* slab: first free object in this page */
-	struct page *next;	/* slab: partial-page list */
+	unsigned long flags; /* PG_* bits of the kmalloc allocator */
+	unsigned long priv;  /* slab: size class; page run: frame count */
+	void *freelist;	     /* slab: first free object in this page */
+	struct page *next;   /* slab: partial-page list */
 	struct page *prev;
-	unsigned int inuse;	/* slab: objects handed out */
+	unsigned int inuse; /* slab: objects handed out */
 };
 
 /* Where the simulated RAM lives on the host; read through the inlines. */
 struct sim_mem_layout {
-	char *virt;		/* host address of physical address 0 */
-	struct page *mem_map;	/* struct page of every frame, by pfn */
+	char *virt;	      /* host address of physical address 0 */
+	struct page *mem_map; /* struct page of every frame, by pfn */
 	unsigned long nr_frames;
 };
 extern struct sim_mem_layout sim_mem_layout;

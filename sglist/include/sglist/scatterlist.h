@@ -24,11 +24,11 @@ extern "C" {
 #endif
 
 struct scatterlist {
-	unsigned long page_link;	/* struct page * | SG_CHAIN | SG_END */
-	unsigned int offset;		/* byte offset from the page's start */
-	unsigned int length;		/* bytes */
-	dma_addr_t dma_address;		/* set by dma_map_sg() */
-	unsigned int dma_length;	/* set by dma_map_sg() */
+	unsigned long page_link; /* struct page * | SG_CHAIN | SG_END */
+	unsigned int offset;	 /* byte offset from the page's start */
+	unsigned int length;	 /* bytes */
+	dma_addr_t dma_address;	 /* set by dma_map_sg() */
+	unsigned int dma_length; /* set by dma_map_sg() */
 };
 
 #define SG_CHAIN 0x01UL
@@ -42,15 +42,15 @@ struct scatterlist {
 #define sg_dma_len(sg) ((sg)->dma_length)
 
 struct sg_table {
-	struct scatterlist *sgl;	/* the list */
-	unsigned int nents;		/* mapped entries (dma_map_sgtable) */
-	unsigned int orig_nents;	/* data entries, chain links excluded */
+	struct scatterlist *sgl; /* the list */
+	unsigned int nents;	 /* mapped entries (dma_map_sgtable) */
+	unsigned int orig_nents; /* data entries, chain links excluded */
 };
 
 struct sg_append_table {
-	struct sg_table sgt;		/* the table being built */
-	struct scatterlist *prv;	/* last data entry so far */
-	unsigned int total_nents;	/* allocated slots, for freeing */
+	struct sg_table sgt;	  /* the table being built */
+	struct scatterlist *prv;  /* last data entry so far */
+	unsigned int total_nents; /* allocated slots, for freeing */
 };
 
 static inline bool sg_is_chain(const struct scatterlist *sg)
@@ -85,14 +85,14 @@ static inline struct scatterlist *sg_next(struct scatterlist *sg)
 	return sg;
 }
 
-#define for_each_sg(sglist, sg, nr, __i)                               \
-	for ((__i) = 0, (sg) = (sglist); (__i) < (nr);                  \
+#define for_each_sg(sglist, sg, nr, __i)               \
+	for ((__i) = 0, (sg) = (sglist); (__i) < (nr); \
 	     (__i)++, (sg) = sg_next(sg))
 
 /* Walk a table's data entries, or its DMA segments after mapping. */
-#define for_each_sgtable_sg(sgt, sg, i)                                \
+#define for_each_sgtable_sg(sgt, sg, i) \
 	for_each_sg((sgt)->sgl, sg, (sgt)->orig_nents, i)
-#define for_each_sgtable_dma_sg(sgt, sg, i)                            \
+#define for_each_sgtable_dma_sg(sgt, sg, i) \
 	for_each_sg((sgt)->sgl, sg, (sgt)->nents, i)
 
 /**
@@ -142,8 +142,7 @@ static inline void sg_set_buf(struct scatterlist *sg, const void *buf,
 			      unsigned int buflen)
 {
 	BUG_ON(!virt_addr_valid(buf));
-	BUG_ON(buflen &&
-	       !virt_addr_valid((const char *)buf + (buflen - 1)));
+	BUG_ON(buflen && !virt_addr_valid((const char *)buf + (buflen - 1)));
 	sg_set_page(sg, virt_to_page(buf), buflen, offset_in_page(buf));
 }
 
@@ -306,7 +305,8 @@ void sg_free_table(struct sg_table *table);
 int sim_sg_alloc_table_chunked(struct sg_table *table, unsigned int nents,
 			       unsigned int max_ents, gfp_t gfp);
 
-/** sim_sg_free_table_chunked - free a table from sim_sg_alloc_table_chunked() */
+/** sim_sg_free_table_chunked - free a table from sim_sg_alloc_table_chunked()
+ */
 void sim_sg_free_table_chunked(struct sg_table *table, unsigned int max_ents);
 
 /**
@@ -348,7 +348,8 @@ int sg_alloc_table_from_pages_segment(struct sg_table *sgt, struct page **pages,
 				      unsigned long size,
 				      unsigned int max_segment, gfp_t gfp_mask);
 
-/** sg_free_append_table - free a table from sg_alloc_append_table_from_pages() */
+/** sg_free_append_table - free a table from sg_alloc_append_table_from_pages()
+ */
 void sg_free_append_table(struct sg_append_table *sgt_append);
 
 /* sg_alloc_table_from_pages_segment() without a segment limit. */
@@ -364,10 +365,10 @@ static inline int sg_alloc_table_from_pages(struct sg_table *sgt,
 
 /* Page-by-page iteration over a list's bytes (for_each_sg_page). */
 struct sg_page_iter {
-	struct scatterlist *sg;		/* current entry */
-	unsigned int sg_pgoffset;	/* page index within that entry */
-	unsigned int __nents;		/* entries left */
-	int __pg_advance;		/* pages to step on the next call */
+	struct scatterlist *sg;	  /* current entry */
+	unsigned int sg_pgoffset; /* page index within that entry */
+	unsigned int __nents;	  /* entries left */
+	int __pg_advance;	  /* pages to step on the next call */
 };
 
 struct sg_dma_page_iter {
@@ -394,32 +395,32 @@ sg_page_iter_dma_address(struct sg_dma_page_iter *dma_iter)
 	       ((dma_addr_t)dma_iter->base.sg_pgoffset << PAGE_SHIFT);
 }
 
-#define for_each_sg_page(sglist, piter, nents, pgoffset)               \
+#define for_each_sg_page(sglist, piter, nents, pgoffset)                   \
 	for (__sg_page_iter_start((piter), (sglist), (nents), (pgoffset)); \
 	     __sg_page_iter_next(piter);)
 
-#define for_each_sg_dma_page(sglist, dma_iter, dma_nents, pgoffset)    \
+#define for_each_sg_dma_page(sglist, dma_iter, dma_nents, pgoffset)         \
 	for (__sg_page_iter_start(&(dma_iter)->base, (sglist), (dma_nents), \
-				  (pgoffset));                          \
+				  (pgoffset));                              \
 	     __sg_page_iter_dma_next(dma_iter);)
 
-#define for_each_sgtable_page(sgt, piter, pgoffset)                    \
+#define for_each_sgtable_page(sgt, piter, pgoffset) \
 	for_each_sg_page((sgt)->sgl, piter, (sgt)->orig_nents, pgoffset)
-#define for_each_sgtable_dma_page(sgt, dma_iter, pgoffset)             \
+#define for_each_sgtable_dma_page(sgt, dma_iter, pgoffset) \
 	for_each_sg_dma_page((sgt)->sgl, dma_iter, (sgt)->nents, pgoffset)
 
 /* Mapping iterator: walks a list in pieces that never cross a page. */
-#define SG_MITER_ATOMIC (1 << 0)	/* accepted; nothing sleeps here */
-#define SG_MITER_TO_SG (1 << 1)		/* the caller writes the list */
-#define SG_MITER_FROM_SG (1 << 2)	/* the caller reads the list */
+#define SG_MITER_ATOMIC (1 << 0)  /* accepted; nothing sleeps here */
+#define SG_MITER_TO_SG (1 << 1)	  /* the caller writes the list */
+#define SG_MITER_FROM_SG (1 << 2) /* the caller reads the list */
 
 struct sg_mapping_iter {
-	struct page *page;	/* page of the current piece */
-	void *addr;		/* its address */
-	size_t length;		/* its length */
-	size_t consumed;	/* bytes the caller used; set before next/stop */
+	struct page *page; /* page of the current piece */
+	void *addr;	   /* its address */
+	size_t length;	   /* its length */
+	size_t consumed;   /* bytes the caller used; set before next/stop */
 	struct sg_page_iter piter;
-	unsigned int __offset;	/* offset of the next piece in its page */
+	unsigned int __offset;	  /* offset of the next piece in its page */
 	unsigned int __remaining; /* bytes left in the current page */
 	unsigned int __flags;
 };
@@ -471,8 +472,8 @@ size_t sg_copy_buffer(struct scatterlist *sgl, unsigned int nents, void *buf,
 
 size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nents,
 			   const void *buf, size_t buflen);
-size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents,
-			 void *buf, size_t buflen);
+size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents, void *buf,
+			 size_t buflen);
 size_t sg_pcopy_from_buffer(struct scatterlist *sgl, unsigned int nents,
 			    const void *buf, size_t buflen, off_t skip);
 size_t sg_pcopy_to_buffer(struct scatterlist *sgl, unsigned int nents,
