@@ -63,6 +63,10 @@ struct TrafficParams {
 
 struct PlatformParams {
     double clock_mhz = 1000;
+    /// How far (cycles) the DMA engine and traffic master may run ahead of
+    /// SystemC time before synchronising; larger is faster, smaller lets
+    /// software see progress counters closer to real time.
+    uint64_t quantum_cycles = 1000;
     BusParams bus;
     MemoryParams memory;
     DmaParams dma;
@@ -126,6 +130,8 @@ public:
     tlm::tlm_target_socket<>& cpu_target();
     /// The controller's interrupt line: high while IRQ_STATUS & IRQ_MASK != 0.
     const sc_core::sc_signal<bool>& irq() const;
+    /// High while the channel is busy (for VCD traces).
+    const sc_core::sc_signal<bool>& busy(unsigned channel) const;
 
     ChannelStats channel_stats(unsigned channel) const;
     ResourceStats read_channel_stats() const;
@@ -136,6 +142,13 @@ public:
     /// Where bursts, descriptor fetches and interrupts are traced; null = off.
     void set_trace(TraceSink* sink);
     const PlatformParams& params() const;
+
+    /// Zeroes every statistic (e.g. between transfers of a benchmark).
+    void reset_statistics();
+    /// The components, for tests and integrity checks.
+    class Memory& memory();
+    class DevicePort& device();
+    class DmaController& controller();
 
 private:
     struct Impl;

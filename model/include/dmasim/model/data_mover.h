@@ -1,0 +1,115 @@
+// data_mover.h - a channel's data mover: the timing of read and write
+// bursts (no bytes move here; the channel copies them by DMI).
+//
+// A segment is cut into read bursts on the source side and write bursts on
+// the destination side (burst.h). Bursts issue in order on each side; a
+// read issues no earlier than
+//   - the descriptor's ready cycle and the previous read's issue,
+//   - the completion of the read max_outstanding_reads before it,
+//   - the cycle the writes have drained enough of the buffer_bytes buffer;
+// a write issues no earlier than
+//   - its data: cut_through = the first needed read beat has arrived and its
+//     last beat cannot overtake the last needed read beat; store_and_forward
+//     = every read burst holding its bytes has completed,
+//   - the previous write's issue and the response of the write
+//     max_outstanding_writes before it.
+// The device side (dev_to_mem source, mem_to_dev sink) replaces memory
+// reads or writes with DevicePort chunks. The buffer and burst rings carry
+// across descriptors, so with descriptor_overlap the next segment's reads
+// start while the last one's writes drain.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include <dmasim/hw/dma_hw.h>
+#include <dmasim/model/bus_port.h>
+#include <dmasim/model/device_port.h>
+#include <dmasim/model/platform.h>
+#include <dmasim/model/ring.h>
+#include <dmasim/model/trace.h>
+
+namespace dmasim::model {
+
+struct Segment {
+    uint64_t src = 0;
+    uint64_t dst = 0;
+    uint64_t length = 0;
+};
+
+/// Bytes [offset, offset + bytes) of the segment whose writes were planned.
+struct Slice {
+    uint64_t offset;
+    uint64_t bytes;
+};
+
+class DataMover {
+public:
+    DataMover(const DmaParams& params, BusPort& bus, DevicePort& device, ChannelStats& stats,
+              const ChannelTracks& tracks);
+
+    /// Forgets all bursts: a new transfer starts at cycle `now`.
+    void reset(uint64_t now);
+    void begin(const Segment& seg, dma_hw_direction dir, uint64_t ready);
+    /// Plans bursts of the current segment until all are planned, the next
+    /// read would issue after `horizon`, or `max_reads` reads are planned.
+    Slice advance(uint64_t horizon, uint64_t max_reads);
+
+    bool active() const { return active_; }
+    bool segment_done() const { return w_done_ == seg_.length; }
+    void end_segment() { active_ = false; }
+    /// Latest write response of the current segment.
+    uint64_t last_response() const { return seg_response_; }
+    /// The earliest cycle the next read could issue.
+    uint64_t frontier() const { return std::max({last_read_issue_, ready_, blocked_until_}); }
+
+private:
+    struct SourceBurst {
+        uint64_t end;  ///< stream offset past its last byte
+        uint64_t data_start;
+        uint64_t done;
+    };
+    struct SinkBurst {
+        uint64_t end;
+        uint64_t release;  ///< cycle its bytes leave the buffer
+    };
+
+    uint64_t next_read_bytes() const;
+    uint64_t release_time(uint64_t stream_offset);
+    bool plan_read(uint64_t horizon);
+    void plan_write();
+    uint64_t write_data_ready(uint64_t first, uint64_t last, uint64_t beats);
+    void cover(uint64_t from, uint64_t to);
+    static uint64_t count_in_flight(const std::vector<uint64_t>& done, uint64_t issued,
+                                    uint64_t* oldest, uint64_t t);
+
+    const DmaParams& params_;
+    BusPort& bus_;
+    DevicePort& device_;
+    ChannelStats& stats_;
+    const ChannelTracks& tracks_;
+    uint64_t buffer_;
+
+    Segment seg_;
+    dma_hw_direction dir_ = DMA_HW_MEM_TO_MEM;
+    bool active_ = false;
+    uint64_t ready_ = 0;
+    uint64_t r_done_ = 0;  ///< segment bytes whose reads are planned
+    uint64_t w_done_ = 0;  ///< segment bytes whose writes are planned
+    uint64_t seg_response_ = 0;
+
+    uint64_t r_stream_ = 0;  ///< bytes read-planned since reset
+    uint64_t w_stream_ = 0;  ///< bytes write-planned since reset
+    Ring<SourceBurst> sources_;
+    Ring<SinkBurst> sinks_;
+    std::vector<uint64_t> read_done_;    ///< completion of the last reads, by index mod limit
+    std::vector<uint64_t> write_resp_;   ///< response of the last writes, by index mod limit
+    uint64_t reads_ = 0, writes_ = 0;    ///< issued since reset
+    uint64_t oldest_read_ = 0, oldest_write_ = 0;
+    uint64_t last_read_issue_ = 0, last_write_issue_ = 0;
+    uint64_t covered_ = 0;        ///< data_cycles counted up to here
+    uint64_t blocked_until_ = 0;  ///< the next read cannot issue before this
+};
+
+}  // namespace dmasim::model

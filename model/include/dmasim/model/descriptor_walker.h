@@ -1,0 +1,77 @@
+// descriptor_walker.h - a channel's descriptor fetch unit.
+//
+// It reads descriptors ahead of the data mover into a FIFO of at most
+// 2 x descriptor_prefetch entries (one fetch burst being consumed while
+// the next arrives) and fetches again once the FIFO has drained to
+// descriptor_prefetch. One fetch is in flight at a time.
+//   chained_pages: a fetch burst reads up to descriptor_prefetch slots and
+//     never crosses a 4 KiB page nor goes past a slot already seen to be
+//     END or CHAIN; slots after such a slot are over-prefetched (counted in
+//     descriptor_bytes_fetched, then dropped). A chain slot sends the walk
+//     to its src after chain_link_cycles: a dependent round trip.
+//   linked_list: every descriptor is one dependent fetch of its own.
+//   descriptor_fetch = word: one descriptor per fetch, read as single-beat
+//     reads one after another.
+// Decoding is serial: a data descriptor is ready descriptor_setup_cycles
+// after both its bytes and the previous decode.
+#pragma once
+
+#include <cstdint>
+#include <unordered_set>
+
+#include <dmasim/model/bus_port.h>
+#include <dmasim/model/descriptor_codec.h>
+#include <dmasim/model/platform.h>
+#include <dmasim/model/ring.h>
+#include <dmasim/model/trace.h>
+
+namespace dmasim::model {
+
+/// A decoded data descriptor, or the error that ends the walk.
+struct WalkItem {
+    Descriptor desc;
+    uint64_t ready = 0;  ///< cycle the mover may start it (or the error is known)
+    dma_hw_error error = DMA_ERR_NONE;
+};
+
+class DescriptorWalker {
+public:
+    DescriptorWalker(const DmaParams& params, BusPort& bus, ChannelStats& stats,
+                     const ChannelTracks& tracks);
+
+    /// Starts a new walk at `first` at cycle `now`.
+    void start(uint64_t first, DescriptorFormat format, uint64_t now);
+    /// Fetches while the FIFO has room, no earlier than cycle `now`.
+    void refill(uint64_t now);
+    /// Stops fetching (abort or error downstream).
+    void halt();
+
+    bool empty() const { return fifo_.empty(); }
+    WalkItem pop();
+
+private:
+    void fetch(uint64_t issue);
+    unsigned batch_slots(uint64_t addr) const;
+    uint64_t fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue);
+    /// Decodes one fetched slot; returns false once the walk stops or moves.
+    bool decode_slot(const Descriptor& d, dma_hw_error err, uint64_t done);
+    bool follow_chain(uint64_t target, uint64_t done);
+    void finish(dma_hw_error err, uint64_t at);
+
+    const DmaParams& params_;
+    BusPort& bus_;
+    ChannelStats& stats_;
+    const ChannelTracks& tracks_;
+    DescriptorFormat format_ = DescriptorFormat::chained_pages;
+    unsigned size_ = DMA_HW_DESC_SIZE;
+    Ring<WalkItem> fifo_;
+    std::unordered_set<uint64_t> chunk_starts_;
+    uint64_t next_addr_ = 0;
+    uint64_t ready_ = 0;        ///< earliest issue of the next fetch
+    uint64_t decode_done_ = 0;  ///< previous decode finished
+    uint64_t links_ = 0;
+    uint64_t data_descs_ = 0;
+    bool walking_ = false;
+};
+
+}  // namespace dmasim::model

@@ -1,0 +1,87 @@
+// dma_channel.h - one DMA channel: its registers' state, its descriptor
+// walker and data mover, the bytes it moves, and the status events it
+// owes the controller (stop, interrupts) at their planned cycles.
+//
+// The channel plans ahead of SystemC time (at most to the controller's
+// horizon); the controller applies the planned events when simulated
+// time reaches them, so software sees DONE, STATUS and interrupts at the
+// right cycle. BYTES_DONE and DESCS_DONE count planned write-backs and may
+// run ahead of simulated time by up to one quantum.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include <dmasim/hw/dma_hw.h>
+#include <dmasim/model/bus_port.h>
+#include <dmasim/model/data_mover.h>
+#include <dmasim/model/descriptor_walker.h>
+#include <dmasim/model/device_port.h>
+#include <dmasim/model/platform.h>
+#include <dmasim/model/ring.h>
+#include <dmasim/model/trace.h>
+
+namespace dmasim::model {
+
+class DmaChannel {
+public:
+    static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+    DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, DevicePort& device,
+               TraceSink* const* sink, const Clock& clock);
+
+    // Register state (the controller's register callbacks use these).
+    uint64_t desc_addr = 0;
+    uint32_t ctrl = 0;  ///< IRQ_EN, DIR and FORMAT bits
+    uint32_t status = 0;
+    uint64_t bytes_done = 0;
+    uint32_t descs_done = 0;
+
+    /// START written at cycle `now`.
+    void start(uint64_t now);
+    /// ABORT written at cycle `now` while busy.
+    void abort(uint64_t now);
+
+    bool planning() const { return planning_; }
+    /// Cycle of the next planning step; kNever when not planning.
+    uint64_t frontier() const;
+    /// Plans one descriptor, or part of one: up to `horizon` or `max_reads`
+    /// read bursts, whichever comes first.
+    void plan(uint64_t horizon, uint64_t max_reads);
+
+    /// Cycle of the next status event; kNever if none.
+    uint64_t next_event() const;
+    enum class Event { none, stop, irq };
+    /// Takes the next event due at or before `now`.
+    Event take_event(uint64_t now);
+
+    const ChannelStats& stats() const { return stats_; }
+    void reset_stats() { stats_ = {}; }
+    const ChannelTracks& tracks() const { return tracks_; }
+
+private:
+    bool begin_descriptor(const WalkItem& item);
+    void copy_bytes(const Slice& slice);
+    void complete_descriptor();
+    void stop(uint64_t at, dma_hw_error err);
+    void raise_irq(uint64_t at);
+    dma_hw_direction direction() const;
+    DescriptorFormat format() const;
+
+    const DmaParams& params_;
+    BusPort& bus_;
+    DevicePort& device_;
+    ChannelStats stats_;
+    ChannelTracks tracks_;
+    DescriptorWalker walker_;
+    DataMover mover_;
+
+    bool planning_ = false;
+    Descriptor current_;
+    uint64_t last_done_ = 0;  ///< latest planned write-back completion
+    uint64_t stop_at_ = kNever;
+    uint32_t stop_status_ = 0;
+    Ring<uint64_t> irqs_;  ///< planned interrupt cycles, in order
+};
+
+}  // namespace dmasim::model

@@ -1,0 +1,71 @@
+// memory.h - the RAM target: simulated physical memory at bus address 0
+// with AXI-like independent read and write channels (design §7).
+//
+// Timing of one burst of b beats accepted at cycle t (L = read latency,
+// WL = write latency, o = occupancy = b, or more under a bandwidth cap):
+//   read:  start = max(t, read.free_at); data on the read channel during
+//          [start + L, start + L + o); complete at start + L + o.
+//   write: start = max(t, write.free_at); beats during [start, start + o);
+//          response at start + o + WL.
+// The bytes live in MemoryParams::backing (sglist's linear map); DMI hands
+// the host pointer to masters so data moves by memcpy.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <dmasim/model/clock.h>
+#include <dmasim/model/platform.h>
+#include <dmasim/model/resource.h>
+
+namespace dmasim::model {
+
+class Memory : public sc_core::sc_module {
+public:
+    tlm_utils::simple_target_socket<Memory> socket;
+
+    Memory(sc_core::sc_module_name name, const MemoryParams& params, unsigned width_bytes,
+           const Clock& clock);
+
+    struct ReadTiming {
+        uint64_t data_start;  ///< first data beat on the read channel
+        uint64_t done;        ///< last beat delivered
+    };
+    struct WriteTiming {
+        uint64_t data_end;  ///< last beat accepted (write buffer space freed)
+        uint64_t response;  ///< write response
+    };
+    /// Books a read burst of `beats` beats requested at cycle t.
+    ReadTiming read_burst(uint64_t t, uint64_t beats, uint64_t bytes);
+    /// Books a write burst of `beats` beats whose first beat is ready at t.
+    WriteTiming write_burst(uint64_t t, uint64_t beats, uint64_t bytes);
+
+    /// Accesses at or above `from` (inside RAM) answer TLM_GENERIC_ERROR_RESPONSE
+    /// and DMI stops below it: a faulty region for error-path tests.
+    void inject_fault_from(uint64_t from);
+
+    uint64_t size() const { return params_.size_bytes; }
+    uint8_t* backing() const { return params_.backing; }
+    const Resource& read_channel() const { return read_; }
+    const Resource& write_channel() const { return write_; }
+    void reset_stats();
+
+private:
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+    unsigned transport_dbg(tlm::tlm_generic_payload& trans);
+    uint64_t occupancy(uint64_t beats) const;
+    bool copy_data(tlm::tlm_generic_payload& trans);
+
+    MemoryParams params_;
+    unsigned width_;
+    const Clock& clock_;
+    uint64_t fault_from_;
+    Resource read_;
+    Resource write_;
+};
+
+}  // namespace dmasim::model

@@ -1,0 +1,47 @@
+// ring.h - a FIFO over a power-of-two array that grows by doubling. The
+// data mover keeps its in-flight bursts here, so steady-state operation
+// allocates nothing.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace dmasim::model {
+
+template <class T>
+class Ring {
+public:
+    explicit Ring(size_t capacity = 16) {
+        size_t n = 1;
+        while (n < capacity) n <<= 1;
+        slots_.resize(n);
+    }
+    bool empty() const { return head_ == tail_; }
+    size_t size() const { return tail_ - head_; }
+    T& front() { return slots_[head_ & mask()]; }
+    const T& front() const { return slots_[head_ & mask()]; }
+    /// i-th element from the front.
+    T& at(size_t i) { return slots_[(head_ + i) & mask()]; }
+    void pop_front() { ++head_; }
+    void push_back(const T& v) {
+        if (size() == slots_.size()) grow();
+        slots_[tail_++ & mask()] = v;
+    }
+    void clear() { head_ = tail_ = 0; }
+
+private:
+    size_t mask() const { return slots_.size() - 1; }
+    void grow() {
+        std::vector<T> bigger(slots_.size() * 2);
+        for (size_t i = 0; i < size(); ++i) bigger[i] = at(i);
+        tail_ = size();
+        head_ = 0;
+        slots_.swap(bigger);
+    }
+
+    std::vector<T> slots_;
+    size_t head_ = 0;
+    size_t tail_ = 0;
+};
+
+}  // namespace dmasim::model

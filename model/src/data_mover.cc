@@ -1,0 +1,163 @@
+// data_mover.cc - burst issue and completion times.
+#include <dmasim/model/data_mover.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <dmasim/model/burst.h>
+
+namespace dmasim::model {
+
+DataMover::DataMover(const DmaParams& params, BusPort& bus, DevicePort& device,
+                     ChannelStats& stats, const ChannelTracks& tracks)
+    : params_(params),
+      bus_(bus),
+      device_(device),
+      stats_(stats),
+      tracks_(tracks),
+      buffer_(params.buffer_bytes),
+      sources_(64),
+      sinks_(64),
+      read_done_(std::max(1u, params.max_outstanding_reads)),
+      write_resp_(std::max(1u, params.max_outstanding_writes)) {}
+
+void DataMover::reset(uint64_t now) {
+    active_ = false;
+    ready_ = now;
+    r_stream_ = w_stream_ = 0;
+    sources_.clear();
+    sinks_.clear();
+    reads_ = writes_ = 0;
+    oldest_read_ = oldest_write_ = 0;
+    last_read_issue_ = last_write_issue_ = now;
+    covered_ = now;
+    blocked_until_ = now;
+}
+
+void DataMover::begin(const Segment& seg, dma_hw_direction dir, uint64_t ready) {
+    seg_ = seg;
+    dir_ = dir;
+    ready_ = ready;
+    r_done_ = w_done_ = 0;
+    seg_response_ = ready;
+    active_ = true;
+}
+
+Slice DataMover::advance(uint64_t horizon, uint64_t max_reads) {
+    uint64_t before = w_done_;
+    uint64_t reads = 0;
+    while (w_done_ < seg_.length) {
+        bool read_fits = r_done_ < seg_.length && r_stream_ + next_read_bytes() <= w_stream_ + buffer_;
+        if (read_fits) {
+            if (reads == max_reads || !plan_read(horizon)) break;
+            ++reads;
+        } else {
+            plan_write();
+        }
+    }
+    return {before, w_done_ - before};
+}
+
+// Memory-side bursts follow bus addresses; the device side is cut the same
+// way along the segment's own offsets.
+uint64_t DataMover::next_read_bytes() const {
+    uint64_t base = dir_ == DMA_HW_DEV_TO_MEM ? 0 : seg_.src;
+    uint64_t at = base + r_done_;
+    return burst_end(at, base + seg_.length, bus_.width, params_.max_burst_beats) - at;
+}
+
+uint64_t DataMover::release_time(uint64_t stream_offset) {
+    while (sinks_.front().end < stream_offset) sinks_.pop_front();
+    return sinks_.front().release;
+}
+
+uint64_t DataMover::count_in_flight(const std::vector<uint64_t>& done, uint64_t issued,
+                                    uint64_t* oldest, uint64_t t) {
+    while (*oldest < issued && done[*oldest % done.size()] <= t) ++*oldest;
+    return issued - *oldest;
+}
+
+bool DataMover::plan_read(uint64_t horizon) {
+    uint64_t n = next_read_bytes();
+    uint64_t t = std::max(ready_, last_read_issue_);
+    if (reads_ >= read_done_.size()) t = std::max(t, read_done_[reads_ % read_done_.size()]);
+    if (r_stream_ + n > buffer_) t = std::max(t, release_time(r_stream_ + n - buffer_));
+    if (t > horizon) {
+        blocked_until_ = t;
+        return false;
+    }
+
+    uint64_t data_start, done;
+    if (dir_ == DMA_HW_DEV_TO_MEM) {
+        DevicePort::Timing d = device_.source(t, n);
+        data_start = d.data_start;
+        done = d.done;
+    } else {
+        uint64_t addr = seg_.src + r_done_;
+        Memory::ReadTiming r = bus_.memory->read_burst(t + bus_.latency,
+                                                       beats_of(addr, n, bus_.width), n);
+        data_start = r.data_start;
+        done = r.done;
+    }
+    uint64_t in_flight = count_in_flight(read_done_, reads_, &oldest_read_, t) + 1;
+    stats_.max_reads_in_flight = std::max(stats_.max_reads_in_flight, in_flight);
+    read_done_[reads_++ % read_done_.size()] = done;
+    r_done_ += n;
+    r_stream_ += n;
+    sources_.push_back({r_stream_, data_start, done});
+    last_read_issue_ = t;
+    stats_.read_bursts += 1;
+    cover(t, done);
+    tracks_.span(tracks_.read, "read", t, done);
+    return true;
+}
+
+uint64_t DataMover::write_data_ready(uint64_t first, uint64_t last, uint64_t beats) {
+    while (sources_.front().end <= first) sources_.pop_front();
+    size_t i = 0;
+    while (sources_.at(i).end <= last) ++i;
+    uint64_t last_done = sources_.at(i).done;
+    if (params_.write_policy == WritePolicy::store_and_forward) return last_done;
+    uint64_t first_beat = sources_.front().data_start + 1;
+    return std::max(first_beat, last_done > beats ? last_done - beats : 0);
+}
+
+void DataMover::plan_write() {
+    uint64_t base = dir_ == DMA_HW_MEM_TO_DEV ? 0 : seg_.dst;
+    uint64_t at = base + w_done_;
+    uint64_t end = burst_end(at, base + r_done_, bus_.width, params_.max_burst_beats);
+    uint64_t m = end - at;
+    uint64_t beats = beats_of(at, m, bus_.width);
+
+    uint64_t t = std::max(write_data_ready(w_stream_, w_stream_ + m - 1, beats), last_write_issue_);
+    if (writes_ >= write_resp_.size()) t = std::max(t, write_resp_[writes_ % write_resp_.size()]);
+
+    uint64_t release, response;
+    if (dir_ == DMA_HW_MEM_TO_DEV) {
+        DevicePort::Timing d = device_.sink(t, m);
+        release = response = d.done;
+    } else {
+        Memory::WriteTiming w = bus_.memory->write_burst(t + bus_.latency, beats, m);
+        release = w.data_end;
+        response = w.response;
+    }
+    uint64_t in_flight = count_in_flight(write_resp_, writes_, &oldest_write_, t) + 1;
+    stats_.max_writes_in_flight = std::max(stats_.max_writes_in_flight, in_flight);
+    write_resp_[writes_++ % write_resp_.size()] = response;
+    w_done_ += m;
+    w_stream_ += m;
+    sinks_.push_back({w_stream_, release});
+    last_write_issue_ = t;
+    seg_response_ = std::max(seg_response_, response);
+    stats_.write_bursts += 1;
+    cover(t, response);
+    tracks_.span(tracks_.write, "write", t, response);
+}
+
+void DataMover::cover(uint64_t from, uint64_t to) {
+    uint64_t begin = std::max(from, covered_);
+    if (to > begin) stats_.data_cycles += to - begin;
+    covered_ = std::max(covered_, to);
+}
+
+}  // namespace dmasim::model

@@ -1,0 +1,140 @@
+// descriptor_walker.cc - descriptor fetch timing, prefetch window and
+// chain following.
+#include <dmasim/model/descriptor_walker.h>
+
+#include <algorithm>
+
+#include <dmasim/model/burst.h>
+
+namespace dmasim::model {
+
+DescriptorWalker::DescriptorWalker(const DmaParams& params, BusPort& bus, ChannelStats& stats,
+                                   const ChannelTracks& tracks)
+    : params_(params),
+      bus_(bus),
+      stats_(stats),
+      tracks_(tracks),
+      fifo_(4 * std::max(1u, params.descriptor_prefetch)) {}
+
+void DescriptorWalker::start(uint64_t first, DescriptorFormat format, uint64_t now) {
+    format_ = format;
+    size_ = descriptor_size(format);
+    fifo_.clear();
+    chunk_starts_.clear();
+    chunk_starts_.insert(first);
+    next_addr_ = first;
+    ready_ = now;
+    decode_done_ = now;
+    links_ = 0;
+    data_descs_ = 0;
+    walking_ = true;
+}
+
+void DescriptorWalker::halt() {
+    walking_ = false;
+    fifo_.clear();
+}
+
+WalkItem DescriptorWalker::pop() {
+    WalkItem item = fifo_.front();
+    fifo_.pop_front();
+    return item;
+}
+
+void DescriptorWalker::refill(uint64_t now) {
+    unsigned window = std::max(1u, params_.descriptor_prefetch);
+    while (walking_ && fifo_.size() <= window) fetch(std::max(ready_, now));
+}
+
+unsigned DescriptorWalker::batch_slots(uint64_t addr) const {
+    bool burst = params_.descriptor_fetch == DescriptorFetch::burst &&
+                 format_ == DescriptorFormat::chained_pages;
+    uint64_t n = burst ? std::max(1u, params_.descriptor_prefetch) : 1;
+    uint64_t to_page = ((addr | (kBurstBoundary - 1)) + 1 - addr) / size_;
+    uint64_t to_dmi_end = (bus_.dmi_end - addr) / size_;
+    return static_cast<unsigned>(std::max<uint64_t>(1, std::min({n, to_page, to_dmi_end})));
+}
+
+uint64_t DescriptorWalker::fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue) {
+    if (params_.descriptor_fetch == DescriptorFetch::burst)
+        return bus_.memory->read_burst(issue + bus_.latency, beats_of(addr, bytes, bus_.width),
+                                       bytes)
+            .done;
+    uint64_t t = issue;
+    for (uint64_t off = 0; off < bytes; off += bus_.width)
+        t = bus_.memory->read_burst(t + bus_.latency, 1, bus_.width).done;
+    return t;
+}
+
+void DescriptorWalker::fetch(uint64_t issue) {
+    uint64_t addr = next_addr_;
+    if (!bus_.in_dmi(addr, size_)) {
+        uint64_t cycles = 0;
+        dma_hw_error err = bus_.classify(addr, false, true, &cycles);
+        finish(err, issue + cycles);
+        return;
+    }
+    unsigned n = batch_slots(addr);
+    uint64_t bytes = uint64_t(n) * size_;
+    uint64_t done = fetch_timing(addr, bytes, issue);
+    stats_.descriptor_bytes_fetched += bytes;
+    tracks_.span(tracks_.desc, "fetch", issue, done);
+    ready_ = done;
+    next_addr_ = addr + bytes;
+    for (unsigned i = 0; i < n; ++i) {
+        Descriptor d;
+        uint64_t slot = addr + uint64_t(i) * size_;
+        dma_hw_error err = decode_descriptor(format_, bus_.dmi + slot, slot, &d);
+        if (!decode_slot(d, err, done)) return;
+    }
+}
+
+bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64_t done) {
+    if (d.is_chain_slot && err == DMA_ERR_NONE) return follow_chain(d.src, done);
+    uint64_t at = std::max(done, decode_done_) + params_.descriptor_setup_cycles;
+    if (err == DMA_ERR_NONE && ++data_descs_ > params_.max_descriptors) err = DMA_ERR_CHAIN_LOOP;
+    if (err != DMA_ERR_NONE) {
+        finish(err, at);
+        return false;
+    }
+    bool linked_chain = format_ == DescriptorFormat::linked_list && (d.flags & DMA_DESC_CHAIN);
+    if (linked_chain && !follow_chain(d.next, done)) return false;
+    decode_done_ = at;
+    stats_.setup_cycles += params_.descriptor_setup_cycles;
+    fifo_.push_back({d, at, DMA_ERR_NONE});
+    if (d.flags & DMA_DESC_END) {
+        walking_ = false;
+        return false;
+    }
+    if (format_ == DescriptorFormat::linked_list) next_addr_ = d.next;
+    return true;
+}
+
+// Records a chain link to `target`; a loop or too deep a chain ends the
+// walk. In chained_pages the walk continues at target after the link's
+// decode cost; in linked_list the link is only counted.
+bool DescriptorWalker::follow_chain(uint64_t target, uint64_t done) {
+    ++links_;
+    bool revisit = !chunk_starts_.insert(target).second;
+    if (revisit || links_ > params_.max_chain_depth) {
+        finish(DMA_ERR_CHAIN_LOOP, std::max(done, decode_done_) + params_.chain_link_cycles);
+        return false;
+    }
+    stats_.chain_links += 1;
+    if (format_ == DescriptorFormat::linked_list) return true;
+    decode_done_ = std::max(done, decode_done_) + params_.chain_link_cycles;
+    stats_.setup_cycles += params_.chain_link_cycles;
+    next_addr_ = target;
+    ready_ = decode_done_;
+    return false;
+}
+
+void DescriptorWalker::finish(dma_hw_error err, uint64_t at) {
+    WalkItem item;
+    item.ready = at;
+    item.error = err;
+    fifo_.push_back(item);
+    walking_ = false;
+}
+
+}  // namespace dmasim::model

@@ -1,0 +1,39 @@
+// device_port.cc - stream timing and the device's data pattern.
+#include <dmasim/model/device_port.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace dmasim::model {
+
+DevicePort::DevicePort(const DeviceParams& params) : rate_(params.rate_bytes_per_cycle) {
+    if (!(rate_ > 0)) throw std::invalid_argument("device: rate_bytes_per_cycle must be > 0");
+}
+
+DevicePort::Timing DevicePort::book(Resource& r, uint64_t t, uint64_t n) {
+    auto cycles = static_cast<uint64_t>(std::ceil(static_cast<double>(n) / rate_));
+    uint64_t start = r.book(t, cycles, n);
+    return {start, start + cycles};
+}
+
+uint8_t DevicePort::pattern_byte(uint64_t k) {
+    // A multiplicative hash, so shifted or repeated chunks show up as errors.
+    return static_cast<uint8_t>(((k + 1) * 0x9E3779B97F4A7C15ull) >> 56);
+}
+
+void DevicePort::produce(uint8_t* dst, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) dst[i] = pattern_byte(produced_ + i);
+    produced_ += n;
+}
+
+uint64_t DevicePort::digest_of(const uint8_t* bytes, uint64_t n, uint64_t digest) {
+    for (uint64_t i = 0; i < n; ++i) digest = (digest ^ bytes[i]) * 0x100000001b3ull;
+    return digest;
+}
+
+void DevicePort::consume(const uint8_t* src, uint64_t n) {
+    digest_ = digest_of(src, n, digest_);
+    consumed_ += n;
+}
+
+}  // namespace dmasim::model

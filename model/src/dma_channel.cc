@@ -1,0 +1,160 @@
+// dma_channel.cc - descriptor sequencing, byte movement, write-back and
+// stop/interrupt planning for one channel.
+#include <dmasim/model/dma_channel.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include <dmasim/model/burst.h>
+
+namespace dmasim::model {
+
+DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, DevicePort& device,
+                       TraceSink* const* sink, const Clock& clock)
+    : params_(params),
+      bus_(bus),
+      device_(device),
+      tracks_(index, sink, &clock),
+      walker_(params, bus, stats_, tracks_),
+      mover_(params, bus, device, stats_, tracks_),
+      irqs_(16) {}
+
+dma_hw_direction DmaChannel::direction() const {
+    return static_cast<dma_hw_direction>((ctrl & DMA_CTRL_DIR_MASK) >> DMA_CTRL_DIR_SHIFT);
+}
+
+DescriptorFormat DmaChannel::format() const {
+    bool ll = ((ctrl & DMA_CTRL_FORMAT_MASK) >> DMA_CTRL_FORMAT_SHIFT) == DMA_HW_FMT_LINKED_LIST;
+    return ll ? DescriptorFormat::linked_list : DescriptorFormat::chained_pages;
+}
+
+void DmaChannel::start(uint64_t now) {
+    status = DMA_STATUS_BUSY;
+    bytes_done = 0;
+    descs_done = 0;
+    last_done_ = now;
+    stop_at_ = kNever;
+    irqs_.clear();
+    planning_ = true;
+    mover_.reset(now);
+    walker_.start(desc_addr, format(), now);
+    if (direction() > DMA_HW_MEM_TO_DEV) stop(now, DMA_ERR_BAD_DESCRIPTOR);
+}
+
+void DmaChannel::abort(uint64_t now) {
+    irqs_.clear();
+    stop(now, DMA_ERR_ABORTED);
+}
+
+uint64_t DmaChannel::frontier() const {
+    return planning_ ? mover_.frontier() : kNever;
+}
+
+void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
+    if (!mover_.active()) {
+        walker_.refill(mover_.frontier());
+        if (walker_.empty()) {
+            stop(last_done_, DMA_ERR_NONE);
+            return;
+        }
+        if (!begin_descriptor(walker_.pop())) return;
+    }
+    copy_bytes(mover_.advance(horizon, max_reads));
+    if (mover_.segment_done()) complete_descriptor();
+}
+
+bool DmaChannel::begin_descriptor(const WalkItem& item) {
+    uint64_t ready = item.ready;
+    if (item.error != DMA_ERR_NONE) {
+        stop(std::max(ready, last_done_), item.error);
+        return false;
+    }
+    const Descriptor& d = item.desc;
+    dma_hw_direction dir = direction();
+    bool reads_mem = dir != DMA_HW_DEV_TO_MEM, writes_mem = dir != DMA_HW_MEM_TO_DEV;
+    uint64_t cycles = 0;
+    dma_hw_error err = DMA_ERR_NONE;
+    if (reads_mem && !bus_.in_dmi(d.src, d.length))
+        err = bus_.classify(d.src, false, false, &cycles);
+    else if (writes_mem && !bus_.in_dmi(d.dst, d.length))
+        err = bus_.classify(d.dst, true, false, &cycles);
+    if (err != DMA_ERR_NONE) {
+        stop(std::max(ready + cycles, last_done_), err);
+        return false;
+    }
+    if (ready > mover_.frontier()) stats_.descriptor_stall_cycles += ready - mover_.frontier();
+    if (!params_.descriptor_overlap) ready = std::max(ready, last_done_);
+    current_ = d;
+    mover_.begin({d.src, d.dst, d.length}, dir, ready);
+    walker_.refill(ready);
+    return true;
+}
+
+// Functional side of the planned bursts: the bytes move now, by DMI.
+void DmaChannel::copy_bytes(const Slice& s) {
+    if (s.bytes == 0) return;
+    uint8_t* src = bus_.dmi + current_.src + s.offset;
+    uint8_t* dst = bus_.dmi + current_.dst + s.offset;
+    switch (direction()) {
+    case DMA_HW_MEM_TO_MEM: std::memmove(dst, src, s.bytes); break;
+    case DMA_HW_DEV_TO_MEM: device_.produce(dst, s.bytes); break;
+    case DMA_HW_MEM_TO_DEV: device_.consume(src, s.bytes); break;
+    }
+}
+
+// Status write-back: one small write after the descriptor's last write
+// response, then the descriptor counts as done.
+void DmaChannel::complete_descriptor() {
+    mover_.end_segment();
+    uint64_t issue = mover_.last_response();
+    uint64_t at = current_.addr + status_offset(format());
+    uint64_t done =
+        bus_.memory->write_burst(issue + bus_.latency, beats_of(at, 8, bus_.width), 8).response;
+    uint32_t words[2] = {DMA_DESC_STATUS_DONE, current_.length};
+    std::memcpy(bus_.dmi + at, words, sizeof words);
+    tracks_.span(tracks_.write, "write-back", issue, done);
+
+    stats_.writeback_cycles += done - issue;
+    stats_.descriptors += 1;
+    stats_.bytes += current_.length;
+    bytes_done += current_.length;
+    descs_done += 1;
+    last_done_ = std::max(last_done_, done);
+    if (current_.flags & DMA_DESC_IRQ) raise_irq(done);
+}
+
+void DmaChannel::raise_irq(uint64_t at) {
+    irqs_.push_back(at + params_.irq_latency_cycles);
+    stats_.irq_latency_cycles += params_.irq_latency_cycles;
+}
+
+void DmaChannel::stop(uint64_t at, dma_hw_error err) {
+    planning_ = false;
+    walker_.halt();
+    mover_.end_segment();
+    stop_at_ = at;
+    stop_status_ = err == DMA_ERR_NONE
+                       ? DMA_STATUS_DONE
+                       : DMA_STATUS_ERROR | (uint32_t(err) << DMA_STATUS_ERR_SHIFT);
+    if (ctrl & DMA_CTRL_IRQ_EN) raise_irq(at);
+}
+
+uint64_t DmaChannel::next_event() const {
+    uint64_t irq = irqs_.empty() ? kNever : irqs_.front();
+    return std::min(stop_at_, irq);
+}
+
+DmaChannel::Event DmaChannel::take_event(uint64_t now) {
+    if (stop_at_ <= now && (irqs_.empty() || stop_at_ <= irqs_.front())) {
+        stop_at_ = kNever;
+        status = stop_status_;
+        return Event::stop;
+    }
+    if (!irqs_.empty() && irqs_.front() <= now) {
+        irqs_.pop_front();
+        return Event::irq;
+    }
+    return Event::none;
+}
+
+}  // namespace dmasim::model

@@ -1,0 +1,278 @@
+// dma_controller.cc - register access, the planning engine and interrupts.
+#include <dmasim/model/dma_controller.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace dmasim::model {
+
+namespace {
+constexpr const char* kMsgType = "dmasim/dma";
+
+void check_params(const DmaParams& p, const BusParams& bus) {
+    if (p.channels == 0 || p.channels > DMA_MAX_CHANNELS)
+        throw std::invalid_argument(fmt::format("dma.channels must be 1..{}", DMA_MAX_CHANNELS));
+    if (bus.width_bytes == 0 || (bus.width_bytes & (bus.width_bytes - 1)) != 0 ||
+        bus.width_bytes > 128)
+        throw std::invalid_argument("bus.width_bytes must be a power of two 1..128");
+    if (p.max_burst_beats == 0 || p.max_outstanding_reads == 0 ||
+        p.max_outstanding_writes == 0 || p.descriptor_prefetch == 0)
+        throw std::invalid_argument("dma burst, outstanding and prefetch limits must be >= 1");
+    uint64_t burst = uint64_t(p.max_burst_beats) * bus.width_bytes;
+    if (p.buffer_bytes < 2 * std::min<uint64_t>(burst, 4096))
+        throw std::invalid_argument("dma.buffer_bytes must hold two maximal bursts");
+}
+}  // namespace
+
+DmaController::DmaController(sc_core::sc_module_name name, const DmaParams& params,
+                             const BusParams& bus, uint64_t quantum_cycles, const Clock& clock,
+                             Memory& memory, DevicePort& device)
+    : sc_module(name),
+      regs("regs"),
+      master("master"),
+      params_(params),
+      mmio_latency_(bus.mmio_latency_cycles),
+      quantum_(std::max<uint64_t>(1, quantum_cycles)),
+      window_(quantum_),
+      clock_(clock),
+      busy_("busy", params.channels),
+      irq_("irq") {
+    check_params(params, bus);
+    BusPort::memory = &memory;
+    BusPort::latency = bus.interconnect_latency_cycles;
+    BusPort::width = bus.width_bytes;
+    BusPort& port = *this;
+    for (unsigned i = 0; i < params.channels; ++i)
+        channels_.push_back(std::make_unique<DmaChannel>(i, params_, port, device, &trace_, clock));
+    regs.register_b_transport(this, &DmaController::b_transport);
+    regs.register_transport_dbg(this, &DmaController::transport_dbg);
+    SC_THREAD(engine);
+}
+
+DmaController::~DmaController() = default;
+
+bool DmaController::any_busy() const {
+    for (const auto& c : channels_)
+        if (c->status & DMA_STATUS_BUSY) return true;
+    return false;
+}
+
+void DmaController::reset_stats() {
+    for (auto& c : channels_) c->reset_stats();
+}
+
+// ---- bus master side ---------------------------------------------------
+
+void DmaController::acquire_dmi() {
+    tlm::tlm_generic_payload trans;
+    tlm::tlm_dmi dmi;
+    trans.set_address(0);
+    trans.set_command(tlm::TLM_READ_COMMAND);
+    bool ok = master->get_direct_mem_ptr(trans, dmi) && dmi.is_read_write_allowed() &&
+              dmi.get_start_address() == 0;
+    BusPort::dmi = ok ? dmi.get_dmi_ptr() : nullptr;
+    BusPort::dmi_end = ok ? dmi.get_end_address() + 1 : 0;
+}
+
+ProbeResult DmaController::probe(uint64_t addr, bool write) {
+    uint8_t byte = 0;
+    uint8_t enable = TLM_BYTE_DISABLED;
+    tlm::tlm_generic_payload trans;
+    trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans.set_address(addr);
+    trans.set_data_ptr(&byte);
+    trans.set_data_length(1);
+    trans.set_streaming_width(1);
+    trans.set_byte_enable_ptr(&enable);
+    trans.set_byte_enable_length(1);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    master->b_transport(trans, delay);
+    uint64_t cycles = clock_.cycle_at_or_after(delay);
+    if (trans.is_response_ok())
+        SC_REPORT_WARNING(kMsgType, "access outside DMI answered OK; treated as a bus error");
+    return {trans.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE, cycles};
+}
+
+// ---- registers -----------------------------------------------------------
+
+const RegisterInfo* DmaController::find_register(uint32_t offset, unsigned* channel) const {
+    bool in_channels = offset >= DMA_CH_BASE(0) && offset < DMA_CH_BASE(channels());
+    *channel = in_channels ? (offset - DMA_CH_BASE(0)) / (DMA_CH_BASE(1) - DMA_CH_BASE(0)) : 0;
+    uint32_t rel = in_channels ? offset - DMA_CH_BASE(*channel) : offset;
+    for (const RegisterInfo& r : register_table())
+        if (r.per_channel == in_channels && r.offset == rel) return &r;
+    return nullptr;
+}
+
+uint32_t DmaController::caps() const {
+    return channels() | DMA_CAPS_CHAINED_PAGES | DMA_CAPS_LINKED_LIST |
+           (DMA_HW_DESC_SIZE << DMA_CAPS_DESC_SIZE_SHIFT);
+}
+
+uint32_t DmaController::read_register(const RegisterInfo& r, unsigned ch) const {
+    const DmaChannel& c = *channels_[ch];
+    switch (r.id) {
+    case RegId::version: return DMA_HW_VERSION;
+    case RegId::caps: return caps();
+    case RegId::irq_status: return irq_status_;
+    case RegId::irq_mask: return irq_mask_;
+    case RegId::desc_addr_lo: return static_cast<uint32_t>(c.desc_addr);
+    case RegId::desc_addr_hi: return static_cast<uint32_t>(c.desc_addr >> 32);
+    case RegId::ctrl: return c.ctrl;
+    case RegId::status: return c.status;
+    case RegId::bytes_done_lo: return static_cast<uint32_t>(c.bytes_done);
+    case RegId::bytes_done_hi: return static_cast<uint32_t>(c.bytes_done >> 32);
+    case RegId::descs_done: return c.descs_done;
+    }
+    return 0;
+}
+
+void DmaController::write_register(const RegisterInfo& r, unsigned ch, uint32_t value,
+                                   uint64_t cycle) {
+    DmaChannel& c = *channels_[ch];
+    switch (r.id) {
+    case RegId::irq_status: irq_status_ &= ~value; break;
+    case RegId::irq_mask: irq_mask_ = value & ((1u << channels()) - 1); break;
+    case RegId::desc_addr_lo: c.desc_addr = (c.desc_addr & ~0xFFFFFFFFull) | value; break;
+    case RegId::desc_addr_hi:
+        c.desc_addr = (c.desc_addr & 0xFFFFFFFFull) | (uint64_t(value) << 32);
+        break;
+    case RegId::ctrl: write_ctrl(c, value, cycle); break;
+    default: break;  // read-only: writes are ignored, as in hardware
+    }
+    // Software is active: plan only a little ahead, so a channel it starts
+    // next does not queue behind a whole quantum of another's bursts.
+    window_ = std::max(1u, mmio_latency_);
+    wake_.notify(sc_core::SC_ZERO_TIME);  // the engine drives irq and busy
+}
+
+// START on an idle channel begins a walk; ABORT on a busy one stops it.
+// Both take effect at the cycle the write arrives.
+void DmaController::write_ctrl(DmaChannel& c, uint32_t value, uint64_t cycle) {
+    bool busy = c.status & DMA_STATUS_BUSY;
+    if (!busy) c.ctrl = value & (DMA_CTRL_IRQ_EN | DMA_CTRL_DIR_MASK | DMA_CTRL_FORMAT_MASK);
+    if (busy && (value & DMA_CTRL_ABORT)) {
+        c.abort(cycle);
+    } else if (!busy && (value & DMA_CTRL_START)) {
+        acquire_dmi();
+        c.start(cycle);
+        activity_.notify(sc_core::SC_ZERO_TIME);
+    }
+}
+
+bool DmaController::access(tlm::tlm_generic_payload& trans, uint64_t cycle) {
+    uint64_t offset = trans.get_address();
+    if (trans.get_data_length() != 4 || (offset & 3) != 0 || trans.get_byte_enable_ptr()) {
+        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+        return false;
+    }
+    unsigned ch = 0;
+    const RegisterInfo* r = find_register(static_cast<uint32_t>(offset), &ch);
+    if (r == nullptr) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return false;
+    }
+    uint32_t value = 0;
+    if (trans.is_read()) {
+        value = read_register(*r, ch);
+        std::memcpy(trans.get_data_ptr(), &value, 4);
+    } else {
+        std::memcpy(&value, trans.get_data_ptr(), 4);
+        write_register(*r, ch, value, cycle);
+    }
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return true;
+}
+
+void DmaController::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    delay += clock_.period() * static_cast<double>(mmio_latency_);
+    access(trans, clock_.cycle_at_or_after(sc_core::sc_time_stamp() + delay));
+}
+
+unsigned DmaController::transport_dbg(tlm::tlm_generic_payload& trans) {
+    // Debug access may read registers but never starts or stops anything.
+    if (!trans.is_read()) return 0;
+    return access(trans, clock_.now()) ? 4 : 0;
+}
+
+// Only the engine thread writes the signals (sc_signal allows one writer).
+void DmaController::update_signals() {
+    bool level = (irq_status_ & irq_mask_) != 0;
+    if (irq_.read() != level) irq_.write(level);
+    for (unsigned i = 0; i < channels(); ++i) {
+        bool busy = channels_[i]->status & DMA_STATUS_BUSY;
+        if (busy_[i].read() != busy) busy_[i].write(busy);
+    }
+}
+
+// ---- engine ----------------------------------------------------------------
+
+void DmaController::retire_events(uint64_t now) {
+    for (unsigned i = 0; i < channels(); ++i) {
+        DmaChannel& c = *channels_[i];
+        for (;;) {
+            DmaChannel::Event e = c.take_event(now);
+            if (e == DmaChannel::Event::none) break;
+            if (e == DmaChannel::Event::irq) {
+                irq_status_ |= 1u << i;
+                c.tracks().instant(c.tracks().irq, "irq", now);
+            }
+        }
+    }
+    update_signals();
+}
+
+// Plans the channel furthest behind first, one read burst at a time when
+// several channels compete, so they share the bus fairly; among equals the
+// round-robin pointer decides.
+void DmaController::plan_until(uint64_t horizon) {
+    uint64_t step = channels() > 1 ? 1 : DmaChannel::kNever;
+    for (;;) {
+        unsigned pick = channels();
+        uint64_t best = DmaChannel::kNever;
+        for (unsigned k = 0; k < channels(); ++k) {
+            unsigned i = (rr_next_ + k) % channels();
+            uint64_t f = channels_[i]->frontier();
+            if (f <= horizon && f < best) {
+                best = f;
+                pick = i;
+            }
+        }
+        if (pick == channels()) return;
+        channels_[pick]->plan(horizon, step);
+        rr_next_ = (pick + 1) % channels();
+    }
+}
+
+uint64_t DmaController::next_wakeup(uint64_t now) const {
+    uint64_t next = DmaChannel::kNever;
+    for (const auto& c : channels_) {
+        next = std::min(next, c->next_event());
+        uint64_t f = c->frontier();
+        if (f == DmaChannel::kNever) continue;
+        // Wake when f enters the planning horizon.
+        next = std::min(next, std::max(now + 1, f > window_ ? f - window_ : 0));
+    }
+    return next;
+}
+
+void DmaController::engine() {
+    for (;;) {
+        uint64_t now = clock_.now();
+        retire_events(now);
+        plan_until(now + window_);
+        window_ = std::min(quantum_, 2 * window_);
+        uint64_t next = next_wakeup(now);
+        if (next <= now) continue;
+        if (next == DmaChannel::kNever)
+            sc_core::wait(wake_);
+        else
+            sc_core::wait(clock_.at(next) - sc_core::sc_time_stamp(), wake_);
+    }
+}
+
+}  // namespace dmasim::model

@@ -1,0 +1,111 @@
+// memory.cc - RAM target: TLM access, DMI and channel timing.
+#include <dmasim/model/memory.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include <dmasim/model/burst.h>
+
+namespace dmasim::model {
+
+Memory::Memory(sc_core::sc_module_name name, const MemoryParams& params, unsigned width_bytes,
+               const Clock& clock)
+    : sc_module(name),
+      socket("socket"),
+      params_(params),
+      width_(width_bytes),
+      clock_(clock),
+      fault_from_(params.size_bytes) {
+    if (params.backing == nullptr || params.size_bytes == 0)
+        throw std::invalid_argument("memory: backing and size_bytes must be set");
+    socket.register_b_transport(this, &Memory::b_transport);
+    socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
+    socket.register_transport_dbg(this, &Memory::transport_dbg);
+}
+
+uint64_t Memory::occupancy(uint64_t beats) const {
+    double bw = params_.bandwidth_bytes_per_cycle;
+    if (bw <= 0 || bw >= width_) return beats;
+    return static_cast<uint64_t>(std::ceil(static_cast<double>(beats) * width_ / bw));
+}
+
+Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t beats, uint64_t bytes) {
+    uint64_t occ = occupancy(beats);
+    uint64_t start = read_.book(t, occ, bytes);
+    uint64_t data_start = start + params_.read_latency_cycles;
+    return {data_start, data_start + occ};
+}
+
+Memory::WriteTiming Memory::write_burst(uint64_t t, uint64_t beats, uint64_t bytes) {
+    uint64_t occ = occupancy(beats);
+    uint64_t start = write_.book(t, occ, bytes);
+    return {start + occ, start + occ + params_.write_latency_cycles};
+}
+
+void Memory::inject_fault_from(uint64_t from) { fault_from_ = from; }
+
+void Memory::reset_stats() {
+    read_.reset_stats();
+    write_.reset_stats();
+}
+
+// Copies the payload, honouring byte enables (a write with all enables
+// off moves no data: the background traffic master uses that).
+bool Memory::copy_data(tlm::tlm_generic_payload& trans) {
+    uint64_t addr = trans.get_address();
+    unsigned len = trans.get_data_length();
+    if (len == 0 || addr >= params_.size_bytes || len > params_.size_bytes - addr) return false;
+    if (addr + len > fault_from_) return false;
+    uint8_t* mem = params_.backing + addr;
+    uint8_t* data = trans.get_data_ptr();
+    const uint8_t* be = trans.get_byte_enable_ptr();
+    unsigned be_len = trans.get_byte_enable_length();
+    bool is_read = trans.is_read();
+    for (unsigned i = 0; be != nullptr && i < len; ++i) {
+        if (be[i % be_len] != TLM_BYTE_ENABLED) continue;
+        if (is_read)
+            data[i] = mem[i];
+        else
+            mem[i] = data[i];
+    }
+    if (be == nullptr) std::memcpy(is_read ? data : mem, is_read ? mem : data, len);
+    return true;
+}
+
+void Memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    uint64_t addr = trans.get_address();
+    if (addr >= params_.size_bytes) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    if (!copy_data(trans)) {
+        bool beyond = trans.get_data_length() > params_.size_bytes - addr;
+        trans.set_response_status(beyond ? tlm::TLM_ADDRESS_ERROR_RESPONSE
+                                         : tlm::TLM_GENERIC_ERROR_RESPONSE);
+        return;
+    }
+    uint64_t t = clock_.cycle_at_or_after(sc_core::sc_time_stamp() + delay);
+    uint64_t beats = beats_of(addr, trans.get_data_length(), width_);
+    uint64_t done = trans.is_read() ? read_burst(t, beats, trans.get_data_length()).done
+                                    : write_burst(t, beats, trans.get_data_length()).response;
+    delay = clock_.at(done) - sc_core::sc_time_stamp();
+    trans.set_dmi_allowed(fault_from_ > 0);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+    if (trans.get_address() >= fault_from_ || fault_from_ == 0) return false;
+    dmi.set_dmi_ptr(params_.backing);
+    dmi.set_start_address(0);
+    dmi.set_end_address(fault_from_ - 1);
+    dmi.allow_read_write();
+    dmi.set_read_latency(clock_.period() * static_cast<double>(params_.read_latency_cycles));
+    dmi.set_write_latency(clock_.period() * static_cast<double>(params_.write_latency_cycles));
+    return true;
+}
+
+unsigned Memory::transport_dbg(tlm::tlm_generic_payload& trans) {
+    return copy_data(trans) ? trans.get_data_length() : 0;
+}
+
+}  // namespace dmasim::model

@@ -1,0 +1,106 @@
+// support.h - model test support: simulated RAM, a CPU-side test
+// initiator, a rig that elaborates one platform per process, and builders
+// for descriptor lists in both formats.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <dmasim/hw/dma_hw.h>
+#include <dmasim/model/platform.h>
+
+namespace dmasim::model::test {
+
+constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
+
+/// Anonymous MAP_NORESERVE mapping: untouched pages cost nothing.
+class SimMemory {
+public:
+    explicit SimMemory(uint64_t bytes);
+    ~SimMemory();
+    uint8_t* base() const { return base_; }
+    uint64_t size() const { return size_; }
+
+private:
+    uint8_t* base_;
+    uint64_t size_;
+};
+
+/// The CPU: blocking 32-bit accesses that consume their annotated delay.
+class TestCpu : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<TestCpu> socket;
+    explicit TestCpu(sc_core::sc_module_name name);
+
+    tlm::tlm_response_status access(bool write, uint64_t addr, uint32_t* value);
+    uint32_t read32(uint64_t addr);
+    void write32(uint64_t addr, uint32_t value);
+    uint32_t reg(uint32_t offset) { return read32(DMA_REGS_BASE + offset); }
+    void set_reg(uint32_t offset, uint32_t value) { write32(DMA_REGS_BASE + offset, value); }
+};
+
+/// Control word for a channel transfer.
+uint32_t ctrl_word(dma_hw_direction dir, DescriptorFormat fmt, bool irq_en = true);
+
+/// One platform, its RAM and a CPU; run() executes a body as a SystemC
+/// thread and simulates until everything is idle.
+class Rig {
+public:
+    explicit Rig(PlatformParams params, uint64_t memory_bytes = 64 * MiB);
+    ~Rig();
+
+    void run(std::function<void()> body);
+    uint8_t* host(uint64_t addr) { return mem_.base() + addr; }
+    Platform& platform() { return *platform_; }
+    TestCpu& cpu() { return *cpu_; }
+    uint64_t now_cycle() const;
+
+    /// Programs and starts channel ch (call inside run()).
+    void start(unsigned ch, uint64_t desc_addr, uint32_t ctrl);
+    /// Waits until channel ch is idle or `limit` cycles pass; returns the
+    /// cycle it went idle, or 0 on timeout.
+    uint64_t wait_idle(unsigned ch, uint64_t limit);
+
+private:
+    SimMemory mem_;
+    std::unique_ptr<Platform> platform_;
+    std::unique_ptr<TestCpu> cpu_;
+    double period_ns_;
+};
+
+struct Seg {
+    uint64_t src = 0;
+    uint64_t dst = 0;
+    uint32_t length = 0;
+    uint32_t flags = 0;  ///< extra flags (e.g. DMA_DESC_IRQ); END is added
+};
+
+/// Segments of `length` bytes laid end to end from src and dst, `stride` apart.
+std::vector<Seg> segments(uint64_t src, uint64_t dst, unsigned count, uint32_t length,
+                          uint64_t stride);
+
+/// Data descriptors per chunk when `entries` are split over `depth` chunks
+/// (design §7: the first entries mod depth chunks get one more).
+std::vector<unsigned> chunk_sizes(unsigned entries, unsigned depth);
+
+/// Writes a chained_pages list over the given chunk addresses; returns the
+/// first descriptor's address.
+uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
+                       const std::vector<uint64_t>& chunks);
+/// Writes a linked_list over the given chunk addresses.
+uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
+                      const std::vector<uint64_t>& chunks);
+
+/// Fills n bytes with a seed-dependent pattern.
+void fill_pattern(uint8_t* p, uint64_t n, uint32_t seed);
+/// FNV-1a digest of a byte range.
+uint64_t digest(const uint8_t* p, uint64_t n);
+
+}  // namespace dmasim::model::test

@@ -1,0 +1,274 @@
+// Data mover: byte exactness, burst splitting, outstanding limits and the
+// two throughput regimes, in all three directions.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <dmasim/model/device_port.h>
+
+#include "support.h"
+
+namespace dmasim::model::test {
+namespace {
+
+constexpr uint64_t kDesc = 0x10000, kSrc = 0x100000, kDst = 0x800000;
+const uint32_t kM2M = ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages);
+
+/// Runs one transfer on channel 0; returns its cycles from START to idle.
+uint64_t run_transfer(Rig& rig, uint64_t desc, uint32_t ctrl) {
+    uint64_t cycles = 0;
+    rig.run([&] {
+        rig.start(0, desc, ctrl);
+        uint64_t t0 = rig.now_cycle();
+        uint64_t idle = rig.wait_idle(0, 50'000'000);
+        ASSERT_NE(idle, 0u) << "transfer did not finish";
+        cycles = idle - t0;
+    });
+    return cycles;
+}
+
+/// Records span durations per track (cycles at 1 GHz).
+struct SpanRecorder : TraceSink {
+    std::vector<std::pair<std::string, uint64_t>> spans;
+    void span(const std::string& track, const char*, sc_core::sc_time start,
+              sc_core::sc_time end) override {
+        spans.emplace_back(track, static_cast<uint64_t>((end - start).to_seconds() * 1e9 + 0.5));
+    }
+    void instant(const std::string&, const char*, sc_core::sc_time) override {}
+};
+
+TEST(ModelTransfer, OddOffsetsAndLengthsCopyExactly) {
+    Rig rig(PlatformParams{});
+    std::vector<Seg> segs = {{kSrc + 3, kDst + 1, 4999}, {kSrc + 0x4001, kDst + 0x200F, 1},
+                             {kSrc + 0x8FF0, kDst + 0x4FFE, 8195}};
+    fill_pattern(rig.host(kSrc), 0x10000, 7);
+    fill_pattern(rig.host(kDst), 0x10000, 8);
+    std::vector<uint8_t> expect(rig.host(kDst), rig.host(kDst) + 0x10000);
+    for (const Seg& s : segs) std::memcpy(&expect[s.dst - kDst], rig.host(s.src), s.length);
+
+    run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}), kM2M);
+
+    EXPECT_EQ(std::memcmp(expect.data(), rig.host(kDst), expect.size()), 0);
+    ChannelStats st = rig.platform().channel_stats(0);
+    EXPECT_EQ(st.bytes, 4999u + 1 + 8195);
+    EXPECT_EQ(st.descriptors, 3u);
+}
+
+TEST(ModelTransfer, SegmentCrossingA4KiBBoundaryIsSplitThere) {
+    PlatformParams p;
+    Rig rig(p);
+    const uint64_t before = 0x80, after = 0x100;  // bytes either side of the boundary
+    const uint64_t burst = p.dma.max_burst_beats * p.bus.width_bytes;
+    std::vector<Seg> segs = {{kSrc + 0x1000 - before, kDst, uint32_t(before + after)}};
+    run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}), kM2M);
+    // Reads: the part before the boundary, then the rest in full bursts.
+    // Writes: the aligned destination needs only full bursts.
+    uint64_t reads = 1 + (after + burst - 1) / burst;
+    uint64_t writes = (before + after + burst - 1) / burst;
+    EXPECT_EQ(rig.platform().channel_stats(0).read_bursts, reads);
+    EXPECT_EQ(rig.platform().channel_stats(0).write_bursts, writes);
+}
+
+TEST(ModelTransfer, NoBurstExceedsMaxBurstBeats) {
+    PlatformParams p;
+    p.dma.max_burst_beats = 4;
+    p.dma.max_outstanding_reads = 1;  // so each read span is exactly L + beats
+    Rig rig(p);
+    SpanRecorder rec;
+    rig.platform().set_trace(&rec);
+    std::vector<Seg> segs = {{kSrc + 5, kDst, 3000}};
+    run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}), kM2M);
+    unsigned reads = 0;
+    for (const auto& [track, cycles] : rec.spans) {
+        if (track != "ch0 read") continue;
+        ++reads;
+        EXPECT_LE(cycles, p.memory.read_latency_cycles + p.dma.max_burst_beats);
+    }
+    // 3000 bytes from offset 5 touch ceil((5 + 3000) / 16) words, 4 per burst.
+    EXPECT_EQ(reads, (((5 + 3000) + 15) / 16 + 3) / 4);
+}
+
+TEST(ModelTransfer, OutstandingLimitsAreNeverExceeded) {
+    PlatformParams p;
+    p.dma.max_outstanding_reads = 3;
+    p.dma.max_outstanding_writes = 2;
+    Rig rig(p);
+    run_transfer(rig, write_chained(rig.host(0), segments(kSrc, kDst, 4, 16384, 16384), {kDesc}),
+                 kM2M);
+    ChannelStats st = rig.platform().channel_stats(0);
+    // Latency-bound reads fill every slot, so the maximum is the limit itself.
+    EXPECT_EQ(st.max_reads_in_flight, 3u);
+    EXPECT_LE(st.max_writes_in_flight, 2u);
+    EXPECT_GE(st.max_writes_in_flight, 1u);
+}
+
+TEST(ModelTransfer, EnoughOutstandingReadsReachTheBusWidth) {
+    PlatformParams p;
+    const unsigned L = p.memory.read_latency_cycles, b = p.dma.max_burst_beats;
+    p.dma.max_outstanding_reads = 1 + (L + b - 1) / b;  // O >= 1 + L/b
+    Rig rig(p);
+    const uint32_t bytes = 256 * KiB;
+    uint64_t cycles =
+        run_transfer(rig, write_chained(rig.host(0), segments(kSrc, kDst, 1, bytes, 0), {kDesc}),
+                     kM2M);
+    EXPECT_GE(double(bytes) / cycles, 0.95 * p.bus.width_bytes);
+}
+
+TEST(ModelTransfer, OneOutstandingReadIsLatencyBound) {
+    PlatformParams p;
+    p.dma.max_outstanding_reads = 1;
+    p.dma.max_outstanding_writes = 1;
+    Rig rig(p);
+    const uint32_t bytes = 256 * KiB;
+    uint64_t cycles =
+        run_transfer(rig, write_chained(rig.host(0), segments(kSrc, kDst, 1, bytes, 0), {kDesc}),
+                     kM2M);
+    // Each burst of b beats waits L + b cycles before the next may issue.
+    const double b = p.dma.max_burst_beats, L = p.memory.read_latency_cycles;
+    double expected = b * p.bus.width_bytes / (L + b);
+    EXPECT_NEAR(double(bytes) / cycles, expected, 0.02 * expected);
+}
+
+// One descriptor of one full burst, timed end to end (docs/timing-model.md):
+// fetch (one prefetch burst of P slots) + decode + read + write + write-back.
+uint64_t one_burst_descriptor_cycles(WritePolicy policy) {
+    PlatformParams p;
+    p.dma.write_policy = policy;
+    Rig rig(p);
+    const uint32_t len = p.dma.max_burst_beats * p.bus.width_bytes;
+    return run_transfer(
+        rig, write_chained(rig.host(0), segments(kSrc, kDst, 1, len, 0), {kDesc}), kM2M);
+}
+
+TEST(ModelTransfer, OneDescriptorLifeMatchesTheCutThroughEquation) {
+    PlatformParams p;
+    const uint64_t L = p.memory.read_latency_cycles, WL = p.memory.write_latency_cycles;
+    const uint64_t b = p.dma.max_burst_beats;
+    const uint64_t fetch = L + p.dma.descriptor_prefetch * DMA_HW_DESC_SIZE / p.bus.width_bytes;
+    // Cut-through: the write starts one cycle after the first read beat.
+    uint64_t expected = fetch + p.dma.descriptor_setup_cycles + (L + 1) + (b + WL) + (1 + WL);
+    EXPECT_EQ(one_burst_descriptor_cycles(WritePolicy::cut_through), expected);
+}
+
+TEST(ModelTransfer, OneDescriptorLifeMatchesTheStoreAndForwardEquation) {
+    PlatformParams p;
+    const uint64_t L = p.memory.read_latency_cycles, WL = p.memory.write_latency_cycles;
+    const uint64_t b = p.dma.max_burst_beats;
+    const uint64_t fetch = L + p.dma.descriptor_prefetch * DMA_HW_DESC_SIZE / p.bus.width_bytes;
+    // Store-and-forward: the write waits for the whole read burst.
+    uint64_t expected = fetch + p.dma.descriptor_setup_cycles + (L + b) + (b + WL) + (1 + WL);
+    EXPECT_EQ(one_burst_descriptor_cycles(WritePolicy::store_and_forward), expected);
+}
+
+TEST(ModelTransfer, DeviceToMemoryWritesTheDeviceStreamInOrder) {
+    Rig rig(PlatformParams{});
+    std::vector<Seg> segs = segments(0, kDst, 3, 1000, 4096);
+    run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}),
+                 ctrl_word(DMA_HW_DEV_TO_MEM, DescriptorFormat::chained_pages));
+    uint64_t k = 0;
+    for (const Seg& s : segs)
+        for (uint32_t i = 0; i < s.length; ++i, ++k)
+            ASSERT_EQ(*rig.host(s.dst + i), DevicePort::pattern_byte(k)) << "stream byte " << k;
+    EXPECT_EQ(rig.platform().device().produced(), 3000u);
+}
+
+TEST(ModelTransfer, MemoryToDeviceDeliversTheSegmentsInOrder) {
+    Rig rig(PlatformParams{});
+    fill_pattern(rig.host(kSrc), 0x4000, 3);
+    std::vector<Seg> segs = segments(kSrc + 7, 0, 3, 777, 4096);
+    run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}),
+                 ctrl_word(DMA_HW_MEM_TO_DEV, DescriptorFormat::chained_pages));
+    uint64_t expect = DevicePort::kDigestSeed;
+    for (const Seg& s : segs) expect = DevicePort::digest_of(rig.host(s.src), s.length, expect);
+    EXPECT_EQ(rig.platform().device().sink_digest(), expect);
+    EXPECT_EQ(rig.platform().device().consumed(), 3u * 777);
+}
+
+TEST(ModelTransfer, SlowDeviceSetsTheRate) {
+    PlatformParams p;
+    p.device.rate_bytes_per_cycle = 2;
+    Rig rig(p);
+    const uint32_t bytes = 64 * KiB;
+    uint64_t cycles = run_transfer(rig, write_chained(rig.host(0), segments(0, kDst, 1, bytes, 0),
+                                                      {kDesc}),
+                                   ctrl_word(DMA_HW_DEV_TO_MEM, DescriptorFormat::chained_pages));
+    EXPECT_NEAR(double(bytes) / cycles, 2.0, 0.02 * 2.0);
+}
+
+TEST(ModelTransfer, BackgroundTrafficTakesReadBandwidth) {
+    PlatformParams p;
+    p.traffic.bytes_per_cycle = 8;  // half of the 16-byte read channel
+    p.traffic.read_fraction = 1.0;
+    Rig rig(p);
+    const uint32_t bytes = 256 * KiB;
+    uint64_t cycles =
+        run_transfer(rig, write_chained(rig.host(0), segments(kSrc, kDst, 1, bytes, 0), {kDesc}),
+                     kM2M);
+    StatGroup traffic = rig.platform().statistics().back();
+    ASSERT_EQ(traffic.name, "traffic");
+    EXPECT_GT(traffic.counters[0].value, 0);
+    // The read channel carries at most one beat per cycle for both masters.
+    EXPECT_LE(double(bytes) / cycles, p.bus.width_bytes - 0.8 * p.traffic.bytes_per_cycle);
+}
+
+TEST(ModelTransfer, StatusWriteBackMarksEachDescriptorDone) {
+    Rig rig(PlatformParams{});
+    std::vector<Seg> segs = segments(kSrc, kDst, 5, 300, 512);
+    uint64_t d = write_chained(rig.host(0), segs, {kDesc});
+    run_transfer(rig, d, kM2M);
+    for (unsigned i = 0; i < segs.size(); ++i) {
+        dma_hw_desc desc;
+        std::memcpy(&desc, rig.host(d + i * DMA_HW_DESC_SIZE), sizeof desc);
+        EXPECT_EQ(desc.status, DMA_DESC_STATUS_DONE) << i;
+        EXPECT_EQ(desc.bytes_done, 300u) << i;
+    }
+}
+
+TEST(ModelTransfer, DescriptorIrqFlagRaisesTheChannelBit) {
+    Rig rig(PlatformParams{});
+    std::vector<Seg> segs = segments(kSrc, kDst, 3, 64, 64);
+    segs[1].flags = DMA_DESC_IRQ;
+    uint64_t d = write_chained(rig.host(0), segs, {kDesc});
+    rig.run([&] {
+        rig.start(0, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages, false));
+        ASSERT_NE(rig.wait_idle(0, 100000), 0u);
+        sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));
+        EXPECT_EQ(rig.cpu().reg(DMA_REG_IRQ_STATUS), 1u);
+        EXPECT_EQ(rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_STATUS), DMA_STATUS_DONE);
+        EXPECT_EQ(rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_DESCS_DONE), 3u);
+        EXPECT_EQ(rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_BYTES_DONE_LO), 3u * 64);
+    });
+}
+
+TEST(ModelTransfer, NoInterruptWithoutIrqEnableOrFlag) {
+    Rig rig(PlatformParams{});
+    uint64_t d = write_chained(rig.host(0), segments(kSrc, kDst, 2, 64, 64), {kDesc});
+    rig.run([&] {
+        rig.start(0, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages, false));
+        ASSERT_NE(rig.wait_idle(0, 100000), 0u);
+        sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));
+        EXPECT_EQ(rig.cpu().reg(DMA_REG_IRQ_STATUS), 0u);
+    });
+}
+
+TEST(ModelTransfer, SerialDescriptorsAreSlowerThanOverlapped) {
+    // Without overlap each descriptor waits for the previous write-back, so
+    // n descriptors cost at least n round trips of read + write latency.
+    PlatformParams p;
+    p.dma.descriptor_overlap = false;
+    Rig rig(p);
+    const unsigned n = 32, len = 256;
+    uint64_t cycles = run_transfer(
+        rig, write_chained(rig.host(0), segments(kSrc, kDst, n, len, len), {kDesc}), kM2M);
+    const unsigned beats = len / p.bus.width_bytes;
+    // Cut-through: read latency and first beat, the write burst and its
+    // response, then the one-beat write-back and its response.
+    uint64_t per_desc = (p.memory.read_latency_cycles + 1) + (beats + p.memory.write_latency_cycles) +
+                        (1 + p.memory.write_latency_cycles);
+    EXPECT_GE(cycles, n * per_desc);
+}
+
+}  // namespace
+}  // namespace dmasim::model::test
