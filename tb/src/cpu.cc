@@ -27,12 +27,10 @@ void Cpu::access(tlm::tlm_command cmd, uint64_t addr, uint32_t& value)
     socket->b_transport(trans, delay);
     // Register accesses are synchronous for the CPU: it stalls until done.
     wait(delay);
-    if (trans.is_response_error())
-        SC_REPORT_ERROR("dmasim/tb/cpu",
-                        fmt::format("MMIO {} at {:#x} failed: {}",
-                                    cmd == tlm::TLM_READ_COMMAND ? "read" : "write", addr,
-                                    trans.get_response_string())
-                            .c_str());
+    if (trans.is_response_error() && bus_error_)
+        bus_error_(fmt::format("MMIO {} at {:#x} failed: {}",
+                               cmd == tlm::TLM_READ_COMMAND ? "read" : "write", addr,
+                               trans.get_response_string()));
 }
 
 uint32_t Cpu::read32(uint64_t addr)

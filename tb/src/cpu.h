@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include <systemc>
 #include <tlm>
@@ -27,7 +28,12 @@ public:
     uint32_t read32(uint64_t addr);
     void write32(uint64_t addr, uint32_t value);
 
+    /// Called (instead of throwing inside a SystemC thread) when a register
+    /// access gets an error response; it does not return.
+    using BusErrorHandler = std::function<void(const std::string& what)>;
+
     void set_irq_handler(IrqHandler handler) { handler_ = std::move(handler); }
+    void set_bus_error_handler(BusErrorHandler handler) { bus_error_ = std::move(handler); }
     /// Notified whenever a completion is signalled.
     sc_core::sc_event& completion_event() { return completion_event_; }
 
@@ -37,6 +43,7 @@ private:
 
     const sc_core::sc_signal<bool>& irq_;
     IrqHandler handler_;
+    BusErrorHandler bus_error_;
     sc_core::sc_event completion_event_;
 };
 

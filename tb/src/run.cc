@@ -79,6 +79,9 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
                                           config.platform.dma.channels);
     const unsigned long pages_before = sim_mem_pages_in_use();
 
+    // The testbench ends every run with sc_stop(); that is no news to users.
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                            sc_core::SC_DO_NOTHING);
     sc_core::sc_start();
     const bool finished = tb.finished();
 
@@ -105,8 +108,15 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options)
     SimConfig resolved = config;
     if (scenario.setup)
         scenario.setup(resolved);
-    make_xfer_spec(resolved.workload, resolved.descriptor_format);  // throws ConfigError
+    if (std::string why = workload_error(resolved.workload); !why.empty())
+        throw ConfigError(why);
     SimMemory memory(resolved);
+    // Checked before elaboration: under AddressSanitizer an exception after
+    // sc_start() is misreported (SystemC's coroutines hide the stack bounds).
+    const dmasim_xfer_spec spec = make_xfer_spec(resolved.workload, resolved.descriptor_format);
+    if (std::string why = fit_error(resolved.workload, spec, resolved.memory_size_mib);
+        !why.empty())
+        throw ConfigError(why);
     resolved.platform.memory.backing = static_cast<uint8_t*>(sim_mem_base());
     resolved.platform.memory.size_bytes = sim_mem_size();
     return simulate(resolved, scenario, options);

@@ -53,8 +53,10 @@ Testbench::Testbench(sc_core::sc_module_name name, const SimConfig& config,
       scoreboard_(config.workload.seed),
       active_(DMA_MAX_CHANNELS, nullptr)
 {
+    sim_device_init(&dma_device_, "dmasim-dma");
     cpu_.socket.bind(platform.cpu_target());
     cpu_.set_irq_handler([this](sc_core::sc_time raised) { return on_interrupt(raised); });
+    cpu_.set_bus_error_handler([this](const std::string& what) { stop_scenario(false, what); });
     for (unsigned ch = 0; ch < config.platform.dma.channels; ++ch)
         busy_.push_back(std::make_unique<sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>>(
             fmt::format("busy_ch{}", ch).c_str(), false));
@@ -71,9 +73,8 @@ void Testbench::scenario_thread()
 {
     bind_io(&cpu_);
     try {
-        const int err = dmasim_probe(&dd_, kRegsBase, &dma_device_);
-        if (err)
-            throw std::runtime_error(fmt::format("no DMA controller at {:#x}", kRegsBase));
+        if (dmasim_probe(&dd_, kRegsBase, &dma_device_) != 0)
+            stop_scenario(false, fmt::format("no DMA controller at {:#x}", kRegsBase));
         scenario_.run(*this);
         dmasim_remove(&dd_);
         finished_ = true;
@@ -84,8 +85,21 @@ void Testbench::scenario_thread()
     sc_core::sc_stop();
 }
 
+void Testbench::stop_scenario(bool config_error, std::string why)
+{
+    stopped_ = Stop{config_error, std::move(why)};
+    release_all();
+    sc_core::sc_stop();
+    for (;;)
+        sc_core::wait(never_);
+}
+
 bool Testbench::finished() const
 {
+    if (stopped_ && stopped_->config_error)
+        throw ConfigError(stopped_->why);
+    if (stopped_)
+        throw std::runtime_error(stopped_->why);
     if (error_)
         std::rethrow_exception(error_);
     return finished_;
@@ -108,19 +122,16 @@ uint64_t Testbench::next_pattern_base(uint64_t bytes)
 Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel)
 {
     if (channel >= config_.platform.dma.channels)
-        throw ConfigError(fmt::format("scenario {} needs channel {}, but dma.channels = {}",
-                                      scenario_.name, channel, config_.platform.dma.channels));
+        stop_scenario(true, fmt::format("scenario {} needs channel {}, but dma.channels = {}",
+                                        scenario_.name, channel, config_.platform.dma.channels));
+    if (std::string why = workload_error(w); !why.empty())
+        stop_scenario(true, fmt::format("scenario {}: {}", scenario_.name, why));
     const dmasim_xfer_spec spec = make_xfer_spec(w, config_.descriptor_format);
-    const uint64_t needed = dmasim_xfer_pages_needed(&spec) * PAGE_SIZE;
-    const uint64_t free = uint64_t{sim_mem_pages_free()} * PAGE_SIZE;
-    if (needed > free)
-        throw ConfigError(fmt::format(
-            "the list does not fit in simulated memory: {} entries need {} bytes "
-            "(buffers and descriptor chunks), {} of memory.size_mib = {} ({} bytes) are free",
-            w.entries, needed, free, config_.memory_size_mib, sim_mem_size()));
+    if (std::string why = fit_error(w, spec, config_.memory_size_mib); !why.empty())
+        stop_scenario(true, why);
     dmasim_xfer* x = nullptr;
     if (const int err = dmasim_xfer_prep(&dd_, &spec, &x))
-        throw ConfigError(fmt::format("cannot build the list of {} entries in memory.size_mib = "
+        stop_scenario(true, fmt::format("cannot build the list of {} entries in memory.size_mib = "
                                       "{}: {}",
                                       w.entries, config_.memory_size_mib, errno_text(err)));
     transfers_.push_back(std::unique_ptr<Transfer>(
@@ -136,7 +147,7 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel)
 void Testbench::start(Transfer& t)
 {
     if (t.started_)
-        throw std::logic_error("Bench::start: transfer already started");
+        stop_scenario(false, "Bench::start: transfer already started");
     if (t.xfer_->spec.dir == DMA_HW_DEV_TO_MEM) {
         // Data is checkable only when no other device read interleaves.
         if (device_sources_in_flight_++ == 0)
@@ -148,8 +159,7 @@ void Testbench::start(Transfer& t)
                     other->device_pos_.reset();
     }
     if (dmasim_xfer_submit(&dd_.chan[t.channel_], t.xfer_) != 0)
-        throw std::logic_error(
-            fmt::format("Bench::start: channel {} is busy", t.channel_));
+        stop_scenario(false, fmt::format("Bench::start: channel {} is busy", t.channel_));
     t.started_ = true;
     active_[t.channel_] = &t;
     busy_[t.channel_]->write(true);
@@ -177,7 +187,7 @@ bool Testbench::on_interrupt(sc_core::sc_time raised)
 void Testbench::wait(Transfer& t)
 {
     if (!t.started_ || t.finished_)
-        throw std::logic_error("Bench::wait: transfer not in flight");
+        stop_scenario(false, "Bench::wait: transfer not in flight");
     dmasim_xfer_wait(&dd_.chan[t.channel_]);
     t.finished_ = true;
     active_[t.channel_] = nullptr;
@@ -255,7 +265,7 @@ void Testbench::exclude_from_measurement(Transfer& t)
 void Testbench::release(Transfer& t)
 {
     if (t.started_ && !t.finished_)
-        throw std::logic_error("Bench::release: transfer still in flight");
+        stop_scenario(false, "Bench::release: transfer still in flight");
     auto it = std::find_if(transfers_.begin(), transfers_.end(),
                            [&](const auto& p) { return p.get() == &t; });
     dmasim_xfer_free(&dd_, t.xfer_);

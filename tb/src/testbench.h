@@ -40,8 +40,9 @@ public:
     void delay_cycles(uint64_t cycles) override;
     uint64_t memory_bytes() const override;
 
-    /// After sc_start: rethrows what the scenario threw; false if it never
-    /// finished (the simulation ran out of events first).
+    /// After sc_start: throws what stopped the scenario (ConfigError for a
+    /// list that cannot be built, std::runtime_error for anything else);
+    /// false if it never finished (the simulation ran out of events first).
     bool finished() const;
     std::optional<sc_core::sc_time> first_start() const { return first_start_; }
     std::optional<sc_core::sc_time> last_completion() const { return last_completion_; }
@@ -58,6 +59,11 @@ public:
 
 private:
     void scenario_thread();
+    /// Ends the scenario from inside its thread without throwing there (an
+    /// exception unwinding a SystemC coroutine confuses AddressSanitizer):
+    /// records why, stops the simulation and never returns. (Not marked
+    /// [[noreturn]]: that makes AddressSanitizer treat the call like a throw.)
+    void stop_scenario(bool config_error, std::string why);
     bool on_interrupt(sc_core::sc_time raised);
     void fail(const Mismatch& m);
     bool record(const std::optional<Mismatch>& m);
@@ -80,7 +86,13 @@ private:
     uint64_t device_source_pos_ = 0;  ///< stream offset the device emits next
     unsigned device_sources_in_flight_ = 0;
     std::optional<Mismatch> failure_;
-    std::exception_ptr error_;
+    struct Stop {
+        bool config_error;
+        std::string why;
+    };
+    std::optional<Stop> stopped_;
+    std::exception_ptr error_;  ///< thrown by scenario code itself
+    sc_core::sc_event never_;
     bool finished_ = false;
 };
 

@@ -10,12 +10,6 @@ namespace {
 
 constexpr uint64_t kMaxSegment = std::numeric_limits<uint32_t>::max();
 
-void require(bool ok, std::string_view message)
-{
-    if (!ok)
-        throw ConfigError(std::string(message));
-}
-
 dma_hw_direction hw_direction(Direction d)
 {
     switch (d) {
@@ -36,39 +30,53 @@ dmasim_seg_dist hw_distribution(SizeDistribution d)
     return DMASIM_SEG_FIXED;
 }
 
-void validate(const WorkloadConfig& w)
+}  // namespace
+
+std::string workload_error(const WorkloadConfig& w)
 {
-    require(w.entries >= 1 && w.entries <= std::numeric_limits<unsigned>::max(),
-            fmt::format("workload.entries = {}: must be at least 1", w.entries));
-    require(w.chain_depth >= 1 && w.chain_depth <= w.entries,
-            fmt::format("workload.chain_depth = {}: must be in [1, workload.entries = {}]",
-                        w.chain_depth, w.entries));
-    require(w.offset < PAGE_SIZE,
-            fmt::format("workload.offset = {}: must be below the page size {}", w.offset,
-                        PAGE_SIZE));
+    if (w.entries < 1 || w.entries > std::numeric_limits<unsigned>::max())
+        return fmt::format("workload.entries = {}: must be in [1, {}]", w.entries,
+                           std::numeric_limits<unsigned>::max());
+    if (w.chain_depth < 1 || w.chain_depth > w.entries)
+        return fmt::format("workload.chain_depth = {}: must be in [1, workload.entries = {}]",
+                           w.chain_depth, w.entries);
+    if (w.offset >= PAGE_SIZE)
+        return fmt::format("workload.offset = {}: must be below the page size {}", w.offset,
+                           PAGE_SIZE);
     if (w.distribution == SizeDistribution::fixed) {
-        require(w.segment_bytes >= 1 && w.segment_bytes <= kMaxSegment,
-                fmt::format("workload.segment_bytes = {}: must be in [1, {}]", w.segment_bytes,
-                            kMaxSegment));
-        return;
+        if (w.segment_bytes < 1 || w.segment_bytes > kMaxSegment)
+            return fmt::format("workload.segment_bytes = {}: must be in [1, {}]",
+                               w.segment_bytes, kMaxSegment);
+        return {};
     }
-    require(w.segment_bytes_min >= 1 && w.segment_bytes_min <= w.segment_bytes_max &&
-                w.segment_bytes_max <= kMaxSegment,
-            fmt::format("workload.segment_bytes_min = {} and workload.segment_bytes_max = {}: "
-                        "need 1 <= min <= max <= {}",
-                        w.segment_bytes_min, w.segment_bytes_max, kMaxSegment));
-    require(w.distribution != SizeDistribution::lognormal ||
-                (w.segment_bytes >= 1 && w.lognormal_sigma >= 0),
-            fmt::format("workload.segment_bytes = {} (log-normal mean) must be >= 1 and "
-                        "workload.lognormal_sigma = {} >= 0",
-                        w.segment_bytes, w.lognormal_sigma));
+    if (w.segment_bytes_min < 1 || w.segment_bytes_min > w.segment_bytes_max ||
+        w.segment_bytes_max > kMaxSegment)
+        return fmt::format("workload.segment_bytes_min = {} and workload.segment_bytes_max = {}: "
+                           "need 1 <= min <= max <= {}",
+                           w.segment_bytes_min, w.segment_bytes_max, kMaxSegment);
+    if (w.distribution == SizeDistribution::lognormal &&
+        (w.segment_bytes < 1 || w.lognormal_sigma < 0))
+        return fmt::format("workload.segment_bytes = {} (log-normal mean) must be >= 1 and "
+                           "workload.lognormal_sigma = {} >= 0",
+                           w.segment_bytes, w.lognormal_sigma);
+    return {};
 }
 
-}  // namespace
+std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
+                      uint64_t memory_size_mib)
+{
+    const uint64_t needed = dmasim_xfer_pages_needed(&spec) * PAGE_SIZE;
+    const uint64_t free = uint64_t{sim_mem_pages_free()} * PAGE_SIZE;
+    if (needed <= free)
+        return {};
+    return fmt::format("the list does not fit in simulated memory: {} entries need {} bytes "
+                       "(buffers and descriptor chunks), {} of memory.size_mib = {} ({} bytes) "
+                       "are free",
+                       w.entries, needed, free, memory_size_mib, sim_mem_size());
+}
 
 dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat format)
 {
-    validate(w);
     dmasim_xfer_spec spec{};
     spec.dir = hw_direction(w.direction);
     spec.format = format == model::DescriptorFormat::linked_list ? DMA_HW_FMT_LINKED_LIST

@@ -1,13 +1,24 @@
 // xfer_spec.h - a workload in the driver's terms, validated.
 #pragma once
 
+#include <string>
+
 #include <dmasim/driver/dmasim_dma.h>
 #include <dmasim/tb/run.h>
 
 namespace dmasim::tb {
 
-/// Converts `w` for the driver; throws ConfigError naming the workload key
-/// that cannot be run (chain depth out of range, offset not in a page, ...).
+/// Why `w` cannot be run, naming the workload key (chain depth out of
+/// range, offset not in a page, ...); empty if it can. Does not throw, so
+/// scenario threads can call it.
+std::string workload_error(const WorkloadConfig& w);
+
+/// Why the list `spec` (built from `w`) does not fit in the free simulated
+/// memory, naming the sizes; empty if it fits.
+std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
+                      uint64_t memory_size_mib);
+
+/// Converts a runnable `w` (workload_error(w) is empty) for the driver.
 dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat format);
 
 }  // namespace dmasim::tb

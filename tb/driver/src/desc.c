@@ -73,7 +73,19 @@ void dmasim_free_descriptors(struct dmasim_xfer *x)
 	x->nr_chunks = 0;
 }
 
-static int alloc_chunks(struct dmasim_xfer *x, unsigned int entries)
+/**
+ * dmasim_alloc_descriptors - allocate the descriptor chunks of a transfer
+ * @x: transfer with its spec set
+ *
+ * Sized for @x->spec.entries descriptors, before any data buffer exists:
+ * like a driver's descriptor pool, the chunks must not depend on how
+ * fragmented the data pages leave memory. A mapping that merges segments
+ * only ever needs fewer slots per chunk.
+ *
+ * Return: 0 or -ENOMEM; on error the caller frees with
+ * dmasim_free_descriptors().
+ */
+int dmasim_alloc_descriptors(struct dmasim_xfer *x)
 {
 	unsigned int depth = x->spec.chain_depth, i, slots;
 	struct dmasim_chunk *c;
@@ -84,16 +96,27 @@ static int alloc_chunks(struct dmasim_xfer *x, unsigned int entries)
 	x->nr_chunks = depth;
 	for (i = 0; i < depth; i++) {
 		c = &x->chunks[i];
-		slots = dmasim_chunk_slots(x->spec.format, entries, depth, i);
-		c->nr_desc = dmasim_chunk_entries(entries, depth, i);
+		slots = dmasim_chunk_slots(x->spec.format, x->spec.entries, depth, i);
 		c->order = get_order((uint64_t)slots * dmasim_desc_size(x->spec.format));
 		c->page = alloc_pages(GFP_KERNEL, c->order);
 		if (!c->page)
 			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Splits @entries mapped segments over the chunks and clears them. */
+static void layout_chunks(struct dmasim_xfer *x, unsigned int entries)
+{
+	struct dmasim_chunk *c;
+	unsigned int i;
+
+	for (i = 0; i < x->nr_chunks; i++) {
+		c = &x->chunks[i];
+		c->nr_desc = dmasim_chunk_entries(entries, x->nr_chunks, i);
 		/* Status write-back fields and reserved words start at zero. */
 		memset(page_address(c->page), 0, (size_t)PAGE_SIZE << c->order);
 	}
-	return 0;
 }
 
 static int cursor_is_chunk_end(const struct dmasim_xfer *x, const struct desc_cursor *cur)
@@ -185,27 +208,23 @@ static void fill_descriptors(struct dmasim_xfer *x)
 
 /**
  * dmasim_build_descriptors - write the descriptor chunks of a transfer
- * @x: transfer whose lists are allocated and DMA-mapped
+ * @x: transfer whose chunks are allocated and whose lists are DMA-mapped
  *
  * The mapped segment count (which an IOMMU may make smaller than the list)
- * is split over @x->spec.chain_depth chunks as design section 7 defines.
+ * is split over the chunks as design section 7 defines.
  *
- * Return: 0; -EINVAL if the depth exceeds the mapped segments or the
- * source and destination map differently; -ENOMEM. On error the caller
- * frees with dmasim_free_descriptors().
+ * Return: 0, or -EINVAL if the chunks outnumber the mapped segments or the
+ * source and destination map differently.
  */
 int dmasim_build_descriptors(struct dmasim_xfer *x)
 {
 	unsigned int entries = primary_list(x)->nents;
-	int ret;
 
-	if (x->spec.chain_depth < 1 || x->spec.chain_depth > entries)
+	if (x->nr_chunks < 1 || x->nr_chunks > entries || entries > x->spec.entries)
 		return -EINVAL;
 	if (x->spec.dir == DMA_HW_MEM_TO_MEM && x->dst.nents != entries)
 		return -EINVAL;
-	ret = alloc_chunks(x, entries);
-	if (ret)
-		return ret;
+	layout_chunks(x, entries);
 	fill_descriptors(x);
 	x->head = dmasim_xfer_desc_bus(x, 0, 0);
 	return 0;

@@ -133,7 +133,9 @@ int dmasim_xfer_prep(struct dmasim_dev *dd, const struct dmasim_xfer_spec *spec,
 	if (!x)
 		return -ENOMEM;
 	x->spec = *spec;
-	ret = alloc_lists(x);
+	ret = dmasim_alloc_descriptors(x);
+	if (!ret)
+		ret = alloc_lists(x);
 	if (!ret)
 		ret = map_lists(dd, x);
 	if (!ret)

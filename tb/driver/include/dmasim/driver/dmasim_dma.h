@@ -127,6 +127,7 @@ void *dmasim_xfer_desc(struct dmasim_xfer *x, unsigned int chunk, unsigned int s
 uint64_t dmasim_xfer_desc_bus(const struct dmasim_xfer *x, unsigned int chunk,
 			      unsigned int slot);
 
+int dmasim_alloc_descriptors(struct dmasim_xfer *x);
 int dmasim_build_descriptors(struct dmasim_xfer *x);
 void dmasim_free_descriptors(struct dmasim_xfer *x);
 
