@@ -108,6 +108,15 @@ TEST_F(sglist_iommu, IovaTranslatesBackToEachEntrysPages) {
     EXPECT_EQ(sim_iommu_iova_to_phys(&d.dev, iova), 0u);
 }
 
+TEST_F(sglist_iommu, ChainedListMergesAcrossChainLinks) {
+    IommuDevice d;
+    const unsigned n = 300;  // more than one sg array
+    Table t(gapped(n));
+    ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
+    EXPECT_EQ(dma_lengths(&t.sgt), (std::vector<unsigned>{n * PAGE_SIZE}));
+    dma_unmap_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0);
+}
+
 TEST_F(sglist_iommu, MergingHonoursTheMaxSegmentSize) {
     IommuDevice d;
     ASSERT_EQ(dma_set_max_seg_size(&d.dev, 3 * PAGE_SIZE), 0);

@@ -207,6 +207,35 @@ TEST_F(sglist_mm, PageAndAddressConversionsAgree) {
     EXPECT_EQ(nth_page(p, 3), pfn_to_page(pfn + 3));
 }
 
+TEST_F(sglist_mm, PfnValidCoversExactlyTheFrames) {
+    const unsigned long frames = kRamBytes / PAGE_SIZE;
+    EXPECT_TRUE(pfn_valid(0));
+    EXPECT_TRUE(pfn_valid(frames - 1));
+    EXPECT_FALSE(pfn_valid(frames));
+}
+
+TEST(sglist_mm_own_ram, ScatteredGiBBufferGetsDistinctFrames) {
+    // A 1 GiB user buffer in 4 KiB pages, as the testbench builds: every
+    // page must be a distinct frame, and a quadratic allocator would time
+    // out here.
+    const unsigned long ram_frames = (4ull << 30) / PAGE_SIZE, n = (1ull << 30) / PAGE_SIZE;
+    ASSERT_EQ(sim_mem_init(ram_frames * PAGE_SIZE, SIM_MEM_SCATTERED, 11), 0);
+    std::vector<bool> taken(ram_frames);
+    std::vector<page*> pages(n);
+    unsigned long distinct = 0;
+    for (auto& p : pages) {
+        p = alloc_page(GFP_KERNEL);
+        ASSERT_NE(p, nullptr) << sim_mem_last_error();
+        distinct += !taken[page_to_pfn(p)];
+        taken[page_to_pfn(p)] = true;
+    }
+    EXPECT_EQ(distinct, n);
+    EXPECT_EQ(sim_mem_pages_in_use(), n);
+    sgtest::free_page_list(pages);
+    EXPECT_EQ(sim_mem_pages_in_use(), 0u);
+    sim_mem_exit();
+}
+
 TEST_F(sglist_mm, VirtAddrValidCoversExactlyTheRam) {
     const char* base = static_cast<const char*>(sim_mem_base());
     EXPECT_TRUE(virt_addr_valid(base));

@@ -86,6 +86,17 @@ TEST_F(sglist_iter, ForEachSgtablePageCoversOrigNents) {
     EXPECT_EQ(pages, 4u);
 }
 
+TEST_F(sglist_iter, ForEachSgtableDmaPageCoversNents) {
+    TwoEntries e;
+    sg_dma_address(&e.sgl[0]) = 0x200000;
+    sg_dma_len(&e.sgl[0]) = 2 * PAGE_SIZE;
+    sg_table t{e.sgl, 1, 2};  // one DMA segment
+    sg_dma_page_iter it;
+    unsigned pages = 0;
+    for_each_sgtable_dma_page(&t, &it, 0) pages++;
+    EXPECT_EQ(pages, 2u);
+}
+
 TEST_F(sglist_iter, MiterPiecesNeverCrossAPage) {
     scatterlist sg;
     sg_init_table(&sg, 1);

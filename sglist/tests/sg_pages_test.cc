@@ -56,6 +56,11 @@ TEST_F(sglist_pages, ReversedPagesStayOneEntryEach) {
     EXPECT_EQ(from_pages(pfns, 0, pfns.size() * PAGE_SIZE, kNoLimit), expect);
 }
 
+TEST_F(sglist_pages, ReversedPagesStaySeparateUnderAMaxSegment) {
+    EXPECT_EQ(from_pages({103, 102, 101}, 0, 3 * PAGE_SIZE, 2 * PAGE_SIZE),
+              (std::vector<Seg>{{at(103), PAGE_SIZE}, {at(102), PAGE_SIZE}, {at(101), PAGE_SIZE}}));
+}
+
 TEST_F(sglist_pages, GappedPagesSplitAtEachGap) {
     EXPECT_EQ(from_pages({100, 101, 102, 200, 201, 300}, 0, 6 * PAGE_SIZE, kNoLimit),
               (std::vector<Seg>{
