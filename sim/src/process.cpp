@@ -28,15 +28,15 @@ int status_code(int status) {
 
 }  // namespace
 
-pid_t spawn(const std::vector<std::string>& argv, const std::string& stderr_path,
-            bool discard_stdout) {
+pid_t spawn(const std::vector<std::string>& argv, const std::string& stdout_path,
+            const std::string& stderr_path) {
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
     if (pid == 0) {
-        if (discard_stdout) redirect(STDOUT_FILENO, "/dev/null");
+        if (!stdout_path.empty()) redirect(STDOUT_FILENO, stdout_path.c_str());
         if (!stderr_path.empty()) redirect(STDERR_FILENO, stderr_path.c_str());
         execv(args[0], args.data());
         // Only reached if exec failed; the parent reads this from the log.
@@ -57,7 +57,7 @@ std::pair<pid_t, int> wait_any() {
 }
 
 int run_and_wait(const std::vector<std::string>& argv) {
-    pid_t pid = spawn(argv, "", false);
+    pid_t pid = spawn(argv, "", "");
     int status = 0;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) throw std::runtime_error("waitpid failed");

@@ -9,11 +9,11 @@
 
 namespace dmasim::sim {
 
-/// Starts argv[0] (a path) with `argv`. The child's stdout goes to
-/// /dev/null when `discard_stdout`; its stderr to `stderr_path` when not
-/// empty. Throws std::runtime_error if the process cannot be started.
-pid_t spawn(const std::vector<std::string>& argv, const std::string& stderr_path,
-            bool discard_stdout);
+/// Starts argv[0] (a path) with `argv`. The child's stdout and stderr go
+/// to the named files (created or truncated), or stay the parent's when a
+/// name is empty. Throws std::runtime_error if the process cannot be started.
+pid_t spawn(const std::vector<std::string>& argv, const std::string& stdout_path,
+            const std::string& stderr_path);
 
 /// Waits for any child to end; returns its pid and exit status
 /// (128 + signal number if it was killed, as shells report it).

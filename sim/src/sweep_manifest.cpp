@@ -18,14 +18,14 @@ const SweepAxis& axis_of(const SweepSpec& spec, const std::string& key) {
     return spec.axes.front();
 }
 
-/// x: the list length if swept, else the first swept key; one line per
-/// combination of the other axes' keys (chain depth first); a log x axis
-/// when x is numeric and spans a factor of 16 or more.
+/// x: the list length if swept, else the chain depth, else the first swept
+/// key; one line per combination of the other axes' keys (chain depth
+/// first); a log x axis when x is numeric and spans a factor of 16 or more.
 Json choose_plot(const SweepSpec& spec) {
     const auto keys = spec.swept_keys();
-    const bool entries_swept =
-        std::find(keys.begin(), keys.end(), "workload.entries") != keys.end();
-    const std::string x = entries_swept ? "workload.entries" : keys.front();
+    std::string x = keys.front();
+    for (const char* preferred : {"workload.chain_depth", "workload.entries"})
+        if (std::find(keys.begin(), keys.end(), preferred) != keys.end()) x = preferred;
     const SweepAxis& x_axis = axis_of(spec, x);
 
     std::vector<std::string> series;
@@ -81,7 +81,7 @@ Json make_manifest(const SweepSpec& spec, const std::vector<SweepPoint>& points,
     for (const auto& p : points) list.push_back(point_json(p));
     return {{"sweep_file", spec.file},
             {"base", spec.base},
-            {"platform", platform_line(points.front().config)},
+            {"platform", platform_line(common_config(spec))},
             {"shard", {{"k", shard.k}, {"n", shard.n}}},
             {"swept_keys", spec.swept_keys()},
             {"plot", choose_plot(spec)},

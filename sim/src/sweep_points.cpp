@@ -32,10 +32,21 @@ std::vector<Assignment> SweepSpec::point_values(size_t index) const {
     return values;
 }
 
-std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
+namespace {
+
+ConfigBuilder common_builder(const SweepSpec& spec) {
     ConfigBuilder common;
     if (!spec.base.empty()) common.apply_file(spec.base);
     if (!spec.set.IsNull()) common.apply_yaml(spec.set, spec.file);
+    return common;
+}
+
+}  // namespace
+
+tb::SimConfig common_config(const SweepSpec& spec) { return common_builder(spec).config(); }
+
+std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
+    const ConfigBuilder common = common_builder(spec);
 
     std::vector<SweepPoint> points;
     for (size_t i = 0; i < spec.point_count(); ++i) {

@@ -71,7 +71,7 @@ std::vector<Failure> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
     while (next < jobs.size() || !running.empty()) {
         while (running.size() < parallel && next < jobs.size()) {
             const Job& job = jobs[next++];
-            running[spawn(job.argv, job.log, true)] = &job;
+            running[spawn(job.argv, "/dev/null", job.log)] = &job;
         }
         auto [pid, status] = wait_any();
         auto it = running.find(pid);
@@ -85,14 +85,19 @@ std::vector<Failure> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
     return failures;
 }
 
-/// The last few lines of a point's stderr: usually the error message.
-std::string log_tail(const std::string& path) {
+/// The gist of a point's stderr: dmasim's own messages if it printed any,
+/// else the first lines (e.g. a crash report's headline).
+std::string log_gist(const std::string& path) {
     std::ifstream in(path);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);)
-        if (!line.empty()) lines.push_back(line);
+    std::vector<std::string> all, ours;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty()) continue;
+        all.push_back(line);
+        if (line.rfind("dmasim", 0) == 0) ours.push_back(line);
+    }
+    const auto& lines = ours.empty() ? all : ours;
     const size_t keep = std::min<size_t>(lines.size(), 3);
-    return fmt::format("{}", fmt::join(lines.end() - keep, lines.end(), "\n      "));
+    return fmt::format("{}", fmt::join(lines.begin(), lines.begin() + keep, "\n      "));
 }
 
 void print_skipped(const std::vector<SweepPoint>& points, const Shard& shard) {
@@ -111,7 +116,7 @@ void print_failures(const std::vector<Failure>& failures, const SweepDir& dir,
     fmt::print("failed points:\n");
     for (const auto& f : failures)
         fmt::print("  {:05d}{} (exit status {}, log {})\n      {}\n", f.index,
-                   describe(points[f.index]), f.status, dir.log(f.index), log_tail(dir.log(f.index)));
+                   describe(points[f.index]), f.status, dir.log(f.index), log_gist(dir.log(f.index)));
 }
 
 }  // namespace

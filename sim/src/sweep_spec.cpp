@@ -34,7 +34,7 @@ std::string resolve_base(const YAML::Node& node, const std::string& file) {
     fs::path base = fs::path(file).parent_path() / node.Scalar();
     if (!fs::is_regular_file(base))
         throw ConfigError(where_of(node, file), fmt::format("base config {} not found", base.string()));
-    return base.string();
+    return base.lexically_normal().string();
 }
 
 SweepAxis single_key_axis(const YAML::Node& key_node, const YAML::Node& values,

@@ -54,6 +54,9 @@ struct SweepPoint {
     std::string skipped;
 };
 
+/// The config every point starts from: the base file with `set:` applied.
+tb::SimConfig common_config(const SweepSpec& spec);
+
 /// Resolves every point. Errors in the base config or `set:` throw; a point
 /// that fails a cross-key check is returned with `skipped` set.
 std::vector<SweepPoint> expand_sweep(const SweepSpec& spec);

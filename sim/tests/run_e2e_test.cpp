@@ -1,0 +1,167 @@
+// run_e2e_test.cpp - `dmasim run` through the real binary: exit status,
+// summary, report keys and their consistency, trace, and usage errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "e2e_support.h"
+
+namespace dmasim::sim {
+namespace {
+
+using nlohmann::json;
+using test::run_dmasim;
+using test::TempDir;
+
+/// A small, fast workload: 16 entries of 4 KiB over 2 chunks.
+const std::vector<std::string> kSmall = {"--set", "workload.entries=16", "--set",
+                                         "workload.segment_bytes=4096", "--set",
+                                         "workload.chain_depth=2"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+json read_json(const std::string& path) { return json::parse(test::read_file(path)); }
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+TEST(RunE2E, DefaultConfigRunsAndPrintsTheSummary) {
+    TempDir dir;
+    auto r = run_dmasim(dir, {"run"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("platform     ", 0), 0u) << r.out;  // platform line first
+    for (const char* line : {"bytes", "sim time", "throughput", "bus util.", "descriptors",
+                             "integrity    pass", "wall time"})
+        EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
+    EXPECT_FALSE(contains(r.out + r.err, "Copyright")) << "SystemC banner shown";
+}
+
+TEST(RunE2E, ReportHoldsConsistentResultKeys) {
+    TempDir dir;
+    const std::string report = dir.path() + "/r.json";
+    auto r = run_dmasim(dir, with({"run"}, with(kSmall, {"--report", report, "--quiet"})));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "");  // --quiet
+    json j = read_json(report);
+    const json& res = j["result"];
+    for (const char* key : {"bytes", "descriptors", "chain_links", "cycles", "sim_time_ns",
+                            "throughput_gbps", "bytes_per_cycle", "descriptor_bytes_fetched",
+                            "bus_utilization", "integrity"})
+        EXPECT_TRUE(res.contains(key)) << key;
+    EXPECT_EQ(res["integrity"], "pass");
+    // 16 entries x 4096 bytes over 2 chunks: 16 data descriptors, 1 chain link.
+    EXPECT_EQ(res["bytes"], 16 * 4096);
+    EXPECT_EQ(res["descriptors"], 16);
+    EXPECT_EQ(res["chain_links"], 2 - 1);
+    const double bytes = res["bytes"], ns = res["sim_time_ns"], cycles = res["cycles"];
+    const double clock_mhz = j["config"]["clock_mhz"];
+    EXPECT_NEAR(res["throughput_gbps"].get<double>(), bytes / ns, 1e-9 * bytes / ns);
+    EXPECT_NEAR(res["bytes_per_cycle"].get<double>(), bytes / cycles, 1e-9 * bytes / cycles);
+    EXPECT_EQ(cycles, std::round(ns * clock_mhz / 1000));
+    // config is flat and fully resolved; wall time sits outside result.
+    EXPECT_EQ(j["config"]["workload.entries"], 16);
+    EXPECT_EQ(j["config"]["dma.descriptor_format"], "chained_pages");
+    EXPECT_TRUE(j["config"].contains("traffic.seed"));
+    EXPECT_TRUE(j.contains("wall_seconds"));
+    EXPECT_FALSE(res.contains("wall_seconds"));
+    EXPECT_TRUE(j["statistics"].contains("dma.ch0"));
+}
+
+TEST(RunE2E, SetOverridesTheConfigFile) {
+    TempDir dir;
+    const std::string cfg = dir.write("c.yaml", "workload:\n  entries: 4\n  chain_depth: 1\n");
+    const std::string report = dir.path() + "/r.json";
+    auto r = run_dmasim(dir, {"run", cfg, "--set", "workload.entries=8", "--report", report});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_json(report)["result"]["descriptors"], 8);
+}
+
+TEST(RunE2E, OutOfRangeValueExits2WithoutAReport) {
+    TempDir dir;
+    const std::string report = dir.path() + "/r.json";
+    auto r = run_dmasim(dir, {"run", "--set", "dma.channels=99", "--report", report});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err, "dma.channels")) << r.err;
+    EXPECT_TRUE(contains(r.err, "1 .. 16")) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(report));
+}
+
+TEST(RunE2E, UnknownKeyInAFileExits2WithLineAndSuggestion) {
+    TempDir dir;
+    const std::string cfg = dir.write("bad.yaml", "dma:\n  max_outstanding_read: 4\n");
+    auto r = run_dmasim(dir, {"run", cfg});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err, "bad.yaml:2:")) << r.err;
+    EXPECT_TRUE(contains(r.err, "did you mean dma.max_outstanding_reads?")) << r.err;
+}
+
+TEST(RunE2E, MalformedYamlExits2WithLine) {
+    TempDir dir;
+    const std::string cfg = dir.write("bad.yaml", "dma:\n  channels: [1\n");
+    auto r = run_dmasim(dir, {"run", cfg});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err, "bad.yaml:")) << r.err;
+    EXPECT_TRUE(contains(r.err, "YAML syntax error")) << r.err;
+}
+
+TEST(RunE2E, ChainDeeperThanTheEngineAllowsFailsWithExit1AndAReport) {
+    // 4 chunks need 3 chain links; the engine stops after 1 with CHAIN_LOOP,
+    // so the destination is incomplete and the integrity check fails.
+    TempDir dir;
+    const std::string report = dir.path() + "/r.json";
+    auto r = run_dmasim(dir, {"run", "--set", "workload.entries=8", "--set",
+                              "workload.chain_depth=4", "--set", "dma.max_chain_depth=1",
+                              "--report", report});
+    EXPECT_EQ(r.status, 1) << r.err;
+    ASSERT_TRUE(std::filesystem::exists(report));
+    EXPECT_EQ(read_json(report)["result"]["integrity"], "fail");
+}
+
+TEST(RunE2E, CommandLineErrorsExit2AndHelpExits0) {
+    TempDir dir;
+    EXPECT_EQ(run_dmasim(dir, {"run", "--bogus"}).status, 2);
+    EXPECT_EQ(run_dmasim(dir, {}).status, 2);  // no subcommand
+    EXPECT_EQ(run_dmasim(dir, {"sweep", "-j", "0", "x.yaml"}).status, 2);
+    for (const char* sub : {"run", "sweep", "merge", "plot", "config"}) {
+        auto r = run_dmasim(dir, {sub, "--help"});
+        EXPECT_EQ(r.status, 0) << sub;
+        EXPECT_TRUE(contains(r.out, "Usage")) << sub;
+    }
+}
+
+TEST(RunE2E, ConfigMarkdownMatchesTheCheckedInDocs) {
+    TempDir dir;
+    auto r = run_dmasim(dir, {"config", "--markdown"});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, test::read_file(DMASIM_SOURCE_DIR "/docs/configuration.md"));
+}
+
+TEST(RunE2E, TraceHoldsOneCompleteEventPerBurst) {
+    TempDir dir;
+    const std::string report = dir.path() + "/r.json", trace = dir.path() + "/t.json";
+    auto r = run_dmasim(dir, with({"run"}, with(kSmall, {"--report", report, "--trace", trace})));
+    ASSERT_EQ(r.status, 0) << r.err;
+    json events = read_json(trace)["traceEvents"];
+    size_t reads = 0, writes = 0;
+    for (const auto& e : events) {
+        if (e["ph"] != "X") continue;
+        reads += e["name"] == "read";
+        writes += e["name"] == "write";
+    }
+    const json ch0 = read_json(report)["statistics"]["dma.ch0"];
+    EXPECT_EQ(reads, ch0["read_bursts"]["value"].get<double>());
+    EXPECT_EQ(writes, ch0["write_bursts"]["value"].get<double>());
+    // default.yaml: 16-byte bus, 16-beat bursts, so one page is 4096 / 256
+    // bursts and 16 one-page segments take 16 x 16 reads.
+    EXPECT_EQ(reads, 16u * 4096 / (16 * 16));
+}
+
+}  // namespace
+}  // namespace dmasim::sim

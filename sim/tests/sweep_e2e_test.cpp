@@ -1,0 +1,132 @@
+// sweep_e2e_test.cpp - `dmasim sweep`, `merge` and `plot` through the real
+// binary: a 2 x 2 grid run 2 at a time, resume, shards via GNU parallel,
+// failing points and bad sweep files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "e2e_support.h"
+
+namespace dmasim::sim {
+namespace {
+
+namespace fs = std::filesystem;
+using test::read_file;
+using test::run_dmasim;
+using test::TempDir;
+
+/// 2 x 2 grid of small runs: entries {4, 8} x chain depth {1, 2}.
+std::string write_grid(const TempDir& dir) {
+    return dir.write("grid.yaml",
+                     "set:\n  workload.segment_bytes: 1024\n"
+                     "sweep:\n  workload.entries: [4, 8]\n  workload.chain_depth: [1, 2]\n");
+}
+
+size_t lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+/// File name -> contents of every point report in `dir`/points.
+std::map<std::string, std::string> reports(const std::string& dir) {
+    std::map<std::string, std::string> out;
+    for (const auto& entry : fs::directory_iterator(dir + "/points"))
+        out[entry.path().filename().string()] = read_file(entry.path().string());
+    return out;
+}
+
+TEST(SweepE2E, GridRunsEveryPointAndDrawsPlots) {
+    TempDir dir;
+    const std::string out = dir.path() + "/out";
+    auto r = run_dmasim(dir, {"sweep", write_grid(dir), "-j", "2", "--out", out});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const std::string csv = read_file(out + "/results.csv");
+    EXPECT_EQ(lines(csv), 1u + 2 * 2) << csv;  // header + 4 points
+    EXPECT_EQ(csv.rfind("workload.entries,workload.chain_depth,bytes,", 0), 0u) << csv;
+    // Point order, last key fastest; bytes = entries x 1024.
+    EXPECT_NE(csv.find("\n4,1,4096,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\n8,2,8192,"), std::string::npos) << csv;
+    EXPECT_LT(csv.find("\n4,2,"), csv.find("\n8,1,"));
+    const std::string png = read_file(out + "/throughput.png");
+    ASSERT_GT(png.size(), 8u);
+    EXPECT_EQ(png.substr(1, 3), "PNG");
+    EXPECT_NE(read_file(out + "/throughput.svg").find("<svg"), std::string::npos);
+}
+
+TEST(SweepE2E, ResumeRerunsExactlyTheMissingPoint) {
+    TempDir dir;
+    const std::string out = dir.path() + "/out", grid = write_grid(dir);
+    ASSERT_EQ(run_dmasim(dir, {"sweep", grid, "-j", "2", "--out", out, "--no-plot"}).status, 0);
+    const auto before = reports(out);
+    const std::string csv_before = read_file(out + "/results.csv");
+    fs::remove(out + "/points/00002.json");
+
+    auto r = run_dmasim(dir, {"sweep", grid, "-j", "2", "--out", out, "--no-plot", "--resume"});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("1 to run, 3 already complete"), std::string::npos) << r.out;
+    const auto after = reports(out);
+    ASSERT_EQ(after.size(), 4u);
+    // Untouched reports are byte-identical (a rerun would change wall_seconds).
+    for (const char* kept : {"00000.json", "00001.json", "00003.json"})
+        EXPECT_EQ(after.at(kept), before.at(kept)) << kept;
+    EXPECT_EQ(read_file(out + "/results.csv"), csv_before);  // no wall-clock figures
+}
+
+TEST(SweepE2E, ShardsRunThroughGnuParallelMergeToTheUnshardedCsv) {
+    TempDir dir;
+    const std::string grid = write_grid(dir);
+    ASSERT_EQ(run_dmasim(dir, {"sweep", grid, "-j", "2", "--out", dir.path() + "/whole",
+                               "--no-plot"})
+                  .status,
+              0);
+    auto p = test::run_program(
+        dir, {"/usr/bin/parallel", "--will-cite", "-j", "2", test::dmasim_exe(), "sweep", grid,
+              "--out", dir.path() + "/shard{}", "--shard", "{}/2", "-j", "1", "--no-plot",
+              ":::", "1", "2"});
+    ASSERT_EQ(p.status, 0) << p.out << p.err;
+    EXPECT_EQ(lines(read_file(dir.path() + "/shard1/results.csv")), 1u + 2);  // points 0, 2
+
+    auto m = run_dmasim(dir, {"merge", dir.path() + "/shard1", dir.path() + "/shard2", "--out",
+                              dir.path() + "/merged", "--no-plot"});
+    ASSERT_EQ(m.status, 0) << m.err;
+    EXPECT_EQ(read_file(dir.path() + "/merged/results.csv"),
+              read_file(dir.path() + "/whole/results.csv"));
+}
+
+TEST(SweepE2E, FailedPointsAreListedAndTheSweepGoesOn) {
+    TempDir dir;
+    const std::string sweep =
+        dir.write("s.yaml",
+                  "set:\n  workload.entries: 4\n"
+                  "sweep:\n  workload.scenario: [throughput, no_such_scenario]\n"
+                  "  workload.chain_depth: [1, 8]\n");
+    auto r = run_dmasim(dir, {"sweep", sweep, "-j", "2", "--out", dir.path() + "/o", "--no-plot"});
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    // chain_depth 8 > entries 4: points 1 and 3 are skipped, not failed.
+    EXPECT_NE(r.out.find("skipped points"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("00002 workload.scenario=no_such_scenario"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("unknown scenario"), std::string::npos) << r.out;
+    EXPECT_EQ(lines(read_file(dir.path() + "/o/results.csv")), 1u + 1);  // only point 0 ran
+}
+
+TEST(SweepE2E, BadSweepFileExits2) {
+    TempDir dir;
+    const std::string sweep = dir.write("s.yaml", "sweep:\n  workload.entires: [1, 2]\n");
+    auto r = run_dmasim(dir, {"sweep", sweep, "--out", dir.path() + "/o"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("s.yaml:2:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("did you mean workload.entries?"), std::string::npos) << r.err;
+}
+
+TEST(PlotE2E, UnknownColumnIsAClearError) {
+    TempDir dir;
+    const std::string csv = dir.write("r.csv", "workload.entries,throughput_gbps\n1,2.5\n2,3.5\n");
+    auto bad = run_dmasim(dir, {"plot", csv, "--y", "nope", "-o", dir.path() + "/p.svg"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("no column 'nope'"), std::string::npos) << bad.err;
+    auto good = run_dmasim(dir, {"plot", csv, "-o", dir.path() + "/p.svg"});
+    EXPECT_EQ(good.status, 0) << good.err;
+    EXPECT_NE(read_file(dir.path() + "/p.svg").find("<svg"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dmasim::sim
