@@ -4,7 +4,25 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 namespace dmasim::tb {
+namespace {
+
+// Each phase of a channel as a share of the measured cycles (phases overlap
+// in a pipelined engine, so the shares need not add up to 100%).
+model::StatGroup phase_group(unsigned ch, const model::ChannelStats& s, uint64_t cycles)
+{
+    const auto share = [cycles](uint64_t c) { return cycles ? 100.0 * c / cycles : 0.0; };
+    return {fmt::format("phase.ch{}", ch),
+            {{"setup", share(s.setup_cycles), "% of cycles"},
+             {"descriptor_stall", share(s.descriptor_stall_cycles), "% of cycles"},
+             {"data", share(s.data_cycles), "% of cycles"},
+             {"writeback", share(s.writeback_cycles), "% of cycles"},
+             {"irq_latency", share(s.irq_latency_cycles), "% of cycles"}}};
+}
+
+}  // namespace
 
 void measure(const Window& window, const model::Platform& platform, RunResult& result)
 {
@@ -15,17 +33,19 @@ void measure(const Window& window, const model::Platform& platform, RunResult& r
     result.throughput_gbps = result.sim_time_ns > 0 ? result.bytes / result.sim_time_ns : 0;
     result.bytes_per_cycle = result.cycles > 0 ? double(result.bytes) / result.cycles : 0;
 
+    const uint64_t busiest = std::max(platform.read_channel_stats().busy_cycles,
+                                      platform.write_channel_stats().busy_cycles);
+    result.bus_utilization = result.cycles > 0 ? double(busiest) / result.cycles : 0;
+
+    result.statistics = platform.statistics();
     result.descriptors = result.chain_links = result.descriptor_bytes_fetched = 0;
     for (unsigned ch = 0; ch < params.dma.channels; ++ch) {
         const model::ChannelStats s = platform.channel_stats(ch);
         result.descriptors += s.descriptors;
         result.chain_links += s.chain_links;
         result.descriptor_bytes_fetched += s.descriptor_bytes_fetched;
+        result.statistics.push_back(phase_group(ch, s, result.cycles));
     }
-    const uint64_t busiest = std::max(platform.read_channel_stats().busy_cycles,
-                                      platform.write_channel_stats().busy_cycles);
-    result.bus_utilization = result.cycles > 0 ? double(busiest) / result.cycles : 0;
-    result.statistics = platform.statistics();
 }
 
 }  // namespace dmasim::tb

@@ -75,7 +75,7 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     }
     std::unique_ptr<VcdWriter> vcd;
     if (!options.vcd_path.empty())
-        vcd = std::make_unique<VcdWriter>(options.vcd_path, platform, tb,
+        vcd = std::make_unique<VcdWriter>(options.vcd_path, platform,
                                           config.platform.dma.channels);
     const unsigned long pages_before = sim_mem_pages_in_use();
 

@@ -168,6 +168,15 @@ std::optional<Mismatch> Scoreboard::compare_device(const sg_table& sgt, uint64_t
     return std::nullopt;
 }
 
+uint64_t Scoreboard::digest(const sg_table& sgt, uint64_t digest)
+{
+    scatterlist* sg;
+    unsigned int i;
+    for_each_sgtable_sg(&sgt, sg, i)
+        digest = model::DevicePort::digest_of(block_of(sg) + sg->offset, sg->length, digest);
+    return digest;
+}
+
 std::optional<Mismatch> Scoreboard::compare_fill(const sg_table& sgt, bool include_segments)
 {
     scatterlist* sg;

@@ -50,6 +50,9 @@ public:
     /// First segment byte of `sgt` that differs from the device's source
     /// stream (model::DevicePort::pattern_byte) starting at offset `pos`.
     static std::optional<Mismatch> compare_device(const sg_table& sgt, uint64_t pos);
+    /// FNV-1a digest (model::DevicePort::digest_of) of `sgt`'s segments in
+    /// order, continuing from `digest`: what a device sink folds them into.
+    static uint64_t digest(const sg_table& sgt, uint64_t digest);
     /// First byte of `sgt`'s page blocks that is not the fill byte: outside
     /// the segments only, or (for a list never written) everywhere.
     static std::optional<Mismatch> compare_fill(const sg_table& sgt, bool include_segments);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <dmasim/model/device_port.h>
+
 #include "io_bind.h"
 #include "xfer_spec.h"
 
@@ -57,9 +59,6 @@ Testbench::Testbench(sc_core::sc_module_name name, const SimConfig& config,
     cpu_.socket.bind(platform.cpu_target());
     cpu_.set_irq_handler([this](sc_core::sc_time raised) { return on_interrupt(raised); });
     cpu_.set_bus_error_handler([this](const std::string& what) { stop_scenario(false, what); });
-    for (unsigned ch = 0; ch < config.platform.dma.channels; ++ch)
-        busy_.push_back(std::make_unique<sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>>(
-            fmt::format("busy_ch{}", ch).c_str(), false));
     SC_HAS_PROCESS(Testbench);
     SC_THREAD(scenario_thread);
 }
@@ -148,21 +147,11 @@ void Testbench::start(Transfer& t)
 {
     if (t.started_)
         stop_scenario(false, "Bench::start: transfer already started");
-    if (t.xfer_->spec.dir == DMA_HW_DEV_TO_MEM) {
-        // Data is checkable only when no other device read interleaves.
-        if (device_sources_in_flight_++ == 0)
-            t.device_pos_ = device_source_pos_;
-        else
-            for (const auto& other : transfers_)
-                if (other->started_ && !other->finished_ &&
-                    other->xfer_->spec.dir == DMA_HW_DEV_TO_MEM)
-                    other->device_pos_.reset();
-    }
+    note_device_start(t);
     if (dmasim_xfer_submit(&dd_.chan[t.channel_], t.xfer_) != 0)
         stop_scenario(false, fmt::format("Bench::start: channel {} is busy", t.channel_));
     t.started_ = true;
     active_[t.channel_] = &t;
-    busy_[t.channel_]->write(true);
     // The START write has just completed: the measured window opens here.
     if (t.measured_ && (!first_start_ || sc_core::sc_time_stamp() < *first_start_))
         first_start_ = sc_core::sc_time_stamp();
@@ -179,7 +168,6 @@ bool Testbench::on_interrupt(sc_core::sc_time raised)
             continue;
         t->interrupted_ = true;
         t->interrupt_at_ = raised;
-        busy_[ch]->write(false);
     }
     return handled;
 }
@@ -191,13 +179,8 @@ void Testbench::wait(Transfer& t)
     dmasim_xfer_wait(&dd_.chan[t.channel_]);
     t.finished_ = true;
     active_[t.channel_] = nullptr;
-    if (t.xfer_->spec.dir == DMA_HW_DEV_TO_MEM) {
-        --device_sources_in_flight_;
-        // After an error the device may have streamed more than was written.
-        if (t.error() != DMA_ERR_NONE)
-            t.device_pos_.reset();
-        device_source_pos_ += t.bytes_done();
-    }
+    if (t.xfer_->spec.dir != DMA_HW_MEM_TO_MEM)
+        --device_in_flight_[t.xfer_->spec.dir == DMA_HW_MEM_TO_DEV];
     if (!t.measured_)
         return;
     measured_bytes_ += t.bytes_done();
@@ -241,9 +224,43 @@ bool Testbench::check(const Transfer& t)
                             t.bytes_done(), x.bytes)) && ok;
     if (x.spec.dir == DMA_HW_MEM_TO_MEM)
         ok = record(scoreboard_.compare(x.dst, t.pattern_base_, "destination")) && ok;
-    if (x.spec.dir == DMA_HW_DEV_TO_MEM && t.device_pos_)
-        ok = record(scoreboard_.compare_device(x.dst, *t.device_pos_)) && ok;
-    return check_untouched(t) && ok;
+    return check_device(t) && check_untouched(t) && ok;
+}
+
+// The device's stream can be attributed to one transfer only if no other
+// transfer in the same direction ran at the same time.
+void Testbench::note_device_start(Transfer& t)
+{
+    const dma_hw_direction dir = t.xfer_->spec.dir;
+    if (dir == DMA_HW_MEM_TO_MEM)
+        return;
+    const bool to_device = dir == DMA_HW_MEM_TO_DEV;
+    if (device_in_flight_[to_device]++ > 0) {
+        for (const auto& other : transfers_)
+            if (other->started_ && !other->finished_ && other->xfer_->spec.dir == dir)
+                other->device_pos_.reset();
+        return;
+    }
+    const model::DevicePort& device = platform_.device();
+    t.device_pos_ = to_device ? device.consumed() : device.produced();
+    t.device_digest_ = device.sink_digest();
+}
+
+bool Testbench::check_device(const Transfer& t)
+{
+    const dmasim_xfer& x = *t.xfer_;
+    if (!t.device_pos_)
+        return true;
+    if (x.spec.dir == DMA_HW_DEV_TO_MEM)
+        return record(Scoreboard::compare_device(x.dst, *t.device_pos_));
+    if (x.spec.dir != DMA_HW_MEM_TO_DEV)
+        return true;
+    const model::DevicePort& device = platform_.device();
+    const uint64_t expected = Scoreboard::digest(x.src, t.device_digest_);
+    return expect(device.sink_digest() == expected,
+                  fmt::format("the device received {} bytes whose FNV-1a digest {:#x} differs "
+                              "from the source list's {:#x}",
+                              device.consumed() - *t.device_pos_, device.sink_digest(), expected));
 }
 
 bool Testbench::check_untouched(const Transfer& t)

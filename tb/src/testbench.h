@@ -49,11 +49,6 @@ public:
     uint64_t measured_bytes() const { return measured_bytes_; }
     /// The first integrity failure, if any.
     const std::optional<Mismatch>& failure() const { return failure_; }
-    /// Per-channel busy signals (START written .. interrupt), for VCD.
-    const sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>& busy(unsigned ch) const
-    {
-        return *busy_[ch];
-    }
     /// Frees every transfer still held (no bus access needed).
     void release_all();
 
@@ -68,6 +63,8 @@ private:
     void fail(const Mismatch& m);
     bool record(const std::optional<Mismatch>& m);
     uint64_t next_pattern_base(uint64_t bytes);
+    void note_device_start(Transfer& t);
+    bool check_device(const Transfer& t);
 
     const SimConfig& config_;
     model::Platform& platform_;
@@ -78,13 +75,11 @@ private:
     Scoreboard scoreboard_;
     std::vector<std::unique_ptr<Transfer>> transfers_;
     std::vector<Transfer*> active_;  ///< by channel
-    std::vector<std::unique_ptr<sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>>> busy_;
     std::optional<sc_core::sc_time> first_start_;
     std::optional<sc_core::sc_time> last_completion_;
     uint64_t measured_bytes_ = 0;
     uint64_t pattern_pos_ = 0;
-    uint64_t device_source_pos_ = 0;  ///< stream offset the device emits next
-    unsigned device_sources_in_flight_ = 0;
+    unsigned device_in_flight_[2] = {};  ///< device transfers running, by direction
     std::optional<Mismatch> failure_;
     struct Stop {
         bool config_error;

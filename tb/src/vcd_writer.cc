@@ -6,18 +6,17 @@
 #include <fmt/format.h>
 
 #include "atomic_file.h"
-#include "testbench.h"
 
 namespace dmasim::tb {
 
 VcdWriter::VcdWriter(const std::string& path, const model::Platform& platform,
-                     const Testbench& tb, unsigned channels)
+                     unsigned channels)
     : path_(path), temp_(AtomicFile::temp_name(path))
 {
     file_ = sc_core::sc_create_vcd_trace_file(temp_.c_str());
     sc_core::sc_trace(file_, platform.irq(), "irq");
     for (unsigned ch = 0; ch < channels; ++ch)
-        sc_core::sc_trace(file_, tb.busy(ch), fmt::format("busy_ch{}", ch));
+        sc_core::sc_trace(file_, platform.busy(ch), fmt::format("busy_ch{}", ch));
 }
 
 VcdWriter::~VcdWriter()

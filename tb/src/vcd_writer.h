@@ -10,13 +10,10 @@
 
 namespace dmasim::tb {
 
-class Testbench;
-
 class VcdWriter {
 public:
     /// Opens the trace during elaboration; `path` is the final file name.
-    VcdWriter(const std::string& path, const model::Platform& platform, const Testbench& tb,
-              unsigned channels);
+    VcdWriter(const std::string& path, const model::Platform& platform, unsigned channels);
     ~VcdWriter();
     VcdWriter(const VcdWriter&) = delete;
     VcdWriter& operator=(const VcdWriter&) = delete;

@@ -51,8 +51,11 @@ private:
     bool finished_ = false;
     bool measured_ = true;
     sc_core::sc_time interrupt_at_;
-    /// dev_to_mem: device stream offset of its first byte, when known.
+    /// Device transfers: where the device's stream stood at START (bytes
+    /// produced, or consumed and their digest). Unset when another transfer
+    /// in the same direction overlapped, so the stream cannot be attributed.
     std::optional<uint64_t> device_pos_;
+    uint64_t device_digest_ = 0;
 };
 
 /// What a scenario drives: the platform, the driver and the scoreboard.
