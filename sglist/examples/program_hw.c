@@ -96,22 +96,36 @@ static int run(struct page **pages, struct fake_hw *hw)
 	return 0;
 }
 
+static void free_user_pages(struct page **pages, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (pages[i])
+			__free_page(pages[i]);
+}
+
 int main(void)
 {
 	static struct page *pages[BUF_PAGES];
 	struct fake_hw hw = {0};
+	bool ok;
 	int ret;
 
 	if (sim_mem_init(RAM_BYTES, SIM_MEM_SCATTERED, 42))
 		return 1;
 	hw.fifo = malloc((size_t)BUF_PAGES * PAGE_SIZE);
 	ret = hw.fifo ? run(pages, &hw) : -ENOMEM;
-	if (!ret && fifo_matches(&hw, pages, BUF_PAGES))
+	ok = !ret && fifo_matches(&hw, pages, BUF_PAGES);
+	free_user_pages(pages, BUF_PAGES);
+	/* Everything the driver allocated must be back. */
+	ok = ok && sim_mem_pages_in_use() == 0;
+	if (ok)
 		printf("program_hw: %u segments, %zu bytes, data verified\n",
 		       hw.segments, hw.received);
 	else
 		printf("program_hw: FAILED (%d)\n", ret);
 	free(hw.fifo);
 	sim_mem_exit();
-	return ret ? 1 : 0;
+	return ok ? 0 : 1;
 }
