@@ -9,6 +9,7 @@ Exit status: 0 written, 1 matplotlib missing or the file cannot be written,
 import argparse
 import csv
 import sys
+import textwrap
 
 
 def parse_args():
@@ -82,7 +83,9 @@ def draw(groups, args):
         ax.plot(xs, ys, marker="o", label=label or args.y)
     ax.set_xlabel(args.xlabel or args.x)
     ax.set_ylabel(args.ylabel or args.y)
-    ax.set_title(args.title, fontsize=9)
+    # The platform line is long: wrap each title line to the figure's width.
+    title = "\n".join(textwrap.fill(line, 110) for line in args.title.splitlines())
+    ax.set_title(title, fontsize=9)
     if args.logx:
         ax.set_xscale("log", base=2)
     if args.logy:
