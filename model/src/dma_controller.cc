@@ -248,14 +248,16 @@ void DmaController::plan_until(uint64_t horizon) {
     }
 }
 
-uint64_t DmaController::next_wakeup(uint64_t now) const {
+// The next cycle the engine must run: a status event, or the point where
+// a channel's next burst enters the planning window. Never before
+// `horizon`, the cycle already planned to, unless an event is due.
+uint64_t DmaController::next_wakeup(uint64_t horizon) const {
     uint64_t next = DmaChannel::kNever;
     for (const auto& c : channels_) {
         next = std::min(next, c->next_event());
         uint64_t f = c->frontier();
         if (f == DmaChannel::kNever) continue;
-        // Wake when f enters the planning horizon.
-        next = std::min(next, std::max(now + 1, f > window_ ? f - window_ : 0));
+        next = std::min(next, std::max(horizon, f > window_ ? f - window_ : 0));
     }
     return next;
 }
@@ -264,9 +266,10 @@ void DmaController::engine() {
     for (;;) {
         uint64_t now = clock_.now();
         retire_events(now);
-        plan_until(now + window_);
+        uint64_t horizon = now + window_;
+        plan_until(horizon);
         window_ = std::min(quantum_, 2 * window_);
-        uint64_t next = next_wakeup(now);
+        uint64_t next = next_wakeup(horizon);
         if (next <= now) continue;
         if (next == DmaChannel::kNever)
             sc_core::wait(wake_);

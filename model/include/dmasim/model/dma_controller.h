@@ -76,7 +76,7 @@ private:
     void engine();
     void retire_events(uint64_t now);
     void plan_until(uint64_t horizon);
-    uint64_t next_wakeup(uint64_t now) const;
+    uint64_t next_wakeup(uint64_t horizon) const;
 
     DmaParams params_;
     unsigned mmio_latency_;
