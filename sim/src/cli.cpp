@@ -1,11 +1,11 @@
 // cli.cpp - subcommands, their options, and errors to exit status.
 #include "cli.h"
 
-#include <filesystem>
-#include <thread>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <filesystem>
+#include <thread>
 
 #include "config_docs.h"
 #include "config_loader.h"
@@ -49,8 +49,9 @@ void add_run(CLI::App& app, RunCommand& c) {
 }
 
 void add_sweep(CLI::App& app, SweepCommand& c) {
-    auto* cmd = app.add_subcommand("sweep", "Run every point of a sweep file, each in its own "
-                                            "process, and write results.csv and plots");
+    auto* cmd = app.add_subcommand("sweep",
+                                   "Run every point of a sweep file, each in its own "
+                                   "process, and write results.csv and plots");
     cmd->add_option("sweep", c.options.sweep_file, "Sweep YAML (docs/sweeps.md)")->required();
     c.options.jobs = std::max(1u, std::thread::hardware_concurrency());
     cmd->add_option("-j,--jobs", c.options.jobs, "Points run at a time (default: cores)")
@@ -82,8 +83,9 @@ void add_plot(CLI::App& app, PlotRequest& r) {
 
 void add_config(CLI::App& app, ConfigCommand& c) {
     auto* cmd = app.add_subcommand(
-        "config", "Explain every config key (default), print docs/configuration.md, or print "
-                  "a fully resolved config");
+        "config",
+        "Explain every config key (default), print docs/configuration.md, or print "
+        "a fully resolved config");
     cmd->add_flag("--explain", "List every key with default, unit, range and description");
     cmd->add_flag("--markdown", c.markdown, "Print docs/configuration.md");
     cmd->add_flag("--resolve", c.resolve, "Print CONFIG with --set applied, every key");
@@ -106,8 +108,8 @@ int sweep_command(SweepCommand& c) {
     SweepOptions& o = c.options;
     if (!c.shard.empty()) o.shard = parse_shard(c.shard);
     if (o.out_dir.empty())
-        o.out_dir = (std::filesystem::path("results") /
-                     std::filesystem::path(o.sweep_file).stem()).string();
+        o.out_dir = (std::filesystem::path("results") / std::filesystem::path(o.sweep_file).stem())
+                        .string();
     o.plot = !c.no_plot;
     o.default_config = default_config_path();
     o.dmasim_exe = self_exe();
@@ -117,8 +119,7 @@ int sweep_command(SweepCommand& c) {
 }  // namespace
 
 int cli_main(int argc, char* argv[]) {
-    CLI::App app{"dmasim: a cycle-approximate simulator of a scatter/gather DMA engine",
-                 "dmasim"};
+    CLI::App app{"dmasim: a cycle-approximate simulator of a scatter/gather DMA engine", "dmasim"};
     app.require_subcommand(1);
     RunCommand run;
     SweepCommand sweep;

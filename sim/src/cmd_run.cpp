@@ -1,9 +1,8 @@
 // cmd_run.cpp - `dmasim run`: one simulation in this process.
-#include <chrono>
-
+#include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
 
-#include <dmasim/tb/scenario.h>
+#include <chrono>
 
 #include "cli.h"
 #include "config_loader.h"
@@ -21,10 +20,10 @@ void check_scenario(const tb::SimConfig& config) {
     if (registry.find(name)) return;
     auto names = registry.names();
     auto guess = closest_match(name, names);
-    throw ConfigError({"workload.scenario", 0},
-                      fmt::format("unknown scenario '{}'{} (known: {})", name,
-                                  guess ? ", did you mean " + *guess + "?" : "",
-                                  fmt::join(names, ", ")));
+    throw ConfigError(
+        {"workload.scenario", 0},
+        fmt::format("unknown scenario '{}'{} (known: {})", name,
+                    guess ? ", did you mean " + *guess + "?" : "", fmt::join(names, ", ")));
 }
 
 }  // namespace

@@ -2,9 +2,9 @@
 // docs/configuration.md, and a fully resolved config as YAML.
 #pragma once
 
-#include <string>
-
 #include <dmasim/tb/run.h>
+
+#include <string>
 
 namespace dmasim::sim {
 

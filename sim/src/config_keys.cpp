@@ -94,110 +94,123 @@ using tb::SizeDistribution;
 
 std::vector<KeyDef> build_table() {
     std::vector<KeyDef> t;
-    t.push_back(real_key("clock_mhz", "MHz", 1, 100000,
-                         "Clock of the DMA engine, bus and memory (one cycle = 1000/clock_mhz ns)",
-                         [](auto& c) -> auto& { return c.platform.clock_mhz; }));
+    t.push_back(real_key(
+        "clock_mhz", "MHz", 1, 100000,
+        "Clock of the DMA engine, bus and memory (one cycle = 1000/clock_mhz ns)",
+        [](auto& c) -> auto& { return c.platform.clock_mhz; }));
 
-    t.push_back(integer_key("bus.width_bytes", "bytes", 1, 128, "Data bytes per bus beat",
-                            [](auto& c) -> auto& { return c.platform.bus.width_bytes; }, true));
+    t.push_back(integer_key(
+        "bus.width_bytes", "bytes", 1, 128, "Data bytes per bus beat",
+        [](auto& c) -> auto& { return c.platform.bus.width_bytes; }, true));
     t.push_back(integer_key(
         "bus.interconnect_latency_cycles", "cycles", 0, kMaxCycles,
         "Latency the interconnect adds to every request",
         [](auto& c) -> auto& { return c.platform.bus.interconnect_latency_cycles; }));
-    t.push_back(integer_key("bus.mmio_latency_cycles", "cycles", 0, kMaxCycles,
-                            "Cost of one CPU register access",
-                            [](auto& c) -> auto& { return c.platform.bus.mmio_latency_cycles; }));
+    t.push_back(integer_key(
+        "bus.mmio_latency_cycles", "cycles", 0, kMaxCycles, "Cost of one CPU register access",
+        [](auto& c) -> auto& { return c.platform.bus.mmio_latency_cycles; }));
 
-    t.push_back(integer_key("memory.size_mib", "MiB", 1, 65536,
-                            "Simulated RAM size (sparse: only touched pages cost host memory)",
-                            [](auto& c) -> auto& { return c.memory_size_mib; }));
+    t.push_back(integer_key(
+        "memory.size_mib", "MiB", 1, 65536,
+        "Simulated RAM size (sparse: only touched pages cost host memory)",
+        [](auto& c) -> auto& { return c.memory_size_mib; }));
     t.push_back(choice_key<Placement>(
         "memory.placement",
         "Physical placement of buffer pages: contiguous, or scattered at random (seeded)",
         {{"contiguous", Placement::contiguous}, {"scattered", Placement::scattered}},
         [](auto& c) -> auto& { return c.placement; }));
-    t.push_back(integer_key("memory.read_latency_cycles", "cycles", 0, kMaxCycles,
-                            "Read request accepted to first data beat",
-                            [](auto& c) -> auto& { return c.platform.memory.read_latency_cycles; }));
     t.push_back(integer_key(
-        "memory.write_latency_cycles", "cycles", 0, kMaxCycles,
-        "Last write beat to write response",
+        "memory.read_latency_cycles", "cycles", 0, kMaxCycles,
+        "Read request accepted to first data beat",
+        [](auto& c) -> auto& { return c.platform.memory.read_latency_cycles; }));
+    t.push_back(integer_key(
+        "memory.write_latency_cycles", "cycles", 0, kMaxCycles, "Last write beat to write response",
         [](auto& c) -> auto& { return c.platform.memory.write_latency_cycles; }));
     t.push_back(real_key(
         "memory.bandwidth_bytes_per_cycle", "bytes/cycle", 0, 4096,
         "Memory bandwidth per channel; 0 = one bus beat per cycle",
         [](auto& c) -> auto& { return c.platform.memory.bandwidth_bytes_per_cycle; }));
 
-    t.push_back(integer_key("dma.channels", "channels", 1, DMA_MAX_CHANNELS,
-                            "DMA channels (the workload runs one transfer per channel)",
-                            [](auto& c) -> auto& { return c.platform.dma.channels; }));
+    t.push_back(integer_key(
+        "dma.channels", "channels", 1, DMA_MAX_CHANNELS,
+        "DMA channels in the controller (throughput uses channel 0; multi_channel all)",
+        [](auto& c) -> auto& { return c.platform.dma.channels; }));
     t.push_back(choice_key<DescriptorFormat>(
         "dma.descriptor_format",
         "Hardware descriptor layout: chunks joined by chain descriptors, or a linked list",
         {{"chained_pages", DescriptorFormat::chained_pages},
          {"linked_list", DescriptorFormat::linked_list}},
         [](auto& c) -> auto& { return c.descriptor_format; }));
-    t.push_back(integer_key("dma.max_burst_beats", "beats", 1, 256,
-                            "Longest data burst (bursts never cross a 4 KiB boundary)",
-                            [](auto& c) -> auto& { return c.platform.dma.max_burst_beats; }));
-    t.push_back(integer_key("dma.max_outstanding_reads", "bursts", 1, 256,
-                            "Read bursts in flight per channel",
-                            [](auto& c) -> auto& { return c.platform.dma.max_outstanding_reads; }));
+    t.push_back(integer_key(
+        "dma.max_burst_beats", "beats", 1, 256,
+        "Longest data burst (bursts never cross a 4 KiB boundary)",
+        [](auto& c) -> auto& { return c.platform.dma.max_burst_beats; }));
+    t.push_back(integer_key(
+        "dma.max_outstanding_reads", "bursts", 1, 256, "Read bursts in flight per channel",
+        [](auto& c) -> auto& { return c.platform.dma.max_outstanding_reads; }));
     t.push_back(integer_key(
         "dma.max_outstanding_writes", "bursts", 1, 256, "Write bursts in flight per channel",
         [](auto& c) -> auto& { return c.platform.dma.max_outstanding_writes; }));
-    t.push_back(integer_key("dma.descriptor_prefetch", "descriptors", 1, 128,
-                            "Descriptors fetched per descriptor read",
-                            [](auto& c) -> auto& { return c.platform.dma.descriptor_prefetch; }));
+    t.push_back(integer_key(
+        "dma.descriptor_prefetch", "descriptors", 1, 128, "Descriptors fetched per descriptor read",
+        [](auto& c) -> auto& { return c.platform.dma.descriptor_prefetch; }));
     t.push_back(choice_key<DescriptorFetch>(
         "dma.descriptor_fetch", "Descriptor reads as one burst, or one bus word at a time",
         {{"burst", DescriptorFetch::burst}, {"word", DescriptorFetch::word}},
         [](auto& c) -> auto& { return c.platform.dma.descriptor_fetch; }));
-    t.push_back(integer_key("dma.buffer_bytes", "bytes", 1, 1u << 24,
-                            "Read-to-write data buffer per channel (must hold one burst)",
-                            [](auto& c) -> auto& { return c.platform.dma.buffer_bytes; }));
+    t.push_back(integer_key(
+        "dma.buffer_bytes", "bytes", 1, 1u << 24,
+        "Read-to-write data buffer per channel (must hold one burst)",
+        [](auto& c) -> auto& { return c.platform.dma.buffer_bytes; }));
     t.push_back(choice_key<WritePolicy>(
         "dma.write_policy",
         "Writes start as read data arrives, or only once a whole segment is buffered",
         {{"cut_through", WritePolicy::cut_through},
          {"store_and_forward", WritePolicy::store_and_forward}},
         [](auto& c) -> auto& { return c.platform.dma.write_policy; }));
-    t.push_back(bool_key("dma.descriptor_overlap",
-                         "Next descriptor may start before the previous one completes",
-                         [](auto& c) -> auto& { return c.platform.dma.descriptor_overlap; }));
+    t.push_back(bool_key(
+        "dma.descriptor_overlap", "Next descriptor may start before the previous one completes",
+        [](auto& c) -> auto& { return c.platform.dma.descriptor_overlap; }));
     t.push_back(integer_key(
         "dma.descriptor_setup_cycles", "cycles", 0, kMaxCycles, "Decode cost per data descriptor",
         [](auto& c) -> auto& { return c.platform.dma.descriptor_setup_cycles; }));
-    t.push_back(integer_key("dma.chain_link_cycles", "cycles", 0, kMaxCycles,
-                            "Decode cost per chain descriptor",
-                            [](auto& c) -> auto& { return c.platform.dma.chain_link_cycles; }));
-    t.push_back(integer_key("dma.max_chain_depth", "links", 1, kMaxU32,
-                            "Chain links per transfer before the engine reports CHAIN_LOOP",
-                            [](auto& c) -> auto& { return c.platform.dma.max_chain_depth; }));
-    t.push_back(integer_key("dma.max_descriptors", "descriptors", 1, kMaxU32,
-                            "Descriptors per transfer before the engine reports CHAIN_LOOP",
-                            [](auto& c) -> auto& { return c.platform.dma.max_descriptors; }));
-    t.push_back(integer_key("dma.irq_latency_cycles", "cycles", 0, kMaxCycles,
-                            "Completion to interrupt line raised",
-                            [](auto& c) -> auto& { return c.platform.dma.irq_latency_cycles; }));
+    t.push_back(integer_key(
+        "dma.chain_link_cycles", "cycles", 0, kMaxCycles, "Decode cost per chain descriptor",
+        [](auto& c) -> auto& { return c.platform.dma.chain_link_cycles; }));
+    t.push_back(integer_key(
+        "dma.max_chain_depth", "links", 1, kMaxU32,
+        "Chain links per transfer before the engine reports CHAIN_LOOP",
+        [](auto& c) -> auto& { return c.platform.dma.max_chain_depth; }));
+    t.push_back(integer_key(
+        "dma.max_descriptors", "descriptors", 1, kMaxU32,
+        "Descriptors per transfer before the engine reports CHAIN_LOOP",
+        [](auto& c) -> auto& { return c.platform.dma.max_descriptors; }));
+    t.push_back(integer_key(
+        "dma.irq_latency_cycles", "cycles", 0, kMaxCycles, "Completion to interrupt line raised",
+        [](auto& c) -> auto& { return c.platform.dma.irq_latency_cycles; }));
 
-    t.push_back(real_key("device.rate_bytes_per_cycle", "bytes/cycle", 0.001, 4096,
-                         "Stream port rate (dev_to_mem and mem_to_dev)",
-                         [](auto& c) -> auto& { return c.platform.device.rate_bytes_per_cycle; }));
+    t.push_back(real_key(
+        "device.rate_bytes_per_cycle", "bytes/cycle", 0.001, 4096,
+        "Stream port rate (dev_to_mem and mem_to_dev)",
+        [](auto& c) -> auto& { return c.platform.device.rate_bytes_per_cycle; }));
 
-    t.push_back(real_key("traffic.bytes_per_cycle", "bytes/cycle", 0, 4096,
-                         "Background bus master's demand; 0 = no background traffic",
-                         [](auto& c) -> auto& { return c.platform.traffic.bytes_per_cycle; }));
-    t.push_back(real_key("traffic.read_fraction", "", 0, 1,
-                         "Share of background bursts that are reads",
-                         [](auto& c) -> auto& { return c.platform.traffic.read_fraction; }));
-    t.push_back(integer_key("traffic.burst_beats", "beats", 1, 256, "Background burst length",
-                            [](auto& c) -> auto& { return c.platform.traffic.burst_beats; }));
-    t.push_back(integer_key("traffic.seed", "", 0, kMaxU64, "Seed of the background master",
-                            [](auto& c) -> auto& { return c.platform.traffic.seed; }));
+    t.push_back(real_key(
+        "traffic.bytes_per_cycle", "bytes/cycle", 0, 4096,
+        "Background bus master's demand; 0 = no background traffic",
+        [](auto& c) -> auto& { return c.platform.traffic.bytes_per_cycle; }));
+    t.push_back(real_key(
+        "traffic.read_fraction", "", 0, 1, "Share of background bursts that are reads",
+        [](auto& c) -> auto& { return c.platform.traffic.read_fraction; }));
+    t.push_back(integer_key(
+        "traffic.burst_beats", "beats", 1, 256, "Background burst length",
+        [](auto& c) -> auto& { return c.platform.traffic.burst_beats; }));
+    t.push_back(integer_key(
+        "traffic.seed", "", 0, kMaxU64, "Seed of the background master",
+        [](auto& c) -> auto& { return c.platform.traffic.seed; }));
 
-    t.push_back(text_key("workload.scenario", "Testbench scenario (compiled into tb/)",
-                         [](auto& c) -> auto& { return c.workload.scenario; }));
+    t.push_back(text_key(
+        "workload.scenario", "Testbench scenario, compiled into tb/ (docs/scenarios.md lists them)",
+        [](auto& c) -> auto& { return c.workload.scenario; }));
     t.push_back(choice_key<Direction>(
         "workload.direction",
         "mem_to_dev: the list is the source; dev_to_mem: the destination; mem_to_mem: the "
@@ -206,35 +219,39 @@ std::vector<KeyDef> build_table() {
          {"dev_to_mem", Direction::dev_to_mem},
          {"mem_to_dev", Direction::mem_to_dev}},
         [](auto& c) -> auto& { return c.workload.direction; }));
-    t.push_back(integer_key("workload.entries", "segments", 1, 1u << 24,
-                            "Scatter list length (data descriptors per transfer)",
-                            [](auto& c) -> auto& { return c.workload.entries; }));
-    t.push_back(integer_key("workload.segment_bytes", "bytes", 1, kMaxU32,
-                            "Segment size (fixed), or the mean size (lognormal)",
-                            [](auto& c) -> auto& { return c.workload.segment_bytes; }));
+    t.push_back(integer_key(
+        "workload.entries", "segments", 1, 1u << 24,
+        "Scatter list length (data descriptors per transfer)",
+        [](auto& c) -> auto& { return c.workload.entries; }));
+    t.push_back(integer_key(
+        "workload.segment_bytes", "bytes", 1, kMaxU32,
+        "Segment size (fixed), or the mean size (lognormal)",
+        [](auto& c) -> auto& { return c.workload.segment_bytes; }));
     t.push_back(choice_key<SizeDistribution>(
         "workload.segment_distribution", "How segment sizes are drawn",
         {{"fixed", SizeDistribution::fixed},
          {"uniform", SizeDistribution::uniform},
          {"lognormal", SizeDistribution::lognormal}},
         [](auto& c) -> auto& { return c.workload.distribution; }));
-    t.push_back(integer_key("workload.segment_bytes_min", "bytes", 1, kMaxU32,
-                            "uniform: smallest segment",
-                            [](auto& c) -> auto& { return c.workload.segment_bytes_min; }));
-    t.push_back(integer_key("workload.segment_bytes_max", "bytes", 1, kMaxU32,
-                            "uniform: largest segment",
-                            [](auto& c) -> auto& { return c.workload.segment_bytes_max; }));
-    t.push_back(real_key("workload.lognormal_sigma", "", 0, 10, "lognormal: sigma of ln(size)",
-                         [](auto& c) -> auto& { return c.workload.lognormal_sigma; }));
-    t.push_back(integer_key("workload.offset", "bytes", 0, 4095,
-                            "In-page offset at which each segment starts",
-                            [](auto& c) -> auto& { return c.workload.offset; }));
-    t.push_back(integer_key("workload.chain_depth", "chunks", 1, 1u << 24,
-                            "Descriptor chunks the list is split over (1 <= depth <= entries)",
-                            [](auto& c) -> auto& { return c.workload.chain_depth; }));
-    t.push_back(integer_key("workload.seed", "", 0, kMaxU64,
-                            "Seed for page placement, segment sizes and payload",
-                            [](auto& c) -> auto& { return c.workload.seed; }));
+    t.push_back(integer_key(
+        "workload.segment_bytes_min", "bytes", 1, kMaxU32, "uniform: smallest segment",
+        [](auto& c) -> auto& { return c.workload.segment_bytes_min; }));
+    t.push_back(integer_key(
+        "workload.segment_bytes_max", "bytes", 1, kMaxU32, "uniform: largest segment",
+        [](auto& c) -> auto& { return c.workload.segment_bytes_max; }));
+    t.push_back(real_key(
+        "workload.lognormal_sigma", "", 0, 10, "lognormal: sigma of ln(size)",
+        [](auto& c) -> auto& { return c.workload.lognormal_sigma; }));
+    t.push_back(integer_key(
+        "workload.offset", "bytes", 0, 4095, "In-page offset at which each segment starts",
+        [](auto& c) -> auto& { return c.workload.offset; }));
+    t.push_back(integer_key(
+        "workload.chain_depth", "chunks", 1, 1u << 24,
+        "Descriptor chunks the list is split over (1 <= depth <= entries)",
+        [](auto& c) -> auto& { return c.workload.chain_depth; }));
+    t.push_back(integer_key(
+        "workload.seed", "", 0, kMaxU64, "Seed for page placement, segment sizes and payload",
+        [](auto& c) -> auto& { return c.workload.seed; }));
     return t;
 }
 

@@ -6,15 +6,15 @@
 // docs/configuration.md are all derived from this table.
 #pragma once
 
+#include <dmasim/hw/dma_hw.h>
+#include <dmasim/tb/run.h>
+
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
-
-#include <dmasim/hw/dma_hw.h>
-#include <dmasim/tb/run.h>
 
 namespace dmasim::sim {
 
@@ -26,7 +26,7 @@ using Value = std::variant<uint64_t, double, bool, std::string>;
 struct KeyDef {
     std::string name;  ///< dotted path, e.g. "dma.max_burst_beats"
     KeyType type = KeyType::text;
-    std::string unit;  ///< empty when the value has no unit
+    std::string unit;                   ///< empty when the value has no unit
     uint64_t int_min = 0, int_max = 0;  ///< integer keys: inclusive range
     bool power_of_two = false;          ///< integer keys: value must be 2^k
     double real_min = 0, real_max = 0;  ///< real keys: inclusive range

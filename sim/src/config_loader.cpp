@@ -77,8 +77,8 @@ void ConfigBuilder::apply_node(const std::string& prefix, const YAML::Node& map,
         }
         if (!key) unknown_key(name, where);
         if (!value.IsScalar())
-            throw ConfigError(where, fmt::format("{} needs a single value ({})", name,
-                                                 describe_allowed(*key)));
+            throw ConfigError(
+                where, fmt::format("{} needs a single value ({})", name, describe_allowed(*key)));
         apply(name, value.Scalar(), where);
     }
 }
@@ -91,8 +91,7 @@ void ConfigBuilder::apply_set(const std::string& assignment) {
     apply(assignment.substr(0, eq), assignment.substr(eq + 1), where);
 }
 
-void ConfigBuilder::apply(const std::string& name, const std::string& text,
-                          const Location& where) {
+void ConfigBuilder::apply(const std::string& name, const std::string& text, const Location& where) {
     const KeyDef& key = known_key(name, where);
     try {
         key.set(config_, parse_value(key, text));

@@ -3,10 +3,10 @@
 // (including cross-key checks) can name the file and line.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <map>
 #include <string>
-
-#include <yaml-cpp/yaml.h>
 
 #include "config_error.h"
 #include "config_keys.h"

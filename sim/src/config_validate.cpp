@@ -1,8 +1,8 @@
 // config_validate.cpp - checks that involve more than one key. Single-key
 // type and range checks live in the key table (config_value.cpp).
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "config_loader.h"
 
@@ -62,8 +62,7 @@ void ConfigBuilder::validate() const {
         require(pages <= available, "workload.entries",
                 fmt::format("the workload's buffers need {} MiB of pages but memory.size_mib "
                             "is {}: raise memory.size_mib or shrink the list",
-                            (pages * kPageBytes + (1 << 20) - 1) >> 20,
-                            config_.memory_size_mib));
+                            (pages * kPageBytes + (1 << 20) - 1) >> 20, config_.memory_size_mib));
     }
 }
 

@@ -1,13 +1,13 @@
 // config_value.cpp - text <-> typed values for config keys, with the type
 // and range checks every source of values (YAML, --set, sweeps) shares.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "config_keys.h"
 #include "suggest.h"
@@ -24,8 +24,8 @@ std::string lower(std::string s) {
 bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 [[noreturn]] void reject(const KeyDef& key, const std::string& text, std::string_view why) {
-    throw std::invalid_argument(fmt::format("{} = '{}': {} (allowed: {})", key.name, text, why,
-                                            describe_allowed(key)));
+    throw std::invalid_argument(
+        fmt::format("{} = '{}': {} (allowed: {})", key.name, text, why, describe_allowed(key)));
 }
 
 Value parse_integer(const KeyDef& key, const std::string& text) {
@@ -56,8 +56,7 @@ Value parse_boolean(const KeyDef& key, const std::string& text) {
 }
 
 Value parse_choice(const KeyDef& key, const std::string& text) {
-    if (std::find(key.choices.begin(), key.choices.end(), text) != key.choices.end())
-        return text;
+    if (std::find(key.choices.begin(), key.choices.end(), text) != key.choices.end()) return text;
     if (auto guess = closest_match(text, key.choices))
         reject(key, text, fmt::format("unknown value, did you mean {}?", *guess));
     reject(key, text, "unknown value");

@@ -4,7 +4,6 @@
 // it is set before handing over to SystemC's own entry, which then calls
 // sc_main below with the command line.
 #include <cstdlib>
-
 #include <systemc>
 
 #include "cli.h"

@@ -2,9 +2,9 @@
 // their point reports and rewrites the manifest, CSV and plots.
 #include "merge.h"
 
-#include <filesystem>
-
 #include <fmt/format.h>
+
+#include <filesystem>
 
 #include "config_error.h"
 #include "sweep_dir.h"
@@ -27,6 +27,14 @@ void gather_reports(const SweepDir& from, const SweepDir& to, const Json& manife
     }
 }
 
+/// What makes two manifests shards of one sweep: the swept keys and every
+/// point's values (not paths or skip messages, which differ between hosts).
+Json fingerprint(const Json& manifest) {
+    Json points = Json::array();
+    for (const auto& point : manifest["points"]) points.push_back(point["values"]);
+    return {manifest["swept_keys"], points};
+}
+
 }  // namespace
 
 int merge_sweeps(const std::vector<std::string>& dirs, const std::string& out, bool plot) {
@@ -36,13 +44,14 @@ int merge_sweeps(const std::vector<std::string>& dirs, const std::string& out, b
     for (const auto& d : dirs) {
         Json manifest = read_json_file(SweepDir{d}.manifest());
         if (merged.is_null()) merged = manifest;
-        if (manifest["swept_keys"] != merged["swept_keys"] || manifest["points"] != merged["points"])
+        if (fingerprint(manifest) != fingerprint(merged))
             throw ConfigError({SweepDir{d}.manifest(), 0},
                               fmt::format("not a shard of the same sweep as {}", dirs.front()));
         manifests.push_back(std::move(manifest));
     }
     target.create();
-    for (size_t i = 0; i < dirs.size(); ++i) gather_reports(SweepDir{dirs[i]}, target, manifests[i]);
+    for (size_t i = 0; i < dirs.size(); ++i)
+        gather_reports(SweepDir{dirs[i]}, target, manifests[i]);
 
     merged["shard"] = {{"k", 1}, {"n", 1}};
     write_file_atomically(target.manifest(), merged.dump(2) + "\n");

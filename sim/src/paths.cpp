@@ -2,11 +2,11 @@
 // then the source tree the executable was built from.
 #include "paths.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <stdexcept>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace dmasim::sim {
 namespace {
@@ -16,9 +16,10 @@ namespace fs = std::filesystem;
 std::string first_existing(const std::vector<fs::path>& candidates, const char* what) {
     for (const auto& c : candidates)
         if (fs::is_regular_file(c)) return fs::absolute(c).lexically_normal().string();
-    throw std::runtime_error(fmt::format("cannot find {} (looked in {} places beside the "
-                                         "executable and in the source tree)",
-                                         what, candidates.size()));
+    throw std::runtime_error(
+        fmt::format("cannot find {} (looked in {} places beside the "
+                    "executable and in the source tree)",
+                    what, candidates.size()));
 }
 
 fs::path exe_dir() { return fs::path(self_exe()).parent_path(); }
@@ -34,9 +35,9 @@ std::string default_config_path() {
 }
 
 std::string plot_script_path() {
-    return first_existing({exe_dir() / "dmasim_plot.py",
-                           fs::path(DMASIM_SOURCE_DIR) / "sim/plot/dmasim_plot.py"},
-                          "dmasim_plot.py");
+    return first_existing(
+        {exe_dir() / "dmasim_plot.py", fs::path(DMASIM_SOURCE_DIR) / "sim/plot/dmasim_plot.py"},
+        "dmasim_plot.py");
 }
 
 }  // namespace dmasim::sim

@@ -1,11 +1,11 @@
 // plot.cpp - labels from the key table, then hand over to matplotlib.
 #include "plot.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "config_keys.h"

@@ -1,14 +1,14 @@
 // process.cpp - fork, exec and wait.
 #include "process.h"
 
-#include <cerrno>
-#include <cstring>
-#include <stdexcept>
-
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
 
 namespace dmasim::sim {
 namespace {

@@ -1,11 +1,11 @@
 // process.h - child processes for sweeps and plots (fork + exec).
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <sys/types.h>
 
 namespace dmasim::sim {
 

@@ -1,9 +1,9 @@
 // progress.cpp - drawing the sweep progress.
 #include "progress.h"
 
-#include <cstdio>
-
 #include <fmt/format.h>
+
+#include <cstdio>
 
 namespace dmasim::sim {
 

@@ -1,14 +1,14 @@
 // report.cpp - report JSON and the human summary of one run.
 #include "report.h"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
-
-#include <fmt/format.h>
-#include <unistd.h>
 
 #include "config_keys.h"
 
@@ -31,14 +31,16 @@ std::string human_bytes(double bytes) {
         bytes /= 1024;
         ++unit;
     }
-    return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.2f} {}", bytes, units[unit]);
+    return unit == 0 ? fmt::format("{:.0f} B", bytes)
+                     : fmt::format("{:.2f} {}", bytes, units[unit]);
 }
 
 Json statistics_to_json(const std::vector<model::StatGroup>& groups) {
     Json out = Json::object();
     for (const auto& group : groups) {
         Json counters = Json::object();
-        for (const auto& c : group.counters) counters[c.name] = {{"value", c.value}, {"unit", c.unit}};
+        for (const auto& c : group.counters)
+            counters[c.name] = {{"value", c.value}, {"unit", c.unit}};
         out[group.name] = counters;
     }
     return out;
@@ -57,9 +59,9 @@ std::string platform_line(const tb::SimConfig& c) {
     return fmt::format(
         "{} MHz, {}-byte bus, memory {}/{} cycles read/write latency; DMA {} channel(s), "
         "{}-beat bursts, {}/{} reads/writes in flight, prefetch {}, {}, {}",
-        p.clock_mhz, p.bus.width_bytes, p.memory.read_latency_cycles,
-        p.memory.write_latency_cycles, p.dma.channels, p.dma.max_burst_beats,
-        p.dma.max_outstanding_reads, p.dma.max_outstanding_writes, p.dma.descriptor_prefetch,
+        p.clock_mhz, p.bus.width_bytes, p.memory.read_latency_cycles, p.memory.write_latency_cycles,
+        p.dma.channels, p.dma.max_burst_beats, p.dma.max_outstanding_reads,
+        p.dma.max_outstanding_writes, p.dma.descriptor_prefetch,
         text_of(c, "dma.descriptor_format"), text_of(c, "dma.write_policy"));
 }
 
@@ -84,14 +86,14 @@ Json make_report(const tb::SimConfig& config, const tb::RunResult& r, double wal
             {"wall_seconds", wall_seconds}};
 }
 
-std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r,
-                         double wall_seconds) {
+std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, double wall_seconds) {
     std::string out = fmt::format("platform     {}\n", platform_line(config));
     out += fmt::format("workload     {} {}, {} entries x {} bytes, chain depth {}\n",
                        config.workload.scenario, text_of(config, "workload.direction"),
                        config.workload.entries, config.workload.segment_bytes,
                        config.workload.chain_depth);
-    out += fmt::format("bytes        {} ({})\n", r.bytes, human_bytes(static_cast<double>(r.bytes)));
+    out +=
+        fmt::format("bytes        {} ({})\n", r.bytes, human_bytes(static_cast<double>(r.bytes)));
     out += fmt::format("sim time     {:.1f} ns ({} cycles)\n", r.sim_time_ns, r.cycles);
     out += fmt::format("throughput   {:.3f} GB/s, {:.3f} bytes/cycle\n", r.throughput_gbps,
                        r.bytes_per_cycle);
@@ -100,8 +102,7 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r,
                        r.descriptors, r.chain_links, r.descriptor_bytes_fetched);
     out += fmt::format("integrity    {}\n", r.integrity ? "pass" : "FAIL: " + r.failure);
     const double rate = wall_seconds > 0 ? r.bytes / wall_seconds : 0;
-    out += fmt::format("wall time    {:.3f} s ({}/s simulated)\n", wall_seconds,
-                       human_bytes(rate));
+    out += fmt::format("wall time    {:.3f} s ({}/s simulated)\n", wall_seconds, human_bytes(rate));
     return out;
 }
 

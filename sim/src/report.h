@@ -2,11 +2,10 @@
 // summary and the report JSON of design §5/§7.
 #pragma once
 
-#include <string>
+#include <dmasim/tb/run.h>
 
 #include <nlohmann/json.hpp>
-
-#include <dmasim/tb/run.h>
+#include <string>
 
 namespace dmasim::sim {
 

@@ -18,10 +18,9 @@ Json lookup(const Json& report, const char* section, const std::string& key) {
 
 const std::vector<std::string>& result_keys() {
     static const std::vector<std::string> keys = {
-        "bytes",           "descriptors",     "chain_links",
-        "cycles",          "sim_time_ns",     "throughput_gbps",
-        "bytes_per_cycle", "descriptor_bytes_fetched", "bus_utilization",
-        "integrity"};
+        "bytes",           "descriptors",     "chain_links",     "cycles",
+        "sim_time_ns",     "throughput_gbps", "bytes_per_cycle", "descriptor_bytes_fetched",
+        "bus_utilization", "integrity"};
     return keys;
 }
 
@@ -47,7 +46,8 @@ std::string results_csv(const std::vector<std::string>& swept_keys,
     for (const auto& report : reports) {
         std::vector<std::string> row;
         for (const auto& key : swept_keys) row.push_back(csv_field(lookup(report, "config", key)));
-        for (const auto& key : result_keys()) row.push_back(csv_field(lookup(report, "result", key)));
+        for (const auto& key : result_keys())
+            row.push_back(csv_field(lookup(report, "result", key)));
         out += fmt::format("{}\n", fmt::join(row, ","));
     }
     return out;

@@ -1,10 +1,10 @@
 // sweep_dir.cpp - paths inside a sweep directory and reading its files.
 #include "sweep_dir.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <fmt/format.h>
 
 #include "config_error.h"
 
@@ -20,7 +20,9 @@ std::string numbered(const std::string& root, const char* sub, size_t index, con
 }  // namespace
 
 std::string SweepDir::report(size_t index) const { return numbered(root, "points", index, "json"); }
-std::string SweepDir::config(size_t index) const { return numbered(root, "configs", index, "yaml"); }
+std::string SweepDir::config(size_t index) const {
+    return numbered(root, "configs", index, "yaml");
+}
 std::string SweepDir::log(size_t index) const { return numbered(root, "logs", index, "log"); }
 std::string SweepDir::manifest() const { return (fs::path(root) / "sweep.json").string(); }
 std::string SweepDir::csv() const { return (fs::path(root) / "results.csv").string(); }
@@ -29,7 +31,8 @@ std::string SweepDir::plot(const char* extension) const {
 }
 
 void SweepDir::create() const {
-    for (const char* sub : {"points", "configs", "logs"}) fs::create_directories(fs::path(root) / sub);
+    for (const char* sub : {"points", "configs", "logs"})
+        fs::create_directories(fs::path(root) / sub);
 }
 
 std::optional<Json> read_complete_report(const std::string& path) {

@@ -1,9 +1,9 @@
 // sweep_manifest.cpp - sweep.json, and results.csv plus plots from it.
 #include "sweep_manifest.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "config_keys.h"
 #include "plot.h"
@@ -34,7 +34,8 @@ Json choose_plot(const SweepSpec& spec) {
     std::stable_partition(series.begin(), series.end(),
                           [](const std::string& k) { return k == "workload.chain_depth"; });
 
-    const size_t column = std::find(x_axis.keys.begin(), x_axis.keys.end(), x) - x_axis.keys.begin();
+    const size_t column =
+        std::find(x_axis.keys.begin(), x_axis.keys.end(), x) - x_axis.keys.begin();
     const KeyDef* key = find_key(x);
     bool logx = key && (key->type == KeyType::integer || key->type == KeyType::real);
     if (logx) {

@@ -1,7 +1,7 @@
 // sweep_points.cpp - numbering, resolving and sharding the points of a sweep.
-#include <charconv>
-
 #include <fmt/format.h>
+
+#include <charconv>
 
 #include "config_loader.h"
 #include "sweep_spec.h"

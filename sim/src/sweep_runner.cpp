@@ -2,14 +2,13 @@
 // reports what ran, what failed and what was skipped.
 #include "sweep_runner.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "config_docs.h"
 #include "process.h"
@@ -37,11 +36,13 @@ std::string describe(const SweepPoint& point) {
     return out;
 }
 
-/// A point is done when its report is complete and was made from the same
-/// resolved config (so editing the sweep file reruns what changed).
+/// A point is done when its report is complete, passed, and was made from
+/// the same resolved config (so editing the sweep file reruns what changed,
+/// and a failed point is retried and still counts as failed).
 bool already_done(const SweepDir& dir, const SweepPoint& point) {
     auto report = read_complete_report(dir.report(point.index));
-    return report && (*report)["config"] == config_to_json(point.config);
+    return report && (*report)["config"] == config_to_json(point.config) &&
+           (*report)["result"].value("integrity", "") == "pass";
 }
 
 std::vector<Job> prepare_jobs(const SweepOptions& o, const SweepDir& dir,
@@ -55,16 +56,15 @@ std::vector<Job> prepare_jobs(const SweepOptions& o, const SweepDir& dir,
         }
         std::remove(dir.report(p.index).c_str());  // a stale report must not outlive a failure
         write_file_atomically(dir.config(p.index), resolved_yaml(p.config));
-        jobs.push_back({p.index,
-                        {o.dmasim_exe, "run", dir.config(p.index), "--report",
-                         dir.report(p.index), "--quiet"},
-                        dir.log(p.index)});
+        jobs.push_back(
+            {p.index,
+             {o.dmasim_exe, "run", dir.config(p.index), "--report", dir.report(p.index), "--quiet"},
+             dir.log(p.index)});
     }
     return jobs;
 }
 
-std::vector<Failure> run_jobs(const std::vector<Job>& jobs, unsigned parallel,
-                              Progress& progress) {
+std::vector<Failure> run_jobs(const std::vector<Job>& jobs, unsigned parallel, Progress& progress) {
     std::vector<Failure> failures;
     std::map<pid_t, const Job*> running;
     size_t next = 0;
@@ -116,7 +116,8 @@ void print_failures(const std::vector<Failure>& failures, const SweepDir& dir,
     fmt::print("failed points:\n");
     for (const auto& f : failures)
         fmt::print("  {:05d}{} (exit status {}, log {})\n      {}\n", f.index,
-                   describe(points[f.index]), f.status, dir.log(f.index), log_gist(dir.log(f.index)));
+                   describe(points[f.index]), f.status, dir.log(f.index),
+                   log_gist(dir.log(f.index)));
 }
 
 }  // namespace
@@ -133,10 +134,10 @@ int run_sweep(const SweepOptions& o) {
     const std::vector<Job> jobs = prepare_jobs(o, dir, points, resumed);
     const size_t skipped = std::count_if(points.begin(), points.end(),
                                          [](const SweepPoint& p) { return !p.skipped.empty(); });
-    fmt::print("sweep {}: {} points, {} skipped; shard {}/{}: {} to run, {} already complete; "
-               "{} at a time\n",
-               o.sweep_file, points.size(), skipped, o.shard.k, o.shard.n, jobs.size(), resumed,
-               o.jobs);
+    fmt::print(
+        "sweep {}: {} points, {} skipped; shard {}/{}: {} to run, {} already complete; "
+        "{} at a time\n",
+        o.sweep_file, points.size(), skipped, o.shard.k, o.shard.n, jobs.size(), resumed, o.jobs);
     std::fflush(stdout);
 
     Progress progress(jobs.size(), isatty(STDOUT_FILENO));

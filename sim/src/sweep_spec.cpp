@@ -1,10 +1,10 @@
 // sweep_spec.cpp - reads a sweep file's sections in file order.
 #include "sweep_spec.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "config_loader.h"
 #include "suggest.h"
@@ -33,7 +33,8 @@ std::string resolve_base(const YAML::Node& node, const std::string& file) {
     if (!node.IsScalar()) throw ConfigError(where_of(node, file), "base: expects a config path");
     fs::path base = fs::path(file).parent_path() / node.Scalar();
     if (!fs::is_regular_file(base))
-        throw ConfigError(where_of(node, file), fmt::format("base config {} not found", base.string()));
+        throw ConfigError(where_of(node, file),
+                          fmt::format("base config {} not found", base.string()));
     return base.lexically_normal().string();
 }
 
@@ -54,11 +55,11 @@ SweepAxis zip_axis(const YAML::Node& zip, const std::string& file) {
     for (const auto& entry : zip) {
         SweepAxis one = single_key_axis(entry.first, entry.second, file);
         if (!axis.steps.empty() && one.steps.size() != axis.steps.size())
-            throw ConfigError(where_of(entry.first, file),
-                              fmt::format("zip: {} has {} values but {} has {}; zipped lists "
-                                          "must be equally long",
-                                          one.keys[0], one.steps.size(), axis.keys[0],
-                                          axis.steps.size()));
+            throw ConfigError(
+                where_of(entry.first, file),
+                fmt::format("zip: {} has {} values but {} has {}; zipped lists "
+                            "must be equally long",
+                            one.keys[0], one.steps.size(), axis.keys[0], axis.steps.size()));
         axis.steps.resize(one.steps.size());
         for (size_t i = 0; i < one.steps.size(); ++i) axis.steps[i].push_back(one.steps[i][0]);
         axis.keys.push_back(one.keys[0]);
@@ -67,9 +68,11 @@ SweepAxis zip_axis(const YAML::Node& zip, const std::string& file) {
 }
 
 std::vector<SweepAxis> sweep_axes(const YAML::Node& sweep, const std::string& file) {
-    if (!sweep.IsMap()) throw ConfigError(where_of(sweep, file), "sweep: expects 'key: value list' lines");
+    if (!sweep.IsMap())
+        throw ConfigError(where_of(sweep, file), "sweep: expects 'key: value list' lines");
     std::vector<SweepAxis> axes;
-    for (const auto& entry : sweep) axes.push_back(single_key_axis(entry.first, entry.second, file));
+    for (const auto& entry : sweep)
+        axes.push_back(single_key_axis(entry.first, entry.second, file));
     return axes;
 }
 
@@ -99,7 +102,8 @@ void check_no_key_twice(const SweepSpec& spec) {
 
 SweepSpec load_sweep(const std::string& path, const std::string& default_base) {
     const YAML::Node root = load_yaml(path);
-    if (!root.IsMap()) throw ConfigError({path, 0}, "a sweep file is a map with base/set/sweep/zip");
+    if (!root.IsMap())
+        throw ConfigError({path, 0}, "a sweep file is a map with base/set/sweep/zip");
     SweepSpec spec;
     spec.file = path;
     spec.base = default_base;
@@ -121,7 +125,8 @@ SweepSpec load_sweep(const std::string& path, const std::string& default_base) {
                                           guess ? ", did you mean " + *guess + "?" : ""));
         }
     }
-    if (spec.axes.empty()) throw ConfigError({path, 0}, "nothing to sweep: add a sweep: or zip: section");
+    if (spec.axes.empty())
+        throw ConfigError({path, 0}, "nothing to sweep: add a sweep: or zip: section");
     check_no_key_twice(spec);
     return spec;
 }

@@ -2,13 +2,13 @@
 // the axes whose cross product gives the points.
 #pragma once
 
+#include <dmasim/tb/run.h>
+#include <yaml-cpp/yaml.h>
+
 #include <string>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
 #include "config_error.h"
-#include <dmasim/tb/run.h>
 
 namespace dmasim::sim {
 

@@ -1,10 +1,10 @@
 // sweep_values.cpp - value lists, ranges and power-of-two series.
 #include "sweep_values.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace dmasim::sim {
 namespace {
@@ -66,8 +66,7 @@ std::vector<std::string> pow2_values(const YAML::Node& list, const std::string& 
 }
 
 /// The values as text, each with the line it came from.
-std::vector<std::pair<std::string, Location>> raw_values(const KeyDef& key,
-                                                         const YAML::Node& node,
+std::vector<std::pair<std::string, Location>> raw_values(const KeyDef& key, const YAML::Node& node,
                                                          const std::string& file) {
     std::vector<std::pair<std::string, Location>> out;
     auto add_all = [&](const std::vector<std::string>& texts) {

@@ -2,10 +2,10 @@
 // {range: [lo, hi, step]} or {pow2: [lo, hi]}, all inclusive.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "config_keys.h"
 #include "sweep_spec.h"

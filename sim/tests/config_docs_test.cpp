@@ -1,7 +1,8 @@
 // config_docs_test.cpp - the docs and --explain come from the key table.
+#include "config_docs.h"
+
 #include <gtest/gtest.h>
 
-#include "config_docs.h"
 #include "config_keys.h"
 #include "support.h"
 

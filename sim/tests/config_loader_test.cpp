@@ -1,9 +1,10 @@
 // config_loader_test.cpp - YAML and --set into SimConfig: types, ranges,
 // cross-key checks and the messages users see.
+#include "config_loader.h"
+
 #include <gtest/gtest.h>
 
 #include "config_docs.h"
-#include "config_loader.h"
 #include "report.h"
 #include "support.h"
 
@@ -26,9 +27,8 @@ std::string error_of(const std::string& yaml, const std::vector<std::string>& se
     } catch (const ConfigError& e) {
         std::string message = e.what();
         // Tests match on the file's base name; the temp dir differs per run.
-        return message.substr(message.find("cfg.yaml") == std::string::npos
-                                  ? 0
-                                  : message.find("cfg.yaml"));
+        return message.substr(
+            message.find("cfg.yaml") == std::string::npos ? 0 : message.find("cfg.yaml"));
     }
     return "";
 }
@@ -78,8 +78,7 @@ TEST(ConfigLoader, OutOfRangeValueNamesKeyValueAndRange) {
 TEST(ConfigLoader, WrongTypeIsRejected) {
     EXPECT_NE(error_of("workload:\n  entries: many\n").find("not a whole number"),
               std::string::npos);
-    EXPECT_NE(error_of("workload:\n  entries: -3\n").find("not a whole number"),
-              std::string::npos);
+    EXPECT_NE(error_of("workload:\n  entries: -3\n").find("not a whole number"), std::string::npos);
     EXPECT_NE(error_of("dma:\n  descriptor_overlap: maybe\n").find("not a boolean"),
               std::string::npos);
     EXPECT_NE(error_of("workload:\n  entries: [1, 2]\n").find("needs a single value"),
@@ -168,8 +167,9 @@ TEST(ConfigValidate, BufferMustHoldOneBurst) {
 
 TEST(ConfigValidate, BuffersMustFitInMemory) {
     // mem_to_mem needs two buffers: 2 x 512 entries x 1 page = 1024 pages = 4 MiB.
-    std::string yaml = "memory: {size_mib: 4}\nworkload: {direction: mem_to_mem, "
-                       "segment_bytes: 4096, entries: ";
+    std::string yaml =
+        "memory: {size_mib: 4}\nworkload: {direction: mem_to_mem, "
+        "segment_bytes: 4096, entries: ";
     EXPECT_EQ(error_of(yaml + "512}\n"), "");
     EXPECT_NE(error_of(yaml + "513}\n").find("raise memory.size_mib"), std::string::npos);
 }

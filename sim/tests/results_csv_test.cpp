@@ -1,8 +1,9 @@
 // results_csv_test.cpp - results.csv rows, and merging shard directories.
+#include "results_csv.h"
+
 #include <gtest/gtest.h>
 
 #include "merge.h"
-#include "results_csv.h"
 #include "support.h"
 #include "sweep_dir.h"
 #include "sweep_manifest.h"
@@ -102,7 +103,8 @@ TEST(Merge, DirectoriesOfDifferentSweepsAreRejected) {
     TempDir a, b;
     write_shard(a.path() + "/out", small_sweep(a), {1, 2});
     b.write("base.yaml", "");
-    auto other = load_sweep(b.write("sweep.yaml", "base: base.yaml\nsweep:\n  dma.channels: [1]\n"), "");
+    auto other =
+        load_sweep(b.write("sweep.yaml", "base: base.yaml\nsweep:\n  dma.channels: [1]\n"), "");
     write_shard(b.path() + "/out", other, {2, 2});
     EXPECT_THROW(merge_sweeps({a.path() + "/out", b.path() + "/out"}, a.path() + "/m", false),
                  ConfigError);

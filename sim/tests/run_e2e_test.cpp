@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "e2e_support.h"
@@ -17,9 +16,9 @@ using test::run_dmasim;
 using test::TempDir;
 
 /// A small, fast workload: 16 entries of 4 KiB over 2 chunks.
-const std::vector<std::string> kSmall = {"--set", "workload.entries=16", "--set",
-                                         "workload.segment_bytes=4096", "--set",
-                                         "workload.chain_depth=2"};
+const std::vector<std::string> kSmall = {"--set", "workload.entries=16",
+                                         "--set", "workload.segment_bytes=4096",
+                                         "--set", "workload.chain_depth=2"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
     args.insert(args.end(), more.begin(), more.end());
@@ -51,9 +50,9 @@ TEST(RunE2E, ReportHoldsConsistentResultKeys) {
     EXPECT_EQ(r.out, "");  // --quiet
     json j = read_json(report);
     const json& res = j["result"];
-    for (const char* key : {"bytes", "descriptors", "chain_links", "cycles", "sim_time_ns",
-                            "throughput_gbps", "bytes_per_cycle", "descriptor_bytes_fetched",
-                            "bus_utilization", "integrity"})
+    for (const char* key :
+         {"bytes", "descriptors", "chain_links", "cycles", "sim_time_ns", "throughput_gbps",
+          "bytes_per_cycle", "descriptor_bytes_fetched", "bus_utilization", "integrity"})
         EXPECT_TRUE(res.contains(key)) << key;
     EXPECT_EQ(res["integrity"], "pass");
     // 16 entries x 4096 bytes over 2 chunks: 16 data descriptors, 1 chain link.
@@ -116,9 +115,9 @@ TEST(RunE2E, ChainDeeperThanTheEngineAllowsFailsWithExit1AndAReport) {
     // so the destination is incomplete and the integrity check fails.
     TempDir dir;
     const std::string report = dir.path() + "/r.json";
-    auto r = run_dmasim(dir, {"run", "--set", "workload.entries=8", "--set",
-                              "workload.chain_depth=4", "--set", "dma.max_chain_depth=1",
-                              "--report", report});
+    auto r =
+        run_dmasim(dir, {"run", "--set", "workload.entries=8", "--set", "workload.chain_depth=4",
+                         "--set", "dma.max_chain_depth=1", "--report", report});
     EXPECT_EQ(r.status, 1) << r.err;
     ASSERT_TRUE(std::filesystem::exists(report));
     EXPECT_EQ(read_json(report)["result"]["integrity"], "fail");

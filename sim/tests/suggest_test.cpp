@@ -1,13 +1,13 @@
 // suggest_test.cpp - edit distance and did-you-mean.
-#include <gtest/gtest.h>
-
 #include "suggest.h"
+
+#include <gtest/gtest.h>
 
 namespace dmasim::sim {
 namespace {
 
 TEST(EditDistance, CountsInsertionsDeletionsAndSubstitutions) {
-    EXPECT_EQ(edit_distance("", "abc"), 3u);   // three insertions
+    EXPECT_EQ(edit_distance("", "abc"), 3u);  // three insertions
     EXPECT_EQ(edit_distance("abc", "abc"), 0u);
     EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);  // k->s, e->i, +g
 }

@@ -74,14 +74,14 @@ TEST(SweepE2E, ResumeRerunsExactlyTheMissingPoint) {
 TEST(SweepE2E, ShardsRunThroughGnuParallelMergeToTheUnshardedCsv) {
     TempDir dir;
     const std::string grid = write_grid(dir);
-    ASSERT_EQ(run_dmasim(dir, {"sweep", grid, "-j", "2", "--out", dir.path() + "/whole",
-                               "--no-plot"})
-                  .status,
-              0);
-    auto p = test::run_program(
-        dir, {"/usr/bin/parallel", "--will-cite", "-j", "2", test::dmasim_exe(), "sweep", grid,
-              "--out", dir.path() + "/shard{}", "--shard", "{}/2", "-j", "1", "--no-plot",
-              ":::", "1", "2"});
+    ASSERT_EQ(
+        run_dmasim(dir, {"sweep", grid, "-j", "2", "--out", dir.path() + "/whole", "--no-plot"})
+            .status,
+        0);
+    auto p =
+        test::run_program(dir, {"/usr/bin/parallel", "--will-cite", "-j", "2", test::dmasim_exe(),
+                                "sweep", grid, "--out", dir.path() + "/shard{}", "--shard", "{}/2",
+                                "-j", "1", "--no-plot", ":::", "1", "2"});
     ASSERT_EQ(p.status, 0) << p.out << p.err;
     EXPECT_EQ(lines(read_file(dir.path() + "/shard1/results.csv")), 1u + 2);  // points 0, 2
 

@@ -1,12 +1,13 @@
 // sweep_spec_test.cpp - sweep files: value lists, ranges, pow2, zip, point
 // numbering, skipped points and shards.
+#include "sweep_spec.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "config_keys.h"
 #include "support.h"
-#include "sweep_spec.h"
 
 namespace dmasim::sim {
 namespace {
