@@ -4,12 +4,11 @@
 // the destination segments, and a canary transfer that never runs.
 // Integrity passes only if every check held. Injected transfers are not
 // measured.
-#include <algorithm>
-
-#include <fmt/format.h>
-
 #include <dmasim/driver/dmasim_dma.h>
 #include <dmasim/tb/scenario.h>
+#include <fmt/format.h>
+
+#include <algorithm>
 
 namespace {
 
@@ -17,10 +16,7 @@ using dmasim::tb::Bench;
 using dmasim::tb::Transfer;
 using dmasim::tb::WorkloadConfig;
 
-bool linked(const dmasim_xfer& x)
-{
-    return x.spec.format == DMA_HW_FMT_LINKED_LIST;
-}
+bool linked(const dmasim_xfer& x) { return x.spec.format == DMA_HW_FMT_LINKED_LIST; }
 
 // The fields an injection edits, in either descriptor format.
 struct DescFields {
@@ -30,8 +26,7 @@ struct DescFields {
     uint32_t* flags;
 };
 
-DescFields fields(dmasim_xfer& x, unsigned chunk, unsigned slot)
-{
+DescFields fields(dmasim_xfer& x, unsigned chunk, unsigned slot) {
     void* p = dmasim_xfer_desc(&x, chunk, slot);
     if (linked(x)) {
         auto* d = static_cast<dma_hw_ll_desc*>(p);
@@ -42,35 +37,24 @@ DescFields fields(dmasim_xfer& x, unsigned chunk, unsigned slot)
 }
 
 // The descriptor that links chunk `chunk` to the next one.
-DescFields link_of(dmasim_xfer& x, unsigned chunk)
-{
+DescFields link_of(dmasim_xfer& x, unsigned chunk) {
     const unsigned last = x.chunks[chunk].nr_desc;
     return fields(x, chunk, linked(x) ? last - 1 : last);
 }
 
 // Past the end of simulated RAM, so outside memory for any access.
-uint64_t outside_memory(const Bench& bench)
-{
-    return bench.memory_bytes() + 0x1000;
-}
+uint64_t outside_memory(const Bench& bench) { return bench.memory_bytes() + 0x1000; }
 
 // Flag bit 31 means nothing to the controller.
 constexpr uint32_t kUnknownFlag = 0x80000000u;
 static_assert((kUnknownFlag & DMA_DESC_FLAGS_VALID) == 0);
 
-uint64_t one_chunk(Bench&)
-{
-    return 1;
-}
+uint64_t one_chunk(Bench&) { return 1; }
 
-uint64_t two_chunks(Bench&)
-{
-    return 2;
-}
+uint64_t two_chunks(Bench&) { return 2; }
 
 // One more chain link than the walker follows.
-uint64_t past_max_depth(Bench& bench)
-{
+uint64_t past_max_depth(Bench& bench) {
     return uint64_t{bench.platform().params().dma.max_chain_depth} + 2;
 }
 
@@ -81,34 +65,22 @@ struct Case {
     void (*inject)(Bench& bench, Transfer& t);
 };
 
-void zero_length(Bench&, Transfer& t)
-{
-    *fields(t.xfer(), 0, 0).length = 0;
-}
+void zero_length(Bench&, Transfer& t) { *fields(t.xfer(), 0, 0).length = 0; }
 
-void descriptor_outside(Bench& bench, Transfer& t)
-{
-    t.xfer().head = outside_memory(bench);
-}
+void descriptor_outside(Bench& bench, Transfer& t) { t.xfer().head = outside_memory(bench); }
 
-void data_outside(Bench& bench, Transfer& t)
-{
+void data_outside(Bench& bench, Transfer& t) {
     *fields(t.xfer(), 0, 0).src = outside_memory(bench);
 }
 
-void chain_loop(Bench&, Transfer& t)
-{
+void chain_loop(Bench&, Transfer& t) {
     dmasim_xfer& x = t.xfer();
     *link_of(x, x.nr_chunks - 2).next_link = dmasim_xfer_desc_bus(&x, 0, 0);
 }
 
-void bad_flags(Bench&, Transfer& t)
-{
-    *fields(t.xfer(), 0, 0).flags |= kUnknownFlag;
-}
+void bad_flags(Bench&, Transfer& t) { *fields(t.xfer(), 0, 0).flags |= kUnknownFlag; }
 
-void too_deep(Bench&, Transfer&)
-{
+void too_deep(Bench&, Transfer&) {
     // The list itself is the fault: it has more chunks than the walker allows.
 }
 
@@ -123,8 +95,7 @@ const Case kCases[] = {
 
 // The configured list, from memory to memory, with at least `depth`
 // chunks (and entries enough to hold them).
-WorkloadConfig workload_with_depth(const Bench& bench, uint64_t depth, uint64_t seed)
-{
+WorkloadConfig workload_with_depth(const Bench& bench, uint64_t depth, uint64_t seed) {
     WorkloadConfig w = bench.config().workload;
     w.direction = dmasim::tb::Direction::mem_to_mem;
     w.chain_depth = std::max(w.chain_depth, depth);
@@ -133,16 +104,14 @@ WorkloadConfig workload_with_depth(const Bench& bench, uint64_t depth, uint64_t 
     return w;
 }
 
-void expect_error(Bench& bench, const Transfer& t, const char* name, unsigned expected)
-{
+void expect_error(Bench& bench, const Transfer& t, const char* name, unsigned expected) {
     bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
-                 fmt::format("{}: channel status {:#x} has error {}, expected {}", name,
-                             t.status(), t.error(), expected));
+                 fmt::format("{}: channel status {:#x} has error {}, expected {}", name, t.status(),
+                             t.error(), expected));
     bench.check_untouched(t);
 }
 
-void run_case(Bench& bench, const Case& c, uint64_t seed)
-{
+void run_case(Bench& bench, const Case& c, uint64_t seed) {
     Transfer& t = bench.prepare(workload_with_depth(bench, c.depth(bench), seed));
     bench.exclude_from_measurement(t);
     c.inject(bench, t);
@@ -151,27 +120,23 @@ void run_case(Bench& bench, const Case& c, uint64_t seed)
     bench.release(t);
 }
 
-void run_abort(Bench& bench, uint64_t seed)
-{
+void run_abort(Bench& bench, uint64_t seed) {
     Transfer& t = bench.prepare(workload_with_depth(bench, 1, seed));
     bench.exclude_from_measurement(t);
     bench.start(t);
     bench.abort(t);
     bench.wait(t);
-    expect_error(bench, t, "abort (the list must be long enough to still run)",
-                 DMA_ERR_ABORTED);
+    expect_error(bench, t, "abort (the list must be long enough to still run)", DMA_ERR_ABORTED);
     bench.release(t);
 }
 
 }  // namespace
 
-DMASIM_SCENARIO(error_injection)
-{
+DMASIM_SCENARIO(error_injection) {
     const uint64_t seed = bench.config().workload.seed;
     Transfer& canary = bench.prepare(workload_with_depth(bench, 1, seed + 1000));
     bench.exclude_from_measurement(canary);
-    for (const Case& c : kCases)
-        run_case(bench, c, seed + (&c - kCases));
+    for (const Case& c : kCases) run_case(bench, c, seed + (&c - kCases));
     run_abort(bench, seed + 100);
     bench.check_untouched(canary);
 }

@@ -1,14 +1,12 @@
 // example_two_lists.cc - the worked example of docs/scenarios.md: two
 // differently shaped lists, on two channels at once when there are two,
 // each checked byte for byte and by its descriptor count.
-#include <algorithm>
-
+#include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
 
-#include <dmasim/tb/scenario.h>
+#include <algorithm>
 
-DMASIM_SCENARIO(example_two_lists)
-{
+DMASIM_SCENARIO(example_two_lists) {
     using namespace dmasim::tb;
 
     // List A is the configured workload.

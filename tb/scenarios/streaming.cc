@@ -3,8 +3,7 @@
 // (mem_to_dev), one after the other at device.rate_bytes_per_cycle.
 #include <dmasim/tb/scenario.h>
 
-DMASIM_SCENARIO(streaming)
-{
+DMASIM_SCENARIO(streaming) {
     using dmasim::tb::Direction;
     dmasim::tb::WorkloadConfig w = bench.config().workload;
 

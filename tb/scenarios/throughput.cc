@@ -2,8 +2,7 @@
 // list on channel 0, measured from START to its interrupt and checked.
 #include <dmasim/tb/scenario.h>
 
-DMASIM_SCENARIO(throughput)
-{
+DMASIM_SCENARIO(throughput) {
     dmasim::tb::Transfer& t = bench.prepare(bench.config().workload, 0);
     bench.run(t);
     bench.check(t);

@@ -1,45 +1,38 @@
 // atomic_file.cc - see atomic_file.h.
 #include "atomic_file.h"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
-#include <fmt/format.h>
-#include <unistd.h>
-
 namespace dmasim::tb {
 
-std::string AtomicFile::temp_name(const std::string& path)
-{
+std::string AtomicFile::temp_name(const std::string& path) {
     return fmt::format("{}.tmp.{}", path, ::getpid());
 }
 
-void AtomicFile::publish(const std::string& temp, const std::string& path)
-{
+void AtomicFile::publish(const std::string& temp, const std::string& path) {
     if (std::rename(temp.c_str(), path.c_str()) != 0)
         throw std::runtime_error(
             fmt::format("cannot rename {} to {}: {}", temp, path, std::strerror(errno)));
 }
 
-AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), temp_(temp_name(path_))
-{
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), temp_(temp_name(path_)) {
     file_ = std::fopen(temp_.c_str(), "w");
     if (!file_)
-        throw std::runtime_error(
-            fmt::format("cannot write {}: {}", temp_, std::strerror(errno)));
+        throw std::runtime_error(fmt::format("cannot write {}: {}", temp_, std::strerror(errno)));
 }
 
-AtomicFile::~AtomicFile()
-{
-    if (!file_)
-        return;
+AtomicFile::~AtomicFile() {
+    if (!file_) return;
     std::fclose(file_);
     std::remove(temp_.c_str());
 }
 
-void AtomicFile::commit()
-{
+void AtomicFile::commit() {
     const bool failed = std::ferror(file_) != 0;
     const bool closed = std::fclose(file_) == 0;
     file_ = nullptr;

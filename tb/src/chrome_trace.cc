@@ -8,76 +8,63 @@ namespace {
 
 // JSON string body: track and event names are plain identifiers, but a
 // quote or backslash must never break the document.
-std::string escaped(std::string_view s)
-{
+std::string escaped(std::string_view s) {
     std::string out;
     out.reserve(s.size());
     for (char c : s) {
-        if (c == '"' || c == '\\')
-            out.push_back('\\');
-        if (static_cast<unsigned char>(c) >= 0x20)
-            out.push_back(c);
+        if (c == '"' || c == '\\') out.push_back('\\');
+        if (static_cast<unsigned char>(c) >= 0x20) out.push_back(c);
     }
     return out;
 }
 
-double micros(sc_core::sc_time t)
-{
-    return t.to_seconds() * 1e6;
-}
+double micros(sc_core::sc_time t) { return t.to_seconds() * 1e6; }
 
 // Tracks "dma.ch0" and "dma.ch1" share the process "dma".
-std::string component_of(const std::string& track)
-{
-    return track.substr(0, track.find('.'));
-}
+std::string component_of(const std::string& track) { return track.substr(0, track.find('.')); }
 
 }  // namespace
 
-ChromeTrace::ChromeTrace(const std::string& path) : file_(path)
-{
+ChromeTrace::ChromeTrace(const std::string& path) : file_(path) {
     fmt::print(file_.get(), "{{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 }
 
-void ChromeTrace::separator()
-{
-    if (!first_)
-        fmt::print(file_.get(), ",\n");
+void ChromeTrace::separator() {
+    if (!first_) fmt::print(file_.get(), ",\n");
     first_ = false;
 }
 
-const ChromeTrace::Ids& ChromeTrace::ids_for(const std::string& track)
-{
-    if (auto it = tracks_.find(track); it != tracks_.end())
-        return it->second;
+const ChromeTrace::Ids& ChromeTrace::ids_for(const std::string& track) {
+    if (auto it = tracks_.find(track); it != tracks_.end()) return it->second;
     const std::string component = component_of(track);
     auto [proc, added] = processes_.try_emplace(component, processes_.size() + 1);
     if (added) {
         separator();
-        fmt::print(file_.get(),
-                   "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"args\":{{\"name\":\"{}\"}}}}",
-                   proc->second, escaped(component));
+        fmt::print(
+            file_.get(),
+            "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"args\":{{\"name\":\"{}\"}}}}",
+            proc->second, escaped(component));
     }
     const Ids ids{proc->second, static_cast<unsigned>(tracks_.size() + 1)};
     separator();
     fmt::print(file_.get(),
-               "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":\"{}\"}}}}",
+               "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":"
+               "\"{}\"}}}}",
                ids.pid, ids.tid, escaped(track));
     return tracks_.emplace(track, ids).first->second;
 }
 
 void ChromeTrace::span(const std::string& track, const char* what, sc_core::sc_time start,
-                       sc_core::sc_time end)
-{
+                       sc_core::sc_time end) {
     const Ids& ids = ids_for(track);
     separator();
-    fmt::print(file_.get(),
-               "{{\"name\":\"{}\",\"ph\":\"X\",\"ts\":{:.6f},\"dur\":{:.6f},\"pid\":{},\"tid\":{}}}",
-               escaped(what), micros(start), micros(end - start), ids.pid, ids.tid);
+    fmt::print(
+        file_.get(),
+        "{{\"name\":\"{}\",\"ph\":\"X\",\"ts\":{:.6f},\"dur\":{:.6f},\"pid\":{},\"tid\":{}}}",
+        escaped(what), micros(start), micros(end - start), ids.pid, ids.tid);
 }
 
-void ChromeTrace::instant(const std::string& track, const char* what, sc_core::sc_time at)
-{
+void ChromeTrace::instant(const std::string& track, const char* what, sc_core::sc_time at) {
     const Ids& ids = ids_for(track);
     separator();
     fmt::print(file_.get(),
@@ -85,8 +72,7 @@ void ChromeTrace::instant(const std::string& track, const char* what, sc_core::s
                escaped(what), micros(at), ids.pid, ids.tid);
 }
 
-void ChromeTrace::finish()
-{
+void ChromeTrace::finish() {
     fmt::print(file_.get(), "\n]}}\n");
     file_.commit();
 }

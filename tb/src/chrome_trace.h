@@ -4,10 +4,10 @@
 // time, one process per component and one thread per track.
 #pragma once
 
+#include <dmasim/model/platform.h>
+
 #include <string>
 #include <unordered_map>
-
-#include <dmasim/model/platform.h>
 
 #include "atomic_file.h"
 

@@ -6,14 +6,12 @@
 namespace dmasim::tb {
 
 Cpu::Cpu(sc_core::sc_module_name name, const sc_core::sc_signal<bool>& irq)
-    : sc_module(name), socket("socket"), irq_(irq)
-{
+    : sc_module(name), socket("socket"), irq_(irq) {
     SC_HAS_PROCESS(Cpu);
     SC_THREAD(irq_thread);
 }
 
-void Cpu::access(tlm::tlm_command cmd, uint64_t addr, uint32_t& value)
-{
+void Cpu::access(tlm::tlm_command cmd, uint64_t addr, uint32_t& value) {
     tlm::tlm_generic_payload trans;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     trans.set_command(cmd);
@@ -33,25 +31,19 @@ void Cpu::access(tlm::tlm_command cmd, uint64_t addr, uint32_t& value)
                                trans.get_response_string()));
 }
 
-uint32_t Cpu::read32(uint64_t addr)
-{
+uint32_t Cpu::read32(uint64_t addr) {
     uint32_t value = 0;
     access(tlm::TLM_READ_COMMAND, addr, value);
     return value;
 }
 
-void Cpu::write32(uint64_t addr, uint32_t value)
-{
-    access(tlm::TLM_WRITE_COMMAND, addr, value);
-}
+void Cpu::write32(uint64_t addr, uint32_t value) { access(tlm::TLM_WRITE_COMMAND, addr, value); }
 
 // The line is level-triggered: keep calling the handler while it is high
 // and the handler finds work; a line nobody claims is waited out.
-void Cpu::irq_thread()
-{
+void Cpu::irq_thread() {
     for (;;) {
-        if (!irq_.read())
-            wait(irq_.posedge_event());
+        if (!irq_.read()) wait(irq_.posedge_event());
         const sc_core::sc_time raised = sc_core::sc_time_stamp();
         const bool handled = handler_ && handler_(raised);
         if (!handled && irq_.read())

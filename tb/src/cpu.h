@@ -3,13 +3,13 @@
 // that runs the driver's handler when the controller's line rises.
 #pragma once
 
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include <cstdint>
 #include <functional>
 #include <string>
-
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 namespace dmasim::tb {
 

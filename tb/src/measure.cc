@@ -1,18 +1,17 @@
 // measure.cc - see measure.h.
 #include "measure.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace dmasim::tb {
 namespace {
 
 // Each phase of a channel as a share of the measured cycles (phases overlap
 // in a pipelined engine, so the shares need not add up to 100%).
-model::StatGroup phase_group(unsigned ch, const model::ChannelStats& s, uint64_t cycles)
-{
+model::StatGroup phase_group(unsigned ch, const model::ChannelStats& s, uint64_t cycles) {
     const auto share = [cycles](uint64_t c) { return cycles ? 100.0 * c / cycles : 0.0; };
     return {fmt::format("phase.ch{}", ch),
             {{"setup", share(s.setup_cycles), "% of cycles"},
@@ -24,12 +23,12 @@ model::StatGroup phase_group(unsigned ch, const model::ChannelStats& s, uint64_t
 
 }  // namespace
 
-void measure(const Window& window, const model::Platform& platform, RunResult& result)
-{
+void measure(const Window& window, const model::Platform& platform, RunResult& result) {
     const auto& params = platform.params();
     result.bytes = window.bytes;
     result.sim_time_ns = (window.last_completion - window.first_start).to_seconds() * 1e9;
-    result.cycles = static_cast<uint64_t>(std::llround(result.sim_time_ns * params.clock_mhz / 1000.0));
+    result.cycles =
+        static_cast<uint64_t>(std::llround(result.sim_time_ns * params.clock_mhz / 1000.0));
     result.throughput_gbps = result.sim_time_ns > 0 ? result.bytes / result.sim_time_ns : 0;
     result.bytes_per_cycle = result.cycles > 0 ? double(result.bytes) / result.cycles : 0;
 

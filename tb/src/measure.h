@@ -2,12 +2,11 @@
 // window and the model's statistics.
 #pragma once
 
-#include <cstdint>
-
-#include <systemc>
-
 #include <dmasim/model/platform.h>
 #include <dmasim/tb/run.h>
+
+#include <cstdint>
+#include <systemc>
 
 namespace dmasim::tb {
 

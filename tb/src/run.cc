@@ -1,14 +1,12 @@
 // run.cc - run_simulation(): simulated memory, elaboration, the scenario,
 // measurement and teardown, in that order, once per process.
 #include <dmasim/tb/run.h>
-
-#include <memory>
-
+#include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sglist/mm.h>
 
-#include <dmasim/tb/scenario.h>
+#include <memory>
 
 #include "chrome_trace.h"
 #include "measure.h"
@@ -19,12 +17,10 @@
 namespace dmasim::tb {
 namespace {
 
-const ScenarioInfo& find_scenario(const std::string& name)
-{
+const ScenarioInfo& find_scenario(const std::string& name) {
     const ScenarioInfo* s = ScenarioRegistry::instance().find(name);
     if (!s)
-        throw ConfigError(fmt::format("workload.scenario = {}: unknown; known scenarios: {}",
-                                      name,
+        throw ConfigError(fmt::format("workload.scenario = {}: unknown; known scenarios: {}", name,
                                       fmt::join(ScenarioRegistry::instance().names(), ", ")));
     return *s;
 }
@@ -32,40 +28,38 @@ const ScenarioInfo& find_scenario(const std::string& name)
 // The simulated RAM for the lifetime of one run.
 class SimMemory {
 public:
-    explicit SimMemory(const SimConfig& config)
-    {
+    explicit SimMemory(const SimConfig& config) {
         const uint64_t bytes = config.memory_size_mib << 20;
-        const auto placement = config.placement == Placement::contiguous ? SIM_MEM_CONTIGUOUS
-                                                                         : SIM_MEM_SCATTERED;
+        const auto placement =
+            config.placement == Placement::contiguous ? SIM_MEM_CONTIGUOUS : SIM_MEM_SCATTERED;
         if (sim_mem_init(bytes, placement, config.workload.seed) != 0)
-            throw ConfigError(fmt::format(
-                "memory.size_mib = {}: cannot reserve {} bytes of simulated memory",
-                config.memory_size_mib, bytes));
+            throw ConfigError(
+                fmt::format("memory.size_mib = {}: cannot reserve {} bytes of simulated memory",
+                            config.memory_size_mib, bytes));
     }
     ~SimMemory() { sim_mem_exit(); }
     SimMemory(const SimMemory&) = delete;
     SimMemory& operator=(const SimMemory&) = delete;
 };
 
-void judge(const Testbench& tb, bool finished, RunResult& result)
-{
+void judge(const Testbench& tb, bool finished, RunResult& result) {
     if (const auto& f = tb.failure()) {
         result.failure = f->what;
         result.first_bad_address = f->bus_address;
     } else if (!finished) {
-        result.failure = fmt::format("the scenario did not finish: the simulation ran out of "
-                                     "events at {}",
-                                     sc_core::sc_time_stamp().to_string());
+        result.failure = fmt::format(
+            "the scenario did not finish: the simulation ran out of "
+            "events at {}",
+            sc_core::sc_time_stamp().to_string());
     } else if (result.leaked_pages > 0) {
-        result.failure = fmt::format("{} page frames of simulated memory were not freed",
-                                     result.leaked_pages);
+        result.failure =
+            fmt::format("{} page frames of simulated memory were not freed", result.leaked_pages);
     }
     result.integrity = result.failure.empty();
 }
 
 RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
-                   const RunOptions& options)
-{
+                   const RunOptions& options) {
     model::Platform platform("platform", config.platform);
     Testbench tb("tb", config, platform, scenario);
     std::unique_ptr<ChromeTrace> trace;
@@ -75,8 +69,7 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     }
     std::unique_ptr<VcdWriter> vcd;
     if (!options.vcd_path.empty())
-        vcd = std::make_unique<VcdWriter>(options.vcd_path, platform,
-                                          config.platform.dma.channels);
+        vcd = std::make_unique<VcdWriter>(options.vcd_path, platform, config.platform.dma.channels);
     const unsigned long pages_before = sim_mem_pages_in_use();
 
     // The testbench ends every run with sc_stop(); that is no news to users.
@@ -93,23 +86,18 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
                 result);
     judge(tb, finished, result);
     platform.set_trace(nullptr);
-    if (trace)
-        trace->finish();
-    if (vcd)
-        vcd->finish();
+    if (trace) trace->finish();
+    if (vcd) vcd->finish();
     return result;
 }
 
 }  // namespace
 
-RunResult run_simulation(const SimConfig& config, const RunOptions& options)
-{
+RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     const ScenarioInfo& scenario = find_scenario(config.workload.scenario);
     SimConfig resolved = config;
-    if (scenario.setup)
-        scenario.setup(resolved);
-    if (std::string why = workload_error(resolved.workload); !why.empty())
-        throw ConfigError(why);
+    if (scenario.setup) scenario.setup(resolved);
+    if (std::string why = workload_error(resolved.workload); !why.empty()) throw ConfigError(why);
     SimMemory memory(resolved);
     // Checked before elaboration: under AddressSanitizer an exception after
     // sc_start() is misreported (SystemC's coroutines hide the stack bounds).

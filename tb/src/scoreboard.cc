@@ -1,24 +1,22 @@
 // scoreboard.cc - see scoreboard.h.
 #include "scoreboard.h"
 
-#include <algorithm>
-#include <array>
-#include <cstring>
-
+#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/model/device_port.h>
 #include <fmt/format.h>
 #include <sglist/mm.h>
 #include <sglist/scatterlist.h>
 
-#include <dmasim/driver/dmasim_dma.h>
-#include <dmasim/model/device_port.h>
+#include <algorithm>
+#include <array>
+#include <cstring>
 
 namespace dmasim::tb {
 namespace {
 
 constexpr size_t kPatternPeriod = 65521;  // largest prime below 64 Ki
 
-uint64_t splitmix(uint64_t& state)
-{
+uint64_t splitmix(uint64_t& state) {
     uint64_t z = (state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -26,15 +24,12 @@ uint64_t splitmix(uint64_t& state)
 }
 
 // Index of the first byte where a and b differ, or n.
-size_t first_difference(const uint8_t* a, const uint8_t* b, size_t n)
-{
-    if (std::memcmp(a, b, n) == 0)
-        return n;
+size_t first_difference(const uint8_t* a, const uint8_t* b, size_t n) {
+    if (std::memcmp(a, b, n) == 0) return n;
     return static_cast<size_t>(std::mismatch(a, a + n, b).first - a);
 }
 
-const std::array<uint8_t, 4096>& fill_block()
-{
+const std::array<uint8_t, 4096>& fill_block() {
     static const std::array<uint8_t, 4096> block = [] {
         std::array<uint8_t, 4096> b{};
         b.fill(kDestinationFill);
@@ -44,37 +39,31 @@ const std::array<uint8_t, 4096>& fill_block()
 }
 
 // Offset of the first non-fill byte in [p, p + n), or n.
-size_t first_non_fill(const uint8_t* p, size_t n)
-{
+size_t first_non_fill(const uint8_t* p, size_t n) {
     for (size_t done = 0; done < n;) {
         const size_t step = std::min(n - done, fill_block().size());
         const size_t bad = first_difference(p + done, fill_block().data(), step);
-        if (bad < step)
-            return done + bad;
+        if (bad < step) return done + bad;
         done += step;
     }
     return n;
 }
 
-uint8_t* block_of(const scatterlist* sg)
-{
+uint8_t* block_of(const scatterlist* sg) {
     return static_cast<uint8_t*>(page_address(sg_page(const_cast<scatterlist*>(sg))));
 }
 
-size_t block_bytes(const scatterlist* sg)
-{
+size_t block_bytes(const scatterlist* sg) {
     return size_t{PAGE_SIZE} << get_order(uint64_t{sg->offset} + sg->length);
 }
 
-uint64_t block_bus(const scatterlist* sg)
-{
+uint64_t block_bus(const scatterlist* sg) {
     return page_to_phys(sg_page(const_cast<scatterlist*>(sg)));
 }
 
 }  // namespace
 
-Pattern::Pattern(uint64_t seed) : bytes_(kPatternPeriod)
-{
+Pattern::Pattern(uint64_t seed) : bytes_(kPatternPeriod) {
     uint64_t state = seed;
     for (size_t i = 0; i < bytes_.size(); i += 8) {
         const uint64_t word = splitmix(state);
@@ -82,15 +71,13 @@ Pattern::Pattern(uint64_t seed) : bytes_(kPatternPeriod)
     }
 }
 
-const uint8_t* Pattern::at(uint64_t pos, size_t& avail) const
-{
+const uint8_t* Pattern::at(uint64_t pos, size_t& avail) const {
     const size_t index = pos % bytes_.size();
     avail = bytes_.size() - index;
     return &bytes_[index];
 }
 
-void Scoreboard::fill_source(const sg_table& sgt, uint64_t base) const
-{
+void Scoreboard::fill_source(const sg_table& sgt, uint64_t base) const {
     scatterlist* sg;
     unsigned int i;
     uint64_t pos = base;
@@ -107,17 +94,14 @@ void Scoreboard::fill_source(const sg_table& sgt, uint64_t base) const
     }
 }
 
-void Scoreboard::fill_destination(const sg_table& sgt)
-{
+void Scoreboard::fill_destination(const sg_table& sgt) {
     scatterlist* sg;
     unsigned int i;
-    for_each_sgtable_sg(&sgt, sg, i)
-        std::memset(block_of(sg), kDestinationFill, block_bytes(sg));
+    for_each_sgtable_sg(&sgt, sg, i) std::memset(block_of(sg), kDestinationFill, block_bytes(sg));
 }
 
 std::optional<Mismatch> Scoreboard::compare(const sg_table& sgt, uint64_t base,
-                                            const char* list_name) const
-{
+                                            const char* list_name) const {
     scatterlist* sg;
     unsigned int i;
     uint64_t pos = base;
@@ -141,8 +125,7 @@ std::optional<Mismatch> Scoreboard::compare(const sg_table& sgt, uint64_t base,
     return std::nullopt;
 }
 
-std::optional<Mismatch> Scoreboard::compare_device(const sg_table& sgt, uint64_t pos)
-{
+std::optional<Mismatch> Scoreboard::compare_device(const sg_table& sgt, uint64_t pos) {
     std::array<uint8_t, 4096> want;
     scatterlist* sg;
     unsigned int i;
@@ -151,8 +134,7 @@ std::optional<Mismatch> Scoreboard::compare_device(const sg_table& sgt, uint64_t
         for (size_t done = 0; done < sg->length;) {
             const size_t step = std::min<size_t>(want.size(), sg->length - done);
             // The device's stream is a hash of the offset: regenerate a block.
-            for (size_t k = 0; k < step; ++k)
-                want[k] = model::DevicePort::pattern_byte(pos + k);
+            for (size_t k = 0; k < step; ++k) want[k] = model::DevicePort::pattern_byte(pos + k);
             const size_t bad = first_difference(got + done, want.data(), step);
             if (bad < step) {
                 const size_t at = done + bad;
@@ -168,17 +150,15 @@ std::optional<Mismatch> Scoreboard::compare_device(const sg_table& sgt, uint64_t
     return std::nullopt;
 }
 
-uint64_t Scoreboard::digest(const sg_table& sgt, uint64_t digest)
-{
+uint64_t Scoreboard::digest(const sg_table& sgt, uint64_t digest) {
     scatterlist* sg;
     unsigned int i;
-    for_each_sgtable_sg(&sgt, sg, i)
-        digest = model::DevicePort::digest_of(block_of(sg) + sg->offset, sg->length, digest);
+    for_each_sgtable_sg(&sgt, sg, i) digest =
+        model::DevicePort::digest_of(block_of(sg) + sg->offset, sg->length, digest);
     return digest;
 }
 
-std::optional<Mismatch> Scoreboard::compare_fill(const sg_table& sgt, bool include_segments)
-{
+std::optional<Mismatch> Scoreboard::compare_fill(const sg_table& sgt, bool include_segments) {
     scatterlist* sg;
     unsigned int i;
     for_each_sgtable_sg(&sgt, sg, i) {
@@ -190,15 +170,14 @@ std::optional<Mismatch> Scoreboard::compare_fill(const sg_table& sgt, bool inclu
             bad = first_non_fill(block, size);
         } else {
             bad = first_non_fill(block, sg->offset);
-            if (bad == sg->offset)
-                bad = end + first_non_fill(block + end, size - end);
+            if (bad == sg->offset) bad = end + first_non_fill(block + end, size - end);
         }
         if (bad < size)
-            return Mismatch{block_bus(sg) + bad,
-                            fmt::format("destination segment {}: byte {} of its page block{} "
-                                        "changed to {:#04x}",
-                                        i, bad, include_segments ? "" : ", outside the segment,",
-                                        block[bad])};
+            return Mismatch{
+                block_bus(sg) + bad,
+                fmt::format("destination segment {}: byte {} of its page block{} "
+                            "changed to {:#04x}",
+                            i, bad, include_segments ? "" : ", outside the segment,", block[bad])};
     }
     return std::nullopt;
 }

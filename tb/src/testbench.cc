@@ -1,11 +1,10 @@
 // testbench.cc - see testbench.h.
 #include "testbench.h"
 
-#include <algorithm>
-
+#include <dmasim/model/device_port.h>
 #include <fmt/format.h>
 
-#include <dmasim/model/device_port.h>
+#include <algorithm>
 
 #include "io_bind.h"
 #include "xfer_spec.h"
@@ -16,8 +15,7 @@ namespace {
 // Registers sit at DMA_REGS_BASE; the driver learns nothing else up front.
 constexpr uint64_t kRegsBase = DMA_REGS_BASE;
 
-std::string errno_text(int err)
-{
+std::string errno_text(int err) {
     return err == -ENOMEM ? sim_mem_last_error() : fmt::format("error {}", err);
 }
 
@@ -25,11 +23,8 @@ std::string errno_text(int err)
 
 // ---- Transfer --------------------------------------------------------------
 
-Transfer::Transfer(dmasim_xfer* x, unsigned channel, const WorkloadConfig& w,
-                   uint64_t pattern_base)
-    : xfer_(x), channel_(channel), workload_(w), pattern_base_(pattern_base)
-{
-}
+Transfer::Transfer(dmasim_xfer* x, unsigned channel, const WorkloadConfig& w, uint64_t pattern_base)
+    : xfer_(x), channel_(channel), workload_(w), pattern_base_(pattern_base) {}
 
 uint64_t Transfer::bytes() const { return xfer_->bytes; }
 uint64_t Transfer::bytes_done() const { return xfer_->bytes_done; }
@@ -37,8 +32,7 @@ uint32_t Transfer::descs_done() const { return xfer_->descs_done; }
 uint32_t Transfer::status() const { return xfer_->status; }
 unsigned Transfer::error() const { return dmasim_status_error(xfer_->status); }
 
-void Bench::run(Transfer& t)
-{
+void Bench::run(Transfer& t) {
     start(t);
     wait(t);
 }
@@ -53,8 +47,7 @@ Testbench::Testbench(sc_core::sc_module_name name, const SimConfig& config,
       scenario_(scenario),
       cpu_("cpu", platform.irq()),
       scoreboard_(config.workload.seed),
-      active_(DMA_MAX_CHANNELS, nullptr)
-{
+      active_(DMA_MAX_CHANNELS, nullptr) {
     sim_device_init(&dma_device_, "dmasim-dma");
     cpu_.socket.bind(platform.cpu_target());
     cpu_.set_irq_handler([this](sc_core::sc_time raised) { return on_interrupt(raised); });
@@ -63,13 +56,9 @@ Testbench::Testbench(sc_core::sc_module_name name, const SimConfig& config,
     SC_THREAD(scenario_thread);
 }
 
-Testbench::~Testbench()
-{
-    release_all();
-}
+Testbench::~Testbench() { release_all(); }
 
-void Testbench::scenario_thread()
-{
+void Testbench::scenario_thread() {
     bind_io(&cpu_);
     try {
         if (dmasim_probe(&dd_, kRegsBase, &dma_device_) != 0)
@@ -84,33 +73,23 @@ void Testbench::scenario_thread()
     sc_core::sc_stop();
 }
 
-void Testbench::stop_scenario(bool config_error, std::string why)
-{
+void Testbench::stop_scenario(bool config_error, std::string why) {
     stopped_ = Stop{config_error, std::move(why)};
     release_all();
     sc_core::sc_stop();
-    for (;;)
-        sc_core::wait(never_);
+    for (;;) sc_core::wait(never_);
 }
 
-bool Testbench::finished() const
-{
-    if (stopped_ && stopped_->config_error)
-        throw ConfigError(stopped_->why);
-    if (stopped_)
-        throw std::runtime_error(stopped_->why);
-    if (error_)
-        std::rethrow_exception(error_);
+bool Testbench::finished() const {
+    if (stopped_ && stopped_->config_error) throw ConfigError(stopped_->why);
+    if (stopped_) throw std::runtime_error(stopped_->why);
+    if (error_) std::rethrow_exception(error_);
     return finished_;
 }
 
-uint64_t Testbench::memory_bytes() const
-{
-    return sim_mem_size();
-}
+uint64_t Testbench::memory_bytes() const { return sim_mem_size(); }
 
-uint64_t Testbench::next_pattern_base(uint64_t bytes)
-{
+uint64_t Testbench::next_pattern_base(uint64_t bytes) {
     // Each transfer continues the pattern where the previous one ended, so
     // no two transfers carry the same bytes.
     const uint64_t base = pattern_pos_;
@@ -118,8 +97,7 @@ uint64_t Testbench::next_pattern_base(uint64_t bytes)
     return base;
 }
 
-Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel)
-{
+Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
     if (channel >= config_.platform.dma.channels)
         stop_scenario(true, fmt::format("scenario {} needs channel {}, but dma.channels = {}",
                                         scenario_.name, channel, config_.platform.dma.channels));
@@ -131,22 +109,18 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel)
     dmasim_xfer* x = nullptr;
     if (const int err = dmasim_xfer_prep(&dd_, &spec, &x))
         stop_scenario(true, fmt::format("cannot build the list of {} entries in memory.size_mib = "
-                                      "{}: {}",
-                                      w.entries, config_.memory_size_mib, errno_text(err)));
-    transfers_.push_back(std::unique_ptr<Transfer>(
-        new Transfer(x, channel, w, next_pattern_base(x->bytes))));
+                                        "{}: {}",
+                                        w.entries, config_.memory_size_mib, errno_text(err)));
+    transfers_.push_back(
+        std::unique_ptr<Transfer>(new Transfer(x, channel, w, next_pattern_base(x->bytes))));
     Transfer& t = *transfers_.back();
-    if (x->src.sgl)
-        scoreboard_.fill_source(x->src, t.pattern_base_);
-    if (x->dst.sgl)
-        Scoreboard::fill_destination(x->dst);
+    if (x->src.sgl) scoreboard_.fill_source(x->src, t.pattern_base_);
+    if (x->dst.sgl) Scoreboard::fill_destination(x->dst);
     return t;
 }
 
-void Testbench::start(Transfer& t)
-{
-    if (t.started_)
-        stop_scenario(false, "Bench::start: transfer already started");
+void Testbench::start(Transfer& t) {
+    if (t.started_) stop_scenario(false, "Bench::start: transfer already started");
     note_device_start(t);
     if (dmasim_xfer_submit(&dd_.chan[t.channel_], t.xfer_) != 0)
         stop_scenario(false, fmt::format("Bench::start: channel {} is busy", t.channel_));
@@ -159,69 +133,55 @@ void Testbench::start(Transfer& t)
 
 // Runs in the CPU's interrupt thread right after the driver's handler:
 // every channel the handler completed gets the time the line rose.
-bool Testbench::on_interrupt(sc_core::sc_time raised)
-{
+bool Testbench::on_interrupt(sc_core::sc_time raised) {
     const bool handled = dmasim_irq_handler(0, &dd_) == IRQ_HANDLED;
     for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
         Transfer* t = active_[ch];
-        if (!t || t->interrupted_ || dd_.chan[ch].done.done == 0)
-            continue;
+        if (!t || t->interrupted_ || dd_.chan[ch].done.done == 0) continue;
         t->interrupted_ = true;
         t->interrupt_at_ = raised;
     }
     return handled;
 }
 
-void Testbench::wait(Transfer& t)
-{
-    if (!t.started_ || t.finished_)
-        stop_scenario(false, "Bench::wait: transfer not in flight");
+void Testbench::wait(Transfer& t) {
+    if (!t.started_ || t.finished_) stop_scenario(false, "Bench::wait: transfer not in flight");
     dmasim_xfer_wait(&dd_.chan[t.channel_]);
     t.finished_ = true;
     active_[t.channel_] = nullptr;
     if (t.xfer_->spec.dir != DMA_HW_MEM_TO_MEM)
         --device_in_flight_[t.xfer_->spec.dir == DMA_HW_MEM_TO_DEV];
-    if (!t.measured_)
-        return;
+    if (!t.measured_) return;
     measured_bytes_ += t.bytes_done();
     if (!last_completion_ || t.interrupt_at_ > *last_completion_)
         last_completion_ = t.interrupt_at_;
 }
 
-void Testbench::abort(Transfer& t)
-{
-    dmasim_chan_abort(&dd_.chan[t.channel_]);
+void Testbench::abort(Transfer& t) { dmasim_chan_abort(&dd_.chan[t.channel_]); }
+
+void Testbench::fail(const Mismatch& m) {
+    if (!failure_) failure_ = m;
 }
 
-void Testbench::fail(const Mismatch& m)
-{
-    if (!failure_)
-        failure_ = m;
-}
-
-bool Testbench::record(const std::optional<Mismatch>& m)
-{
-    if (m)
-        fail(*m);
+bool Testbench::record(const std::optional<Mismatch>& m) {
+    if (m) fail(*m);
     return !m;
 }
 
-bool Testbench::expect(bool ok, std::string_view what)
-{
-    if (!ok && !failure_)
-        failure_ = Mismatch{std::nullopt, std::string(what)};
+bool Testbench::expect(bool ok, std::string_view what) {
+    if (!ok && !failure_) failure_ = Mismatch{std::nullopt, std::string(what)};
     return ok;
 }
 
-bool Testbench::check(const Transfer& t)
-{
+bool Testbench::check(const Transfer& t) {
     const dmasim_xfer& x = *t.xfer_;
     bool ok = expect(t.finished_ && t.error() == DMA_ERR_NONE,
                      fmt::format("transfer on channel {} stopped with status {:#x} (error {})",
                                  t.channel_, t.status(), t.error()));
     ok = expect(t.bytes_done() == x.bytes,
                 fmt::format("channel {} moved {} bytes, the list holds {}", t.channel_,
-                            t.bytes_done(), x.bytes)) && ok;
+                            t.bytes_done(), x.bytes)) &&
+         ok;
     if (x.spec.dir == DMA_HW_MEM_TO_MEM)
         ok = record(scoreboard_.compare(x.dst, t.pattern_base_, "destination")) && ok;
     return check_device(t) && check_untouched(t) && ok;
@@ -229,11 +189,9 @@ bool Testbench::check(const Transfer& t)
 
 // The device's stream can be attributed to one transfer only if no other
 // transfer in the same direction ran at the same time.
-void Testbench::note_device_start(Transfer& t)
-{
+void Testbench::note_device_start(Transfer& t) {
     const dma_hw_direction dir = t.xfer_->spec.dir;
-    if (dir == DMA_HW_MEM_TO_MEM)
-        return;
+    if (dir == DMA_HW_MEM_TO_MEM) return;
     const bool to_device = dir == DMA_HW_MEM_TO_DEV;
     if (device_in_flight_[to_device]++ > 0) {
         for (const auto& other : transfers_)
@@ -246,15 +204,12 @@ void Testbench::note_device_start(Transfer& t)
     t.device_digest_ = device.sink_digest();
 }
 
-bool Testbench::check_device(const Transfer& t)
-{
+bool Testbench::check_device(const Transfer& t) {
     const dmasim_xfer& x = *t.xfer_;
-    if (!t.device_pos_)
-        return true;
+    if (!t.device_pos_) return true;
     if (x.spec.dir == DMA_HW_DEV_TO_MEM)
         return record(Scoreboard::compare_device(x.dst, *t.device_pos_));
-    if (x.spec.dir != DMA_HW_MEM_TO_DEV)
-        return true;
+    if (x.spec.dir != DMA_HW_MEM_TO_DEV) return true;
     const model::DevicePort& device = platform_.device();
     const uint64_t expected = Scoreboard::digest(x.src, t.device_digest_);
     return expect(device.sink_digest() == expected,
@@ -263,24 +218,17 @@ bool Testbench::check_device(const Transfer& t)
                               device.consumed() - *t.device_pos_, device.sink_digest(), expected));
 }
 
-bool Testbench::check_untouched(const Transfer& t)
-{
+bool Testbench::check_untouched(const Transfer& t) {
     const dmasim_xfer& x = *t.xfer_;
     bool ok = true;
-    if (x.src.sgl)
-        ok = record(scoreboard_.compare(x.src, t.pattern_base_, "source")) && ok;
-    if (x.dst.sgl)
-        ok = record(Scoreboard::compare_fill(x.dst, !t.started_)) && ok;
+    if (x.src.sgl) ok = record(scoreboard_.compare(x.src, t.pattern_base_, "source")) && ok;
+    if (x.dst.sgl) ok = record(Scoreboard::compare_fill(x.dst, !t.started_)) && ok;
     return ok;
 }
 
-void Testbench::exclude_from_measurement(Transfer& t)
-{
-    t.measured_ = false;
-}
+void Testbench::exclude_from_measurement(Transfer& t) { t.measured_ = false; }
 
-void Testbench::release(Transfer& t)
-{
+void Testbench::release(Transfer& t) {
     if (t.started_ && !t.finished_)
         stop_scenario(false, "Bench::release: transfer still in flight");
     auto it = std::find_if(transfers_.begin(), transfers_.end(),
@@ -289,18 +237,14 @@ void Testbench::release(Transfer& t)
     transfers_.erase(it);
 }
 
-void Testbench::release_all()
-{
-    for (auto& t : transfers_)
-        dmasim_xfer_free(&dd_, t->xfer_);
+void Testbench::release_all() {
+    for (auto& t : transfers_) dmasim_xfer_free(&dd_, t->xfer_);
     transfers_.clear();
 }
 
-void Testbench::delay_cycles(uint64_t cycles)
-{
-    sc_core::wait(sc_core::sc_time(static_cast<double>(cycles) * 1000.0 /
-                                       config_.platform.clock_mhz,
-                                   sc_core::SC_NS));
+void Testbench::delay_cycles(uint64_t cycles) {
+    sc_core::wait(sc_core::sc_time(
+        static_cast<double>(cycles) * 1000.0 / config_.platform.clock_mhz, sc_core::SC_NS));
 }
 
 }  // namespace dmasim::tb

@@ -3,15 +3,14 @@
 // a SystemC thread and keeps the measurement window.
 #pragma once
 
+#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/tb/scenario.h>
+
 #include <exception>
 #include <memory>
 #include <optional>
-#include <vector>
-
 #include <systemc>
-
-#include <dmasim/driver/dmasim_dma.h>
-#include <dmasim/tb/scenario.h>
+#include <vector>
 
 #include "cpu.h"
 #include "scoreboard.h"

@@ -2,11 +2,10 @@
 // busy signals, moved into place only once complete.
 #pragma once
 
-#include <string>
-
-#include <systemc>
-
 #include <dmasim/model/platform.h>
+
+#include <string>
+#include <systemc>
 
 namespace dmasim::tb {
 

@@ -1,39 +1,42 @@
 // xfer_spec.cc - see xfer_spec.h.
 #include "xfer_spec.h"
 
-#include <limits>
-
 #include <fmt/format.h>
+
+#include <limits>
 
 namespace dmasim::tb {
 namespace {
 
 constexpr uint64_t kMaxSegment = std::numeric_limits<uint32_t>::max();
 
-dma_hw_direction hw_direction(Direction d)
-{
+dma_hw_direction hw_direction(Direction d) {
     switch (d) {
-    case Direction::dev_to_mem: return DMA_HW_DEV_TO_MEM;
-    case Direction::mem_to_dev: return DMA_HW_MEM_TO_DEV;
-    case Direction::mem_to_mem: break;
+        case Direction::dev_to_mem:
+            return DMA_HW_DEV_TO_MEM;
+        case Direction::mem_to_dev:
+            return DMA_HW_MEM_TO_DEV;
+        case Direction::mem_to_mem:
+            break;
     }
     return DMA_HW_MEM_TO_MEM;
 }
 
-dmasim_seg_dist hw_distribution(SizeDistribution d)
-{
+dmasim_seg_dist hw_distribution(SizeDistribution d) {
     switch (d) {
-    case SizeDistribution::uniform: return DMASIM_SEG_UNIFORM;
-    case SizeDistribution::lognormal: return DMASIM_SEG_LOGNORMAL;
-    case SizeDistribution::fixed: break;
+        case SizeDistribution::uniform:
+            return DMASIM_SEG_UNIFORM;
+        case SizeDistribution::lognormal:
+            return DMASIM_SEG_LOGNORMAL;
+        case SizeDistribution::fixed:
+            break;
     }
     return DMASIM_SEG_FIXED;
 }
 
 }  // namespace
 
-std::string workload_error(const WorkloadConfig& w)
-{
+std::string workload_error(const WorkloadConfig& w) {
     if (w.entries < 1 || w.entries > std::numeric_limits<unsigned>::max())
         return fmt::format("workload.entries = {}: must be in [1, {}]", w.entries,
                            std::numeric_limits<unsigned>::max());
@@ -45,38 +48,38 @@ std::string workload_error(const WorkloadConfig& w)
                            PAGE_SIZE);
     if (w.distribution == SizeDistribution::fixed) {
         if (w.segment_bytes < 1 || w.segment_bytes > kMaxSegment)
-            return fmt::format("workload.segment_bytes = {}: must be in [1, {}]",
-                               w.segment_bytes, kMaxSegment);
+            return fmt::format("workload.segment_bytes = {}: must be in [1, {}]", w.segment_bytes,
+                               kMaxSegment);
         return {};
     }
     if (w.segment_bytes_min < 1 || w.segment_bytes_min > w.segment_bytes_max ||
         w.segment_bytes_max > kMaxSegment)
-        return fmt::format("workload.segment_bytes_min = {} and workload.segment_bytes_max = {}: "
-                           "need 1 <= min <= max <= {}",
-                           w.segment_bytes_min, w.segment_bytes_max, kMaxSegment);
+        return fmt::format(
+            "workload.segment_bytes_min = {} and workload.segment_bytes_max = {}: "
+            "need 1 <= min <= max <= {}",
+            w.segment_bytes_min, w.segment_bytes_max, kMaxSegment);
     if (w.distribution == SizeDistribution::lognormal &&
         (w.segment_bytes < 1 || w.lognormal_sigma < 0))
-        return fmt::format("workload.segment_bytes = {} (log-normal mean) must be >= 1 and "
-                           "workload.lognormal_sigma = {} >= 0",
-                           w.segment_bytes, w.lognormal_sigma);
+        return fmt::format(
+            "workload.segment_bytes = {} (log-normal mean) must be >= 1 and "
+            "workload.lognormal_sigma = {} >= 0",
+            w.segment_bytes, w.lognormal_sigma);
     return {};
 }
 
 std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
-                      uint64_t memory_size_mib)
-{
+                      uint64_t memory_size_mib) {
     const uint64_t needed = dmasim_xfer_pages_needed(&spec) * PAGE_SIZE;
     const uint64_t free = uint64_t{sim_mem_pages_free()} * PAGE_SIZE;
-    if (needed <= free)
-        return {};
-    return fmt::format("the list does not fit in simulated memory: {} entries need {} bytes "
-                       "(buffers and descriptor chunks), {} of memory.size_mib = {} ({} bytes) "
-                       "are free",
-                       w.entries, needed, free, memory_size_mib, sim_mem_size());
+    if (needed <= free) return {};
+    return fmt::format(
+        "the list does not fit in simulated memory: {} entries need {} bytes "
+        "(buffers and descriptor chunks), {} of memory.size_mib = {} ({} bytes) "
+        "are free",
+        w.entries, needed, free, memory_size_mib, sim_mem_size());
 }
 
-dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat format)
-{
+dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat format) {
     dmasim_xfer_spec spec{};
     spec.dir = hw_direction(w.direction);
     spec.format = format == model::DescriptorFormat::linked_list ? DMA_HW_FMT_LINKED_LIST

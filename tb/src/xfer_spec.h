@@ -1,10 +1,10 @@
 // xfer_spec.h - a workload in the driver's terms, validated.
 #pragma once
 
-#include <string>
-
 #include <dmasim/driver/dmasim_dma.h>
 #include <dmasim/tb/run.h>
+
+#include <string>
 
 namespace dmasim::tb {
 

@@ -1,15 +1,14 @@
 // docs_test.cc - the worked example printed in docs/scenarios.md is the
 // file the tests build and run, so the tutorial cannot go stale.
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <sstream>
 #include <string>
 
-#include <gtest/gtest.h>
-
 namespace {
 
-std::string slurp(const std::string& path)
-{
+std::string slurp(const std::string& path) {
     std::ifstream in(path);
     std::stringstream s;
     s << in.rdbuf();
@@ -17,20 +16,16 @@ std::string slurp(const std::string& path)
 }
 
 // The text between the ```cpp fence after `begin` and the closing fence.
-std::string code_block_after(const std::string& doc, const std::string& begin)
-{
+std::string code_block_after(const std::string& doc, const std::string& begin) {
     const size_t marker = doc.find(begin);
-    if (marker == std::string::npos)
-        return {};
+    if (marker == std::string::npos) return {};
     const size_t open = doc.find("```cpp\n", marker);
     const size_t close = doc.find("```\n", open + 7);
-    if (open == std::string::npos || close == std::string::npos)
-        return {};
+    if (open == std::string::npos || close == std::string::npos) return {};
     return doc.substr(open + 7, close - open - 7);
 }
 
-TEST(ScenarioTutorial, WorkedExampleIsTheShippedScenarioFile)
-{
+TEST(ScenarioTutorial, WorkedExampleIsTheShippedScenarioFile) {
     const std::string root = DMASIM_SOURCE_DIR;
     const std::string doc = slurp(root + "/docs/scenarios.md");
     const std::string file = slurp(root + "/tb/scenarios/example_two_lists.cc");

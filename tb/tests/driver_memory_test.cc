@@ -1,19 +1,17 @@
 // driver_memory_test.cc - the descriptor chunks the driver writes into
 // simulated memory, checked field by field against the mapped lists, and
 // its page accounting; no simulation needed.
-#include <cstdint>
-#include <vector>
-
+#include <dmasim/driver/dmasim_dma.h>
 #include <gtest/gtest.h>
 
-#include <dmasim/driver/dmasim_dma.h>
+#include <cstdint>
+#include <vector>
 
 namespace {
 
 class DriverMemory : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
+    void SetUp() override {
         ASSERT_EQ(sim_mem_init(uint64_t{64} << 20, SIM_MEM_SCATTERED, 3), 0);
         sim_device_init(&dev_, "dmasim");
         ASSERT_EQ(dma_set_mask_and_coherent(&dev_, DMA_BIT_MASK(64)), 0);
@@ -24,8 +22,7 @@ protected:
     void TearDown() override { sim_mem_exit(); }
 
     dmasim_xfer* prep(dma_hw_direction dir, dma_hw_format format, unsigned entries,
-                      unsigned depth)
-    {
+                      unsigned depth) {
         dmasim_xfer_spec spec{};
         spec.dir = dir;
         spec.format = format;
@@ -45,18 +42,15 @@ protected:
     unsigned long pages_before_ = 0;
 };
 
-std::vector<uint64_t> dma_addresses(sg_table* sgt)
-{
+std::vector<uint64_t> dma_addresses(sg_table* sgt) {
     std::vector<uint64_t> out;
     scatterlist* sg;
     unsigned int i;
-    for_each_sgtable_dma_sg(sgt, sg, i)
-        out.push_back(sg_dma_address(sg));
+    for_each_sgtable_dma_sg(sgt, sg, i) out.push_back(sg_dma_address(sg));
     return out;
 }
 
-TEST_F(DriverMemory, ChainedPagesChunksHoldTheirShareAndEndInALink)
-{
+TEST_F(DriverMemory, ChainedPagesChunksHoldTheirShareAndEndInALink) {
     dmasim_xfer* x = prep(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, 37, 3);
     ASSERT_NE(x, nullptr);
     const auto src = dma_addresses(&x->src), dst = dma_addresses(&x->dst);
@@ -71,8 +65,7 @@ TEST_F(DriverMemory, ChainedPagesChunksHoldTheirShareAndEndInALink)
             EXPECT_EQ(d->length, 1001u);
             EXPECT_EQ(d->flags, k == 36 ? DMA_DESC_END : 0u) << "descriptor " << k;
         }
-        if (c == 2)
-            continue;
+        if (c == 2) continue;
         auto* link = static_cast<dma_hw_desc*>(dmasim_xfer_desc(x, c, x->chunks[c].nr_desc));
         EXPECT_EQ(link->flags, DMA_DESC_CHAIN);
         EXPECT_EQ(link->src, page_to_phys(x->chunks[c + 1].page));
@@ -81,8 +74,7 @@ TEST_F(DriverMemory, ChainedPagesChunksHoldTheirShareAndEndInALink)
     dmasim_xfer_free(&dd_, x);
 }
 
-TEST_F(DriverMemory, LinkedListDescriptorsPointToTheirSuccessor)
-{
+TEST_F(DriverMemory, LinkedListDescriptorsPointToTheirSuccessor) {
     dmasim_xfer* x = prep(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST, 37, 3);
     ASSERT_NE(x, nullptr);
     std::vector<dma_hw_ll_desc*> descs;
@@ -104,8 +96,7 @@ TEST_F(DriverMemory, LinkedListDescriptorsPointToTheirSuccessor)
     dmasim_xfer_free(&dd_, x);
 }
 
-TEST_F(DriverMemory, DeviceDirectionsPutTheListOnTheMemorySide)
-{
+TEST_F(DriverMemory, DeviceDirectionsPutTheListOnTheMemorySide) {
     dmasim_xfer* in = prep(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, 5, 1);
     dmasim_xfer* out = prep(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES, 5, 1);
     ASSERT_TRUE(in && out);
@@ -121,8 +112,7 @@ TEST_F(DriverMemory, DeviceDirectionsPutTheListOnTheMemorySide)
     dmasim_xfer_free(&dd_, out);
 }
 
-TEST_F(DriverMemory, ALargeChunkTakesContiguousPageFrames)
-{
+TEST_F(DriverMemory, ALargeChunkTakesContiguousPageFrames) {
     // 300 data descriptors in one chunk: 300 * 32 = 9600 bytes -> 4 frames.
     dmasim_xfer* x = prep(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES, 300, 1);
     ASSERT_NE(x, nullptr);
@@ -130,8 +120,7 @@ TEST_F(DriverMemory, ALargeChunkTakesContiguousPageFrames)
     dmasim_xfer_free(&dd_, x);
 }
 
-TEST_F(DriverMemory, EveryPageIsReturnedForEveryDirectionAndFormat)
-{
+TEST_F(DriverMemory, EveryPageIsReturnedForEveryDirectionAndFormat) {
     for (auto dir : {DMA_HW_MEM_TO_MEM, DMA_HW_DEV_TO_MEM, DMA_HW_MEM_TO_DEV})
         for (auto format : {DMA_HW_FMT_CHAINED_PAGES, DMA_HW_FMT_LINKED_LIST}) {
             dmasim_xfer* x = prep(dir, format, 37, 3);
@@ -142,8 +131,7 @@ TEST_F(DriverMemory, EveryPageIsReturnedForEveryDirectionAndFormat)
         }
 }
 
-TEST_F(DriverMemory, OutOfMemoryLeavesNothingAllocated)
-{
+TEST_F(DriverMemory, OutOfMemoryLeavesNothingAllocated) {
     // 20000 segments of one frame each cannot fit in 64 MiB twice over.
     dmasim_xfer_spec spec{};
     spec.dir = DMA_HW_MEM_TO_MEM;
@@ -157,8 +145,7 @@ TEST_F(DriverMemory, OutOfMemoryLeavesNothingAllocated)
     EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
 }
 
-TEST_F(DriverMemory, InvalidDepthIsRejected)
-{
+TEST_F(DriverMemory, InvalidDepthIsRejected) {
     dmasim_xfer_spec spec{};
     spec.dir = DMA_HW_MEM_TO_MEM;
     spec.entries = 4;

@@ -1,31 +1,26 @@
 // layout_test.cc - how descriptors are split over chunks (design section 7)
 // and how segment lengths are drawn; no simulation needed.
+#include <dmasim/driver/dmasim_dma.h>
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <vector>
 
-#include <gtest/gtest.h>
-
-#include <dmasim/driver/dmasim_dma.h>
-
 namespace {
 
-std::vector<unsigned> split(unsigned entries, unsigned depth)
-{
+std::vector<unsigned> split(unsigned entries, unsigned depth) {
     std::vector<unsigned> out;
-    for (unsigned i = 0; i < depth; ++i)
-        out.push_back(dmasim_chunk_entries(entries, depth, i));
+    for (unsigned i = 0; i < depth; ++i) out.push_back(dmasim_chunk_entries(entries, depth, i));
     return out;
 }
 
-TEST(ChunkLayout, TenEntriesOverFourChunksSplitThreeThreeTwoTwo)
-{
+TEST(ChunkLayout, TenEntriesOverFourChunksSplitThreeThreeTwoTwo) {
     EXPECT_EQ(split(10, 4), (std::vector<unsigned>{3, 3, 2, 2}));
 }
 
-TEST(ChunkLayout, FirstEntriesModDepthChunksHoldTheCeiling)
-{
+TEST(ChunkLayout, FirstEntriesModDepthChunksHoldTheCeiling) {
     for (unsigned entries = 1; entries <= 60; ++entries) {
         for (unsigned depth = 1; depth <= entries; ++depth) {
             const auto chunks = split(entries, depth);
@@ -38,29 +33,25 @@ TEST(ChunkLayout, FirstEntriesModDepthChunksHoldTheCeiling)
     }
 }
 
-TEST(ChunkLayout, ChainedPagesAddsOneChainSlotToEveryChunkButTheLast)
-{
+TEST(ChunkLayout, ChainedPagesAddsOneChainSlotToEveryChunkButTheLast) {
     // 37 over 3: 13, 12, 12 data descriptors; the first two end in a link.
     EXPECT_EQ(dmasim_chunk_slots(DMA_HW_FMT_CHAINED_PAGES, 37, 3, 0), 14u);
     EXPECT_EQ(dmasim_chunk_slots(DMA_HW_FMT_CHAINED_PAGES, 37, 3, 1), 13u);
     EXPECT_EQ(dmasim_chunk_slots(DMA_HW_FMT_CHAINED_PAGES, 37, 3, 2), 12u);
 }
 
-TEST(ChunkLayout, LinkedListSlotsAreDataDescriptorsOnly)
-{
+TEST(ChunkLayout, LinkedListSlotsAreDataDescriptorsOnly) {
     EXPECT_EQ(dmasim_chunk_slots(DMA_HW_FMT_LINKED_LIST, 37, 3, 0), 13u);
     EXPECT_EQ(dmasim_chunk_slots(DMA_HW_FMT_LINKED_LIST, 37, 3, 2), 12u);
 }
 
-TEST(ChunkLayout, DescriptorSizesFollowTheFormat)
-{
+TEST(ChunkLayout, DescriptorSizesFollowTheFormat) {
     EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_CHAINED_PAGES), DMA_HW_DESC_SIZE);
     EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_LINKED_LIST), DMA_HW_LL_DESC_SIZE);
 }
 
 dmasim_seg_spec seg(dmasim_seg_dist dist, uint64_t bytes, uint64_t min, uint64_t max,
-                    double sigma = 1.0)
-{
+                    double sigma = 1.0) {
     dmasim_seg_spec s{};
     s.dist = dist;
     s.bytes = bytes;
@@ -71,34 +62,27 @@ dmasim_seg_spec seg(dmasim_seg_dist dist, uint64_t bytes, uint64_t min, uint64_t
     return s;
 }
 
-std::vector<uint32_t> draw(const dmasim_seg_spec& s, unsigned n)
-{
+std::vector<uint32_t> draw(const dmasim_seg_spec& s, unsigned n) {
     dmasim_seg_rng rng;
     dmasim_seg_rng_init(&rng, &s);
     std::vector<uint32_t> out(n);
-    for (auto& len : out)
-        len = dmasim_seg_next_len(&rng, &s);
+    for (auto& len : out) len = dmasim_seg_next_len(&rng, &s);
     return out;
 }
 
-TEST(SegmentLengths, FixedIsAlwaysTheSegmentSize)
-{
-    for (uint32_t len : draw(seg(DMASIM_SEG_FIXED, 1001, 1, 8192), 100))
-        ASSERT_EQ(len, 1001u);
+TEST(SegmentLengths, FixedIsAlwaysTheSegmentSize) {
+    for (uint32_t len : draw(seg(DMASIM_SEG_FIXED, 1001, 1, 8192), 100)) ASSERT_EQ(len, 1001u);
 }
 
-TEST(SegmentLengths, UniformStaysInBoundsAndCoversThem)
-{
+TEST(SegmentLengths, UniformStaysInBoundsAndCoversThem) {
     const auto lens = draw(seg(DMASIM_SEG_UNIFORM, 0, 10, 20), 2000);
-    for (uint32_t len : lens)
-        ASSERT_TRUE(len >= 10 && len <= 20) << len;
+    for (uint32_t len : lens) ASSERT_TRUE(len >= 10 && len <= 20) << len;
     // 2000 draws over 11 values: both ends appear.
     EXPECT_NE(std::find(lens.begin(), lens.end(), 10u), lens.end());
     EXPECT_NE(std::find(lens.begin(), lens.end(), 20u), lens.end());
 }
 
-TEST(SegmentLengths, LognormalHasTheRequestedMean)
-{
+TEST(SegmentLengths, LognormalHasTheRequestedMean) {
     // sigma 0.5 and bounds far from the mean: clamping is negligible, so the
     // sample mean of 20000 draws is within 3% of the mean (its standard
     // error is sqrt(exp(0.25) - 1) / sqrt(20000) = 0.4%).
@@ -107,14 +91,12 @@ TEST(SegmentLengths, LognormalHasTheRequestedMean)
     EXPECT_NEAR(mean, 4096.0, 0.03 * 4096);
 }
 
-TEST(SegmentLengths, LognormalIsClampedToTheBounds)
-{
+TEST(SegmentLengths, LognormalIsClampedToTheBounds) {
     for (uint32_t len : draw(seg(DMASIM_SEG_LOGNORMAL, 4096, 1000, 5000, 2.0), 2000))
         ASSERT_TRUE(len >= 1000 && len <= 5000) << len;
 }
 
-TEST(SegmentLengths, SameSeedSameList)
-{
+TEST(SegmentLengths, SameSeedSameList) {
     const auto s = seg(DMASIM_SEG_UNIFORM, 0, 1, 100000);
     EXPECT_EQ(draw(s, 50), draw(s, 50));
 }

@@ -2,16 +2,14 @@
 // direction and format on a small list, the scoreboard catching a
 // corrupted destination, and configurations that cannot run.
 // Each test elaborates at most once (ctest runs each in its own process).
-#include <cstring>
-
-#include <gtest/gtest.h>
-
+#include <dmasim/driver/dmasim_dma.h>
 #include <dmasim/tb/run.h>
 #include <dmasim/tb/scenario.h>
+#include <gtest/gtest.h>
 #include <sglist/mm.h>
 #include <sglist/scatterlist.h>
 
-#include <dmasim/driver/dmasim_dma.h>
+#include <cstring>
 
 #include "support.h"
 
@@ -20,8 +18,7 @@ namespace {
 
 using model::DescriptorFormat;
 
-void expect_clean_run(Direction dir, DescriptorFormat format)
-{
+void expect_clean_run(Direction dir, DescriptorFormat format) {
     SimConfig c = test::small_config();
     c.workload.direction = dir;
     c.descriptor_format = format;
@@ -37,33 +34,42 @@ void expect_clean_run(Direction dir, DescriptorFormat format)
     EXPECT_DOUBLE_EQ(r.throughput_gbps, r.bytes / r.sim_time_ns);
 }
 
-TEST(DriverEndToEnd, MemToMemChainedPages) { expect_clean_run(Direction::mem_to_mem, DescriptorFormat::chained_pages); }
-TEST(DriverEndToEnd, MemToMemLinkedList) { expect_clean_run(Direction::mem_to_mem, DescriptorFormat::linked_list); }
-TEST(DriverEndToEnd, DevToMemChainedPages) { expect_clean_run(Direction::dev_to_mem, DescriptorFormat::chained_pages); }
-TEST(DriverEndToEnd, DevToMemLinkedList) { expect_clean_run(Direction::dev_to_mem, DescriptorFormat::linked_list); }
-TEST(DriverEndToEnd, MemToDevChainedPages) { expect_clean_run(Direction::mem_to_dev, DescriptorFormat::chained_pages); }
-TEST(DriverEndToEnd, MemToDevLinkedList) { expect_clean_run(Direction::mem_to_dev, DescriptorFormat::linked_list); }
+TEST(DriverEndToEnd, MemToMemChainedPages) {
+    expect_clean_run(Direction::mem_to_mem, DescriptorFormat::chained_pages);
+}
+TEST(DriverEndToEnd, MemToMemLinkedList) {
+    expect_clean_run(Direction::mem_to_mem, DescriptorFormat::linked_list);
+}
+TEST(DriverEndToEnd, DevToMemChainedPages) {
+    expect_clean_run(Direction::dev_to_mem, DescriptorFormat::chained_pages);
+}
+TEST(DriverEndToEnd, DevToMemLinkedList) {
+    expect_clean_run(Direction::dev_to_mem, DescriptorFormat::linked_list);
+}
+TEST(DriverEndToEnd, MemToDevChainedPages) {
+    expect_clean_run(Direction::mem_to_dev, DescriptorFormat::chained_pages);
+}
+TEST(DriverEndToEnd, MemToDevLinkedList) {
+    expect_clean_run(Direction::mem_to_dev, DescriptorFormat::linked_list);
+}
 
 // Where the test scenario below corrupted the destination.
 uint64_t corrupted_address = 0;
 
 // Runs the configured list, then flips one destination byte (segment 5,
 // byte 17) behind the scoreboard's back before checking.
-DMASIM_SCENARIO(test_corrupt_destination)
-{
+DMASIM_SCENARIO(test_corrupt_destination) {
     Transfer& t = bench.prepare(bench.config().workload, 0);
     bench.run(t);
     scatterlist* sg = t.xfer().dst.sgl;
-    for (int i = 0; i < 5; ++i)
-        sg = sg_next(sg);
+    for (int i = 0; i < 5; ++i) sg = sg_next(sg);
     auto* byte = static_cast<uint8_t*>(sg_virt(sg)) + 17;
     *byte = static_cast<uint8_t>(~*byte);
     corrupted_address = sg_phys(sg) + 17;
     bench.check(t);
 }
 
-TEST(Scoreboard, CorruptedDestinationFailsWithTheBadAddress)
-{
+TEST(Scoreboard, CorruptedDestinationFailsWithTheBadAddress) {
     SimConfig c = test::small_config();
     c.workload.scenario = "test_corrupt_destination";
     const RunResult r = run_simulation(c);
@@ -73,8 +79,7 @@ TEST(Scoreboard, CorruptedDestinationFailsWithTheBadAddress)
     EXPECT_NE(r.failure.find("segment 5 byte 17"), std::string::npos) << r.failure;
 }
 
-TEST(RunSimulation, AListLargerThanMemoryIsAConfigErrorNamingTheSizes)
-{
+TEST(RunSimulation, AListLargerThanMemoryIsAConfigErrorNamingTheSizes) {
     SimConfig c = test::small_config();
     c.memory_size_mib = 4;
     c.workload.entries = 2000;
@@ -90,15 +95,13 @@ TEST(RunSimulation, AListLargerThanMemoryIsAConfigErrorNamingTheSizes)
     }
 }
 
-TEST(RunSimulation, ChainDepthAboveEntriesIsAConfigError)
-{
+TEST(RunSimulation, ChainDepthAboveEntriesIsAConfigError) {
     SimConfig c = test::small_config();
     c.workload.chain_depth = c.workload.entries + 1;
     EXPECT_THROW(run_simulation(c), ConfigError);
 }
 
-TEST(RunSimulation, UnknownScenarioIsAConfigErrorListingTheKnownOnes)
-{
+TEST(RunSimulation, UnknownScenarioIsAConfigErrorListingTheKnownOnes) {
     SimConfig c = test::small_config();
     c.workload.scenario = "no_such_scenario";
     try {

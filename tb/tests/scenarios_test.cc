@@ -1,42 +1,37 @@
 // scenarios_test.cc - every shipped scenario runs on a shortened workload
 // and passes; the trace and VCD outputs appear complete. One run per test.
+#include <dmasim/tb/run.h>
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
-
-#include <dmasim/tb/run.h>
 
 #include "support.h"
 
 namespace dmasim::tb {
 namespace {
 
-RunResult run_scenario(const std::string& name, SimConfig c = test::small_config())
-{
+RunResult run_scenario(const std::string& name, SimConfig c = test::small_config()) {
     c.workload.scenario = name;
     return run_simulation(c);
 }
 
-std::string slurp(const std::string& path)
-{
+std::string slurp(const std::string& path) {
     std::ifstream in(path);
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
 }
 
-TEST(Scenarios, ThroughputPasses)
-{
+TEST(Scenarios, ThroughputPasses) {
     const RunResult r = run_scenario("throughput");
     EXPECT_TRUE(r.integrity) << r.failure;
     EXPECT_EQ(r.leaked_pages, 0u);
 }
 
-TEST(Scenarios, MultiChannelMovesTheListOnEveryChannel)
-{
+TEST(Scenarios, MultiChannelMovesTheListOnEveryChannel) {
     SimConfig c = test::small_config();
     c.platform.dma.channels = 3;
     const RunResult r = run_scenario("multi_channel", c);
@@ -47,15 +42,13 @@ TEST(Scenarios, MultiChannelMovesTheListOnEveryChannel)
     EXPECT_EQ(r.chain_links, 3 * (c.workload.chain_depth - 1));
 }
 
-TEST(Scenarios, ContentionPassesWithTheDefaultTrafficMaster)
-{
+TEST(Scenarios, ContentionPassesWithTheDefaultTrafficMaster) {
     const RunResult r = run_scenario("contention");
     EXPECT_TRUE(r.integrity) << r.failure;
     EXPECT_EQ(r.bytes, test::list_bytes(test::small_config().workload));
 }
 
-TEST(Scenarios, ContentionIsSlowerThanThroughputAlone)
-{
+TEST(Scenarios, ContentionIsSlowerThanThroughputAlone) {
     // Not a timing figure: only that competing traffic cannot speed a run up.
     SimConfig c = test::small_config();
     c.workload.entries = 64;
@@ -66,16 +59,14 @@ TEST(Scenarios, ContentionIsSlowerThanThroughputAlone)
     EXPECT_LE(r.bytes_per_cycle, c.platform.bus.width_bytes);
 }
 
-TEST(Scenarios, StreamingFillsFromAndDrainsToTheDevice)
-{
+TEST(Scenarios, StreamingFillsFromAndDrainsToTheDevice) {
     const RunResult r = run_scenario("streaming");
     EXPECT_TRUE(r.integrity) << r.failure;
     // Both directions move the list once (same lengths, next seed).
     EXPECT_EQ(r.bytes, 2 * test::list_bytes(test::small_config().workload));
 }
 
-TEST(Scenarios, ErrorInjectionSeesEveryErrorClass)
-{
+TEST(Scenarios, ErrorInjectionSeesEveryErrorClass) {
     SimConfig c = test::small_config();
     c.platform.dma.max_chain_depth = 4;
     c.workload.segment_bytes = 4096;
@@ -85,8 +76,7 @@ TEST(Scenarios, ErrorInjectionSeesEveryErrorClass)
     EXPECT_EQ(r.leaked_pages, 0u);
 }
 
-TEST(Scenarios, ExampleTwoListsPasses)
-{
+TEST(Scenarios, ExampleTwoListsPasses) {
     SimConfig c = test::small_config();
     c.platform.dma.channels = 2;
     const RunResult r = run_scenario("example_two_lists", c);
@@ -95,8 +85,7 @@ TEST(Scenarios, ExampleTwoListsPasses)
     EXPECT_EQ(r.descriptors, 37u + 18u);
 }
 
-TEST(Outputs, TraceIsAChromeTraceWithSpansAndInstants)
-{
+TEST(Outputs, TraceIsAChromeTraceWithSpansAndInstants) {
     const std::string path = ::testing::TempDir() + "tb_trace.json";
     std::remove(path.c_str());
     SimConfig c = test::small_config();
@@ -111,8 +100,7 @@ TEST(Outputs, TraceIsAChromeTraceWithSpansAndInstants)
     EXPECT_EQ(json.substr(json.size() - 4), "\n]}\n");
 }
 
-TEST(Outputs, VcdHoldsTheIrqAndBusySignals)
-{
+TEST(Outputs, VcdHoldsTheIrqAndBusySignals) {
     const std::string path = ::testing::TempDir() + "tb_wave.vcd";
     std::remove(path.c_str());
     RunOptions o;

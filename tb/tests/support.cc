@@ -5,8 +5,7 @@
 
 namespace dmasim::tb::test {
 
-SimConfig small_config()
-{
+SimConfig small_config() {
     SimConfig c;
     c.memory_size_mib = 64;
     c.placement = Placement::scattered;
@@ -18,21 +17,16 @@ SimConfig small_config()
     return c;
 }
 
-uint64_t list_bytes(const WorkloadConfig& w)
-{
+uint64_t list_bytes(const WorkloadConfig& w) {
     dmasim_xfer_spec spec = make_xfer_spec(w, model::DescriptorFormat::chained_pages);
     dmasim_seg_rng rng;
     dmasim_seg_rng_init(&rng, &spec.seg);
     uint64_t bytes = 0;
-    for (uint64_t i = 0; i < w.entries; ++i)
-        bytes += dmasim_seg_next_len(&rng, &spec.seg);
+    for (uint64_t i = 0; i < w.entries; ++i) bytes += dmasim_seg_next_len(&rng, &spec.seg);
     return bytes;
 }
 
 }  // namespace dmasim::tb::test
 
 // libsystemc references sc_main even though gtest's main() runs the tests.
-int sc_main(int, char*[])
-{
-    return 0;
-}
+int sc_main(int, char*[]) { return 0; }

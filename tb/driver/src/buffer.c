@@ -16,7 +16,8 @@ static unsigned int seg_order(const struct scatterlist *sg)
 /* Gives one segment of @len bytes at @offset its own block of pages. */
 static int seg_fill(struct scatterlist *sg, uint32_t len, uint32_t offset)
 {
-	struct page *page = alloc_pages(GFP_KERNEL, get_order((uint64_t)offset + len));
+	struct page *page =
+		alloc_pages(GFP_KERNEL, get_order((uint64_t)offset + len));
 
 	if (!page)
 		return -ENOMEM;
@@ -35,7 +36,8 @@ void dmasim_buf_free(struct sg_table *sgt)
 
 	if (!sgt->sgl)
 		return;
-	for_each_sgtable_sg(sgt, sg, i) {
+	for_each_sgtable_sg(sgt, sg, i)
+	{
 		if (sg_page(sg))
 			__free_pages(sg_page(sg), seg_order(sg));
 	}
@@ -62,7 +64,8 @@ int dmasim_buf_alloc(struct sg_table *sgt, unsigned int entries,
 	if (ret)
 		return ret;
 	dmasim_seg_rng_init(&rng, seg);
-	for_each_sgtable_sg(sgt, sg, i) {
+	for_each_sgtable_sg(sgt, sg, i)
+	{
 		ret = seg_fill(sg, dmasim_seg_next_len(&rng, seg), seg->offset);
 		if (ret) {
 			dmasim_buf_free(sgt);
@@ -89,7 +92,8 @@ int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like)
 	ret = sg_alloc_table(sgt, like->orig_nents, GFP_KERNEL);
 	if (ret)
 		return ret;
-	for_each_sgtable_sg(sgt, sg, i) {
+	for_each_sgtable_sg(sgt, sg, i)
+	{
 		ret = seg_fill(sg, from->length, from->offset);
 		if (ret) {
 			dmasim_buf_free(sgt);

@@ -29,7 +29,8 @@ static void __iomem *ch_reg(const struct dmasim_chan *ch, uint32_t offset)
  * Return: 0, -ENODEV if the version register does not match, or a
  * dma_set_*() error.
  */
-int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr, struct device *dev)
+int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
+		 struct device *dev)
 {
 	unsigned int i;
 	uint32_t caps;
@@ -101,8 +102,10 @@ irqreturn_t dmasim_irq_handler(int irq, void *dev_id)
 static uint32_t ctrl_for(const struct dmasim_xfer *x)
 {
 	return DMA_CTRL_START | DMA_CTRL_IRQ_EN |
-	       (((uint32_t)x->spec.dir << DMA_CTRL_DIR_SHIFT) & DMA_CTRL_DIR_MASK) |
-	       (((uint32_t)x->spec.format << DMA_CTRL_FORMAT_SHIFT) & DMA_CTRL_FORMAT_MASK);
+	       (((uint32_t)x->spec.dir << DMA_CTRL_DIR_SHIFT) &
+		DMA_CTRL_DIR_MASK) |
+	       (((uint32_t)x->spec.format << DMA_CTRL_FORMAT_SHIFT) &
+		DMA_CTRL_FORMAT_MASK);
 }
 
 /**

@@ -32,7 +32,8 @@ struct desc_data {
  *
  * Return: pointer into simulated memory (for building or inspection).
  */
-void *dmasim_xfer_desc(struct dmasim_xfer *x, unsigned int chunk, unsigned int slot)
+void *dmasim_xfer_desc(struct dmasim_xfer *x, unsigned int chunk,
+		       unsigned int slot)
 {
 	char *base = page_address(x->chunks[chunk].page);
 
@@ -96,8 +97,10 @@ int dmasim_alloc_descriptors(struct dmasim_xfer *x)
 	x->nr_chunks = depth;
 	for (i = 0; i < depth; i++) {
 		c = &x->chunks[i];
-		slots = dmasim_chunk_slots(x->spec.format, x->spec.entries, depth, i);
-		c->order = get_order((uint64_t)slots * dmasim_desc_size(x->spec.format));
+		slots = dmasim_chunk_slots(x->spec.format, x->spec.entries,
+					   depth, i);
+		c->order = get_order((uint64_t)slots *
+				     dmasim_desc_size(x->spec.format));
 		c->page = alloc_pages(GFP_KERNEL, c->order);
 		if (!c->page)
 			return -ENOMEM;
@@ -119,12 +122,14 @@ static void layout_chunks(struct dmasim_xfer *x, unsigned int entries)
 	}
 }
 
-static int cursor_is_chunk_end(const struct dmasim_xfer *x, const struct desc_cursor *cur)
+static int cursor_is_chunk_end(const struct dmasim_xfer *x,
+			       const struct desc_cursor *cur)
 {
 	return cur->slot + 1 == x->chunks[cur->chunk].nr_desc;
 }
 
-static int cursor_is_last(const struct dmasim_xfer *x, const struct desc_cursor *cur)
+static int cursor_is_last(const struct dmasim_xfer *x,
+			  const struct desc_cursor *cur)
 {
 	return cur->chunk + 1 == x->nr_chunks && cursor_is_chunk_end(x, cur);
 }
@@ -149,7 +154,8 @@ static void write_chained(struct dmasim_xfer *x, const struct desc_cursor *cur,
 static void write_linked(struct dmasim_xfer *x, const struct desc_cursor *cur,
 			 const struct desc_data *d)
 {
-	struct dma_hw_ll_desc *desc = dmasim_xfer_desc(x, cur->chunk, cur->slot);
+	struct dma_hw_ll_desc *desc =
+		dmasim_xfer_desc(x, cur->chunk, cur->slot);
 
 	desc->src = d->src;
 	desc->dst = d->dst;
@@ -185,14 +191,17 @@ static void fill_descriptors(struct dmasim_xfer *x)
 {
 	const struct sg_table *list = primary_list(x);
 	struct scatterlist *sg, *dsg = x->dst.sgl;
-	struct desc_cursor cur = { 0, 0 };
+	struct desc_cursor cur = {0, 0};
 	struct desc_data d;
 	unsigned int i;
 
-	for_each_sgtable_dma_sg(list, sg, i) {
+	for_each_sgtable_dma_sg(list, sg, i)
+	{
 		d.length = sg_dma_len(sg);
-		d.src = x->spec.dir == DMA_HW_DEV_TO_MEM ? 0 : sg_dma_address(sg);
-		d.dst = x->spec.dir == DMA_HW_MEM_TO_DEV ? 0 : sg_dma_address(sg);
+		d.src = x->spec.dir == DMA_HW_DEV_TO_MEM ? 0
+							 : sg_dma_address(sg);
+		d.dst = x->spec.dir == DMA_HW_MEM_TO_DEV ? 0
+							 : sg_dma_address(sg);
 		if (x->spec.dir == DMA_HW_MEM_TO_MEM) {
 			d.dst = sg_dma_address(dsg);
 			dsg = sg_next(dsg);
@@ -220,7 +229,8 @@ int dmasim_build_descriptors(struct dmasim_xfer *x)
 {
 	unsigned int entries = primary_list(x)->nents;
 
-	if (x->nr_chunks < 1 || x->nr_chunks > entries || entries > x->spec.entries)
+	if (x->nr_chunks < 1 || x->nr_chunks > entries ||
+	    entries > x->spec.entries)
 		return -EINVAL;
 	if (x->spec.dir == DMA_HW_MEM_TO_MEM && x->dst.nents != entries)
 		return -EINVAL;

@@ -20,7 +20,8 @@
 unsigned int dmasim_chunk_entries(unsigned int entries, unsigned int depth,
 				  unsigned int index)
 {
-	assert(depth >= 1 && depth <= entries && "dmasim_chunk_entries: bad depth");
+	assert(depth >= 1 && depth <= entries &&
+	       "dmasim_chunk_entries: bad depth");
 	assert(index < depth && "dmasim_chunk_entries: bad index");
 	return entries / depth + (index < entries % depth ? 1 : 0);
 }
@@ -55,5 +56,6 @@ unsigned int dmasim_chunk_slots(enum dma_hw_format format, unsigned int entries,
  */
 unsigned int dmasim_desc_size(enum dma_hw_format format)
 {
-	return format == DMA_HW_FMT_LINKED_LIST ? DMA_HW_LL_DESC_SIZE : DMA_HW_DESC_SIZE;
+	return format == DMA_HW_FMT_LINKED_LIST ? DMA_HW_LL_DESC_SIZE
+						: DMA_HW_DESC_SIZE;
 }

@@ -43,7 +43,8 @@ static uint64_t clamp_len(double len, const struct dmasim_seg_spec *seg)
  * @rng: generator state to initialise
  * @seg: segment specification (its seed is used)
  */
-void dmasim_seg_rng_init(struct dmasim_seg_rng *rng, const struct dmasim_seg_spec *seg)
+void dmasim_seg_rng_init(struct dmasim_seg_rng *rng,
+			 const struct dmasim_seg_spec *seg)
 {
 	rng->state = seg->seed;
 }
@@ -58,17 +59,20 @@ void dmasim_seg_rng_init(struct dmasim_seg_rng *rng, const struct dmasim_seg_spe
  *
  * Return: segment length in bytes, >= 1.
  */
-uint32_t dmasim_seg_next_len(struct dmasim_seg_rng *rng, const struct dmasim_seg_spec *seg)
+uint32_t dmasim_seg_next_len(struct dmasim_seg_rng *rng,
+			     const struct dmasim_seg_spec *seg)
 {
 	double mu, z;
 
 	switch (seg->dist) {
 	case DMASIM_SEG_UNIFORM:
-		return (uint32_t)(seg->min + rng_next(rng) % (seg->max - seg->min + 1));
+		return (uint32_t)(seg->min +
+				  rng_next(rng) % (seg->max - seg->min + 1));
 	case DMASIM_SEG_LOGNORMAL:
 		mu = log((double)seg->bytes) - seg->sigma * seg->sigma / 2;
 		/* Box-Muller: one standard normal from two uniforms. */
-		z = sqrt(-2.0 * log(rng_unit(rng))) * cos(TWO_PI * rng_unit(rng));
+		z = sqrt(-2.0 * log(rng_unit(rng))) *
+		    cos(TWO_PI * rng_unit(rng));
 		return (uint32_t)clamp_len(exp(mu + seg->sigma * z), seg);
 	case DMASIM_SEG_FIXED:
 	default:

@@ -20,7 +20,8 @@ static int has_dst(const struct dmasim_xfer_spec *spec)
 static int spec_valid(const struct dmasim_xfer_spec *spec)
 {
 	return spec->entries >= 1 && spec->chain_depth >= 1 &&
-	       spec->chain_depth <= spec->entries && spec->seg.offset < PAGE_SIZE;
+	       spec->chain_depth <= spec->entries &&
+	       spec->seg.offset < PAGE_SIZE;
 }
 
 /**
@@ -44,8 +45,10 @@ uint64_t dmasim_xfer_pages_needed(const struct dmasim_xfer_spec *spec)
 		data += 1ull << get_order((uint64_t)spec->seg.offset + len);
 	}
 	for (i = 0; i < spec->chain_depth; i++) {
-		slots = dmasim_chunk_slots(spec->format, spec->entries, spec->chain_depth, i);
-		desc += 1ull << get_order(slots * dmasim_desc_size(spec->format));
+		slots = dmasim_chunk_slots(spec->format, spec->entries,
+					   spec->chain_depth, i);
+		desc += 1ull
+			<< get_order(slots * dmasim_desc_size(spec->format));
 	}
 	return data * (uint64_t)(has_src(spec) + has_dst(spec)) + desc;
 }
@@ -88,8 +91,7 @@ static uint64_t list_bytes(const struct sg_table *sgt)
 	uint64_t bytes = 0;
 	unsigned int i;
 
-	for_each_sgtable_sg(sgt, sg, i)
-		bytes += sg->length;
+	for_each_sgtable_sg(sgt, sg, i) bytes += sg->length;
 	return bytes;
 }
 
@@ -144,7 +146,8 @@ int dmasim_xfer_prep(struct dmasim_dev *dd, const struct dmasim_xfer_spec *spec,
 		dmasim_xfer_free(dd, x);
 		return ret;
 	}
-	x->bytes = list_bytes(spec->dir == DMA_HW_DEV_TO_MEM ? &x->dst : &x->src);
+	x->bytes =
+		list_bytes(spec->dir == DMA_HW_DEV_TO_MEM ? &x->dst : &x->src);
 	*out = x;
 	return 0;
 }

@@ -7,15 +7,15 @@
 // checks them. Everything it prepares is freed when it returns.
 #pragma once
 
+#include <dmasim/model/platform.h>
+#include <dmasim/tb/run.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <dmasim/model/platform.h>
-#include <dmasim/tb/run.h>
 
 struct dmasim_xfer;
 
@@ -31,11 +31,11 @@ public:
     const WorkloadConfig& workload() const { return workload_; }
     /// The driver's view: lists, descriptor chunks, status after wait().
     dmasim_xfer& xfer() const { return *xfer_; }
-    uint64_t bytes() const;        ///< payload bytes the descriptors describe
-    uint64_t bytes_done() const;   ///< BYTES_DONE after wait()
-    uint32_t descs_done() const;   ///< DESCS_DONE after wait()
-    uint32_t status() const;       ///< channel STATUS after wait()
-    unsigned error() const;        ///< enum dma_hw_error from status()
+    uint64_t bytes() const;       ///< payload bytes the descriptors describe
+    uint64_t bytes_done() const;  ///< BYTES_DONE after wait()
+    uint32_t descs_done() const;  ///< DESCS_DONE after wait()
+    uint32_t status() const;      ///< channel STATUS after wait()
+    unsigned error() const;       ///< enum dma_hw_error from status()
     bool finished() const { return finished_; }
 
 private:
@@ -45,9 +45,9 @@ private:
     dmasim_xfer* xfer_;
     unsigned channel_;
     WorkloadConfig workload_;
-    uint64_t pattern_base_;        ///< where its source data starts in the pattern
+    uint64_t pattern_base_;  ///< where its source data starts in the pattern
     bool started_ = false;
-    bool interrupted_ = false;     ///< its completion interrupt has been seen
+    bool interrupted_ = false;  ///< its completion interrupt has been seen
     bool finished_ = false;
     bool measured_ = true;
     sc_core::sc_time interrupt_at_;
@@ -129,12 +129,10 @@ private:
 };
 
 struct ScenarioRegistrar {
-    ScenarioRegistrar(const char* name, ScenarioRun run)
-    {
+    ScenarioRegistrar(const char* name, ScenarioRun run) {
         ScenarioRegistry::instance().add_run(name, run);
     }
-    ScenarioRegistrar(const char* name, ScenarioSetup setup)
-    {
+    ScenarioRegistrar(const char* name, ScenarioSetup setup) {
         ScenarioRegistry::instance().add_setup(name, setup);
     }
 };
@@ -142,16 +140,16 @@ struct ScenarioRegistrar {
 }  // namespace dmasim::tb
 
 /// Defines and registers a scenario: DMASIM_SCENARIO(name) { ... bench ... }
-#define DMASIM_SCENARIO(name)                                                        \
-    static void dmasim_scenario_run_##name(::dmasim::tb::Bench& bench);              \
-    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_reg_##name{         \
-        #name, &dmasim_scenario_run_##name};                                         \
+#define DMASIM_SCENARIO(name)                                                \
+    static void dmasim_scenario_run_##name(::dmasim::tb::Bench& bench);      \
+    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_reg_##name{ \
+        #name, &dmasim_scenario_run_##name};                                 \
     static void dmasim_scenario_run_##name(::dmasim::tb::Bench& bench)
 
 /// Optional: adjusts the configuration before elaboration:
 /// DMASIM_SCENARIO_SETUP(name) { ... config ... }
-#define DMASIM_SCENARIO_SETUP(name)                                                  \
-    static void dmasim_scenario_setup_##name(::dmasim::tb::SimConfig& config);       \
-    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_setup_reg_##name{   \
-        #name, &dmasim_scenario_setup_##name};                                       \
+#define DMASIM_SCENARIO_SETUP(name)                                                \
+    static void dmasim_scenario_setup_##name(::dmasim::tb::SimConfig& config);     \
+    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_setup_reg_##name{ \
+        #name, &dmasim_scenario_setup_##name};                                     \
     static void dmasim_scenario_setup_##name(::dmasim::tb::SimConfig& config)

@@ -27,7 +27,8 @@ extern "C" {
 enum dmasim_seg_dist {
 	DMASIM_SEG_FIXED,     /* every segment is @bytes long */
 	DMASIM_SEG_UNIFORM,   /* uniform in [@min, @max] */
-	DMASIM_SEG_LOGNORMAL, /* log-normal with mean @bytes, clamped to [@min, @max] */
+	DMASIM_SEG_LOGNORMAL, /* log-normal with mean @bytes, clamped to [@min,
+				 @max] */
 };
 
 /* The segments of one scatter list. */
@@ -36,7 +37,7 @@ struct dmasim_seg_spec {
 	uint64_t bytes;
 	uint64_t min;
 	uint64_t max;
-	double sigma;    /* log-normal: standard deviation of ln(length) */
+	double sigma;	 /* log-normal: standard deviation of ln(length) */
 	uint32_t offset; /* in-page offset of every segment, < PAGE_SIZE */
 	uint64_t seed;
 };
@@ -45,7 +46,7 @@ struct dmasim_seg_spec {
 struct dmasim_xfer_spec {
 	enum dma_hw_direction dir;
 	enum dma_hw_format format;
-	unsigned int entries;     /* scatter list length */
+	unsigned int entries;	  /* scatter list length */
 	unsigned int chain_depth; /* descriptor chunks, 1..entries */
 	struct dmasim_seg_spec seg;
 };
@@ -60,14 +61,14 @@ struct dmasim_chunk {
 /* A prepared transfer: buffers, mapped lists and descriptor chunks. */
 struct dmasim_xfer {
 	struct dmasim_xfer_spec spec;
-	struct sg_table src;  /* memory source (mem_to_mem, mem_to_dev) */
-	struct sg_table dst;  /* memory destination (mem_to_mem, dev_to_mem) */
+	struct sg_table src; /* memory source (mem_to_mem, mem_to_dev) */
+	struct sg_table dst; /* memory destination (mem_to_mem, dev_to_mem) */
 	struct dmasim_chunk *chunks;
 	unsigned int nr_chunks;
-	uint64_t head;        /* bus address written to DESC_ADDR */
-	uint64_t bytes;       /* payload bytes described */
-	int src_mapped;       /* dma_map_sgtable() succeeded on src */
-	int dst_mapped;       /* ... and on dst */
+	uint64_t head;	/* bus address written to DESC_ADDR */
+	uint64_t bytes; /* payload bytes described */
+	int src_mapped; /* dma_map_sgtable() succeeded on src */
+	int dst_mapped; /* ... and on dst */
 	/* Filled in by dmasim_xfer_wait(). */
 	uint32_t status;
 	uint64_t bytes_done;
@@ -107,8 +108,10 @@ struct dmasim_seg_rng {
 	uint64_t state;
 };
 
-void dmasim_seg_rng_init(struct dmasim_seg_rng *rng, const struct dmasim_seg_spec *seg);
-uint32_t dmasim_seg_next_len(struct dmasim_seg_rng *rng, const struct dmasim_seg_spec *seg);
+void dmasim_seg_rng_init(struct dmasim_seg_rng *rng,
+			 const struct dmasim_seg_spec *seg);
+uint32_t dmasim_seg_next_len(struct dmasim_seg_rng *rng,
+			     const struct dmasim_seg_spec *seg);
 
 /* ---- Data buffers ------------------------------------------------------ */
 
@@ -123,7 +126,8 @@ uint64_t dmasim_xfer_pages_needed(const struct dmasim_xfer_spec *spec);
 int dmasim_xfer_prep(struct dmasim_dev *dd, const struct dmasim_xfer_spec *spec,
 		     struct dmasim_xfer **out);
 void dmasim_xfer_free(struct dmasim_dev *dd, struct dmasim_xfer *x);
-void *dmasim_xfer_desc(struct dmasim_xfer *x, unsigned int chunk, unsigned int slot);
+void *dmasim_xfer_desc(struct dmasim_xfer *x, unsigned int chunk,
+		       unsigned int slot);
 uint64_t dmasim_xfer_desc_bus(const struct dmasim_xfer *x, unsigned int chunk,
 			      unsigned int slot);
 
@@ -133,7 +137,8 @@ void dmasim_free_descriptors(struct dmasim_xfer *x);
 
 /* ---- Channels ---------------------------------------------------------- */
 
-int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr, struct device *dev);
+int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
+		 struct device *dev);
 void dmasim_remove(struct dmasim_dev *dd);
 irqreturn_t dmasim_irq_handler(int irq, void *dev_id);
 int dmasim_xfer_submit(struct dmasim_chan *ch, struct dmasim_xfer *x);
