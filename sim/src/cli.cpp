@@ -104,6 +104,13 @@ int config_command(const ConfigCommand& c) {
     return 0;
 }
 
+/// The script exits 0, 1 (matplotlib missing, cannot write) or 2 (bad
+/// arguments); anything else (python3 missing, a crash) is reported as 1.
+int plot_command(const PlotRequest& request) {
+    const int status = run_plot(request);
+    return status == 0 || status == kExitUsage ? status : 1;
+}
+
 int sweep_command(SweepCommand& c) {
     SweepOptions& o = c.options;
     if (!c.shard.empty()) o.shard = parse_shard(c.shard);
@@ -141,7 +148,7 @@ int cli_main(int argc, char* argv[]) {
         if (app.got_subcommand("run")) return run_command(run);
         if (app.got_subcommand("sweep")) return sweep_command(sweep);
         if (app.got_subcommand("merge")) return merge_sweeps(merge.dirs, merge.out, !merge.no_plot);
-        if (app.got_subcommand("plot")) return run_plot(plot);
+        if (app.got_subcommand("plot")) return plot_command(plot);
         return config_command(config);
     } catch (const ConfigError& e) {
         fmt::print(stderr, "dmasim: error: {}\n", e.what());

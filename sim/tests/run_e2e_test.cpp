@@ -142,6 +142,18 @@ TEST(RunE2E, ConfigMarkdownMatchesTheCheckedInDocs) {
     EXPECT_EQ(r.out, test::read_file(DMASIM_SOURCE_DIR "/docs/configuration.md"));
 }
 
+TEST(RunE2E, ResolvedConfigReproducesTheRun) {
+    TempDir dir;
+    auto resolved = run_dmasim(dir, with({"config", "--resolve"}, kSmall));
+    ASSERT_EQ(resolved.status, 0) << resolved.err;
+    const std::string cfg = dir.write("resolved.yaml", resolved.out);
+    const std::string a = dir.path() + "/a.json", b = dir.path() + "/b.json";
+    ASSERT_EQ(run_dmasim(dir, with({"run", "--quiet", "--report", a}, kSmall)).status, 0);
+    ASSERT_EQ(run_dmasim(dir, {"run", cfg, "--quiet", "--report", b}).status, 0);
+    EXPECT_EQ(read_json(a)["config"], read_json(b)["config"]);
+    EXPECT_EQ(read_json(a)["result"], read_json(b)["result"]);  // deterministic
+}
+
 TEST(RunE2E, TraceHoldsOneCompleteEventPerBurst) {
     TempDir dir;
     const std::string report = dir.path() + "/r.json", trace = dir.path() + "/t.json";
