@@ -9,12 +9,13 @@
 namespace dmasim::model {
 
 DataMover::DataMover(const DmaParams& params, BusPort& bus, DevicePort& device,
-                     ChannelStats& stats, const ChannelTracks& tracks)
+                     ChannelStats& stats, const ChannelTracks& tracks, WriteGate& gate)
     : params_(params),
       bus_(bus),
       device_(device),
       stats_(stats),
       tracks_(tracks),
+      gate_(gate),
       buffer_(params.buffer_bytes),
       sources_(64),
       sinks_(64),
@@ -137,6 +138,7 @@ void DataMover::plan_write() {
         DevicePort::Timing d = device_.sink(t, m);
         release = response = d.done;
     } else {
+        gate_.before_write(t);
         Memory::WriteTiming w = bus_.memory->write_burst(t + bus_.latency, beats, m);
         release = w.data_end;
         response = w.response;

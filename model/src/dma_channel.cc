@@ -16,8 +16,9 @@ DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, De
       device_(device),
       tracks_(index, sink, &clock),
       walker_(params, bus, stats_, tracks_),
-      mover_(params, bus, device, stats_, tracks_),
-      irqs_(16) {}
+      mover_(params, bus, device, stats_, tracks_, *this),
+      irqs_(16),
+      writebacks_(64) {}
 
 dma_hw_direction DmaChannel::direction() const {
     return static_cast<dma_hw_direction>((ctrl & DMA_CTRL_DIR_MASK) >> DMA_CTRL_DIR_SHIFT);
@@ -35,14 +36,17 @@ void DmaChannel::start(uint64_t now) {
     last_done_ = now;
     stop_at_ = kNever;
     irqs_.clear();
+    writebacks_.clear();
     planning_ = true;
     mover_.reset(now);
     walker_.start(desc_addr, format(), now);
     if (direction() > DMA_HW_MEM_TO_DEV) stop(now, DMA_ERR_BAD_DESCRIPTOR);
 }
 
+// Work planned past `now` is dropped: its write-backs and interrupts.
 void DmaChannel::abort(uint64_t now) {
     irqs_.clear();
+    writebacks_.clear();
     stop(now, DMA_ERR_ABORTED);
 }
 
@@ -54,19 +58,21 @@ void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
     if (!mover_.active()) {
         walker_.refill(mover_.frontier());
         if (walker_.empty()) {
-            stop(last_done_, DMA_ERR_NONE);
+            stop(0, DMA_ERR_NONE);
             return;
         }
         if (!begin_descriptor(walker_.pop())) return;
     }
     copy_bytes(mover_.advance(horizon, max_reads));
     if (mover_.segment_done()) complete_descriptor();
+    // mem_to_dev makes no data writes to pace the write-backs by.
+    if (direction() == DMA_HW_MEM_TO_DEV) before_write(mover_.frontier());
 }
 
 bool DmaChannel::begin_descriptor(const WalkItem& item) {
     uint64_t ready = item.ready;
     if (item.error != DMA_ERR_NONE) {
-        stop(std::max(ready, last_done_), item.error);
+        stop(ready, item.error);
         return false;
     }
     const Descriptor& d = item.desc;
@@ -79,7 +85,7 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     else if (writes_mem && !bus_.in_dmi(d.dst, d.length))
         err = bus_.classify(d.dst, true, false, &cycles);
     if (err != DMA_ERR_NONE) {
-        stop(std::max(ready + cycles, last_done_), err);
+        stop(ready + cycles, err);
         return false;
     }
     if (ready > mover_.frontier()) stats_.descriptor_stall_cycles += ready - mover_.frontier();
@@ -102,25 +108,36 @@ void DmaChannel::copy_bytes(const Slice& s) {
     }
 }
 
-// Status write-back: one small write after the descriptor's last write
-// response, then the descriptor counts as done.
+// A data descriptor is done when its status write-back (one small write
+// after its last write response) completes. The bytes and counters are
+// settled now; the write-back waits in a queue until the mover's writes
+// reach its cycle, so the write channel is booked in time order.
 void DmaChannel::complete_descriptor() {
     mover_.end_segment();
-    uint64_t issue = mover_.last_response();
     uint64_t at = current_.addr + status_offset(format());
-    uint64_t done =
-        bus_.memory->write_burst(issue + bus_.latency, beats_of(at, 8, bus_.width), 8).response;
     uint32_t words[2] = {DMA_DESC_STATUS_DONE, current_.length};
     std::memcpy(bus_.dmi + at, words, sizeof words);
-    tracks_.span(tracks_.write, "write-back", issue, done);
+    writebacks_.push_back({mover_.last_response(), at, current_.flags});
 
-    stats_.writeback_cycles += done - issue;
     stats_.descriptors += 1;
     stats_.bytes += current_.length;
     bytes_done += current_.length;
     descs_done += 1;
-    last_done_ = std::max(last_done_, done);
-    if (current_.flags & DMA_DESC_IRQ) raise_irq(done);
+    if (!params_.descriptor_overlap) before_write(kNever);  // the next one waits for it
+}
+
+void DmaChannel::before_write(uint64_t t) {
+    while (!writebacks_.empty() && writebacks_.front().issue <= t) {
+        const Writeback& wb = writebacks_.front();
+        uint64_t done =
+            bus_.memory->write_burst(wb.issue + bus_.latency, beats_of(wb.addr, 8, bus_.width), 8)
+                .response;
+        tracks_.span(tracks_.write, "write-back", wb.issue, done);
+        stats_.writeback_cycles += done - wb.issue;
+        last_done_ = std::max(last_done_, done);
+        if (wb.flags & DMA_DESC_IRQ) raise_irq(done);
+        writebacks_.pop_front();
+    }
 }
 
 void DmaChannel::raise_irq(uint64_t at) {
@@ -128,7 +145,10 @@ void DmaChannel::raise_irq(uint64_t at) {
     stats_.irq_latency_cycles += params_.irq_latency_cycles;
 }
 
+// Stops the channel at `at`, or after its last write-back unless aborted.
 void DmaChannel::stop(uint64_t at, dma_hw_error err) {
+    before_write(kNever);
+    if (err != DMA_ERR_ABORTED) at = std::max(at, last_done_);
     planning_ = false;
     walker_.halt();
     mover_.end_segment();

@@ -253,6 +253,20 @@ TEST(ModelTransfer, NoInterruptWithoutIrqEnableOrFlag) {
     });
 }
 
+TEST(ModelTransfer, SmallSegmentsApproachTheReadChannelBound) {
+    // 256-byte segments: per descriptor the read channel carries its data
+    // beats plus 1/P of a P-slot descriptor fetch; write-backs use the
+    // write channel and must not hold up the next descriptor's writes.
+    PlatformParams p;
+    Rig rig(p);
+    const unsigned n = 256, len = 256, W = p.bus.width_bytes, P = p.dma.descriptor_prefetch;
+    uint64_t cycles = run_transfer(
+        rig, write_chained(rig.host(0), segments(kSrc, kDst, n, len, len), {kDesc}), kM2M);
+    double beats_per_desc = double(len) / W + double(P * DMA_HW_DESC_SIZE) / W / P;
+    double bound = len / beats_per_desc;
+    EXPECT_GE(double(n) * len / cycles, 0.85 * bound);
+}
+
 TEST(ModelTransfer, SerialDescriptorsAreSlowerThanOverlapped) {
     // Without overlap each descriptor waits for the previous write-back, so
     // n descriptors cost at least n round trips of read + write latency.

@@ -32,6 +32,14 @@
 
 namespace dmasim::model {
 
+/// Told before each write burst is booked at cycle t, so that other
+/// writes due earlier (descriptor write-backs) take the channel first.
+class WriteGate {
+public:
+    virtual ~WriteGate() = default;
+    virtual void before_write(uint64_t t) = 0;
+};
+
 struct Segment {
     uint64_t src = 0;
     uint64_t dst = 0;
@@ -47,7 +55,7 @@ struct Slice {
 class DataMover {
 public:
     DataMover(const DmaParams& params, BusPort& bus, DevicePort& device, ChannelStats& stats,
-              const ChannelTracks& tracks);
+              const ChannelTracks& tracks, WriteGate& gate);
 
     /// Forgets all bursts: a new transfer starts at cycle `now`.
     void reset(uint64_t now);
@@ -89,6 +97,7 @@ private:
     DevicePort& device_;
     ChannelStats& stats_;
     const ChannelTracks& tracks_;
+    WriteGate& gate_;
     uint64_t buffer_;
 
     Segment seg_;

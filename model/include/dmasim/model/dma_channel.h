@@ -23,7 +23,7 @@
 
 namespace dmasim::model {
 
-class DmaChannel {
+class DmaChannel : private WriteGate {
 public:
     static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
@@ -63,6 +63,8 @@ private:
     bool begin_descriptor(const WalkItem& item);
     void copy_bytes(const Slice& slice);
     void complete_descriptor();
+    /// Books the queued write-backs due at or before cycle t.
+    void before_write(uint64_t t) override;
     void stop(uint64_t at, dma_hw_error err);
     void raise_irq(uint64_t at);
     dma_hw_direction direction() const;
@@ -78,10 +80,16 @@ private:
 
     bool planning_ = false;
     Descriptor current_;
-    uint64_t last_done_ = 0;  ///< latest planned write-back completion
+    uint64_t last_done_ = 0;  ///< latest booked write-back completion
     uint64_t stop_at_ = kNever;
     uint32_t stop_status_ = 0;
     Ring<uint64_t> irqs_;  ///< planned interrupt cycles, in order
+    struct Writeback {
+        uint64_t issue;  ///< the descriptor's last write response
+        uint64_t addr;   ///< status word
+        uint32_t flags;
+    };
+    Ring<Writeback> writebacks_;
 };
 
 }  // namespace dmasim::model
