@@ -75,7 +75,7 @@ def draw(groups, args):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        fail(1, "matplotlib is missing for /usr/bin/python3: install the Debian package "
+        fail(1, f"matplotlib is missing for {sys.executable}: install the Debian package "
                 "python3-matplotlib (sudo apt-get install python3-matplotlib)")
     fig, ax = plt.subplots(figsize=(8, 5))
     for label, points in groups.items():

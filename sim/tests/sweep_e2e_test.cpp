@@ -128,5 +128,18 @@ TEST(PlotE2E, UnknownColumnIsAClearError) {
     EXPECT_NE(read_file(dir.path() + "/p.svg").find("<svg"), std::string::npos);
 }
 
+TEST(PlotE2E, MissingMatplotlibNamesTheDebianPackage) {
+    // python3 -S skips site-packages, where Debian's matplotlib lives.
+    TempDir dir;
+    const std::string csv = dir.write("r.csv", "workload.entries,throughput_gbps\n1,2.5\n");
+    auto r = test::run_program(
+        dir, {"/usr/bin/python3", "-S", DMASIM_SOURCE_DIR "/sim/plot/dmasim_plot.py", csv, "-o",
+              dir.path() + "/p.png"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("install the Debian package python3-matplotlib"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir.path() + "/p.png"));
+}
+
 }  // namespace
 }  // namespace dmasim::sim
