@@ -23,26 +23,28 @@ model::StatGroup phase_group(unsigned ch, const model::ChannelStats& s, uint64_t
 
 }  // namespace
 
-void measure(const Window& window, const model::Platform& platform, RunResult& result) {
+void measure(const std::optional<Window>& window, const model::Platform& platform,
+             RunResult& result) {
     const auto& params = platform.params();
-    result.bytes = window.bytes;
-    result.sim_time_ns = (window.last_completion - window.first_start).to_seconds() * 1e9;
-    result.cycles =
-        static_cast<uint64_t>(std::llround(result.sim_time_ns * params.clock_mhz / 1000.0));
-    result.throughput_gbps = result.sim_time_ns > 0 ? result.bytes / result.sim_time_ns : 0;
-    result.bytes_per_cycle = result.cycles > 0 ? double(result.bytes) / result.cycles : 0;
-
-    const uint64_t busiest = std::max(platform.read_channel_stats().busy_cycles,
-                                      platform.write_channel_stats().busy_cycles);
-    result.bus_utilization = result.cycles > 0 ? double(busiest) / result.cycles : 0;
-
     result.statistics = platform.statistics();
-    result.descriptors = result.chain_links = result.descriptor_bytes_fetched = 0;
+    if (window) {
+        result.bytes = window->bytes;
+        result.sim_time_ns = (window->last_completion - window->first_start).to_seconds() * 1e9;
+        result.cycles =
+            static_cast<uint64_t>(std::llround(result.sim_time_ns * params.clock_mhz / 1000.0));
+        result.throughput_gbps = result.sim_time_ns > 0 ? result.bytes / result.sim_time_ns : 0;
+        result.bytes_per_cycle = result.cycles > 0 ? double(result.bytes) / result.cycles : 0;
+        const uint64_t busiest = std::max(platform.read_channel_stats().busy_cycles,
+                                          platform.write_channel_stats().busy_cycles);
+        result.bus_utilization = result.cycles > 0 ? double(busiest) / result.cycles : 0;
+    }
     for (unsigned ch = 0; ch < params.dma.channels; ++ch) {
         const model::ChannelStats s = platform.channel_stats(ch);
-        result.descriptors += s.descriptors;
-        result.chain_links += s.chain_links;
-        result.descriptor_bytes_fetched += s.descriptor_bytes_fetched;
+        if (window) {
+            result.descriptors += s.descriptors;
+            result.chain_links += s.chain_links;
+            result.descriptor_bytes_fetched += s.descriptor_bytes_fetched;
+        }
         result.statistics.push_back(phase_group(ch, s, result.cycles));
     }
 }

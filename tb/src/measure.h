@@ -6,6 +6,7 @@
 #include <dmasim/tb/run.h>
 
 #include <cstdint>
+#include <optional>
 #include <systemc>
 
 namespace dmasim::tb {
@@ -17,7 +18,10 @@ struct Window {
     uint64_t bytes = 0;                ///< payload the channels reported done
 };
 
-/// Fills the throughput, count and utilisation keys of `result`.
-void measure(const Window& window, const model::Platform& platform, RunResult& result);
+/// Fills the time, throughput, count and utilisation keys of `result` if
+/// anything was measured, and its statistics (model counters plus each
+/// channel's phases as shares of the measured cycles) in any case.
+void measure(const std::optional<Window>& window, const model::Platform& platform,
+             RunResult& result);
 
 }  // namespace dmasim::tb

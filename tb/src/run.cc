@@ -81,9 +81,10 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     RunResult result;
     tb.release_all();
     result.leaked_pages = sim_mem_pages_in_use() - pages_before;
+    std::optional<Window> window;
     if (tb.first_start() && tb.last_completion())
-        measure(Window{*tb.first_start(), *tb.last_completion(), tb.measured_bytes()}, platform,
-                result);
+        window = Window{*tb.first_start(), *tb.last_completion(), tb.measured_bytes()};
+    measure(window, platform, result);
     judge(tb, finished, result);
     platform.set_trace(nullptr);
     if (trace) trace->finish();

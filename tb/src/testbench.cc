@@ -64,6 +64,7 @@ void Testbench::scenario_thread() {
         if (dmasim_probe(&dd_, kRegsBase, &dma_device_) != 0)
             stop_scenario(false, fmt::format("no DMA controller at {:#x}", kRegsBase));
         scenario_.run(*this);
+        expect_all_waited();
         dmasim_remove(&dd_);
         finished_ = true;
     } catch (...) {
@@ -71,6 +72,14 @@ void Testbench::scenario_thread() {
     }
     release_all();
     sc_core::sc_stop();
+}
+
+void Testbench::expect_all_waited() {
+    for (const auto& t : transfers_)
+        expect(!t->started_ || t->finished_,
+               fmt::format("scenario {} returned with the transfer on channel {} still running "
+                           "(start() without wait())",
+                           scenario_.name, t->channel_));
 }
 
 void Testbench::stop_scenario(bool config_error, std::string why) {
@@ -98,9 +107,9 @@ uint64_t Testbench::next_pattern_base(uint64_t bytes) {
 }
 
 Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
-    if (channel >= config_.platform.dma.channels)
+    if (channel >= channels())
         stop_scenario(true, fmt::format("scenario {} needs channel {}, but dma.channels = {}",
-                                        scenario_.name, channel, config_.platform.dma.channels));
+                                        scenario_.name, channel, channels()));
     if (std::string why = workload_error(w); !why.empty())
         stop_scenario(true, fmt::format("scenario {}: {}", scenario_.name, why));
     const dmasim_xfer_spec spec = make_xfer_spec(w, config_.descriptor_format);

@@ -53,6 +53,7 @@ public:
 
 private:
     void scenario_thread();
+    void expect_all_waited();
     /// Ends the scenario from inside its thread without throwing there (an
     /// exception unwinding a SystemC coroutine confuses AddressSanitizer):
     /// records why, stops the simulation and never returns. (Not marked

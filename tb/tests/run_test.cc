@@ -79,6 +79,19 @@ TEST(Scoreboard, CorruptedDestinationFailsWithTheBadAddress) {
     EXPECT_NE(r.failure.find("segment 5 byte 17"), std::string::npos) << r.failure;
 }
 
+// Starts the configured list and returns without waiting for it.
+DMASIM_SCENARIO(test_forgets_to_wait) { bench.start(bench.prepare(bench.config().workload, 0)); }
+
+TEST(RunSimulation, AScenarioThatLeavesATransferRunningFails) {
+    SimConfig c = test::small_config();
+    c.workload.scenario = "test_forgets_to_wait";
+    const RunResult r = run_simulation(c);
+    EXPECT_FALSE(r.integrity);
+    EXPECT_NE(r.failure.find("without wait()"), std::string::npos) << r.failure;
+    EXPECT_FALSE(r.first_bad_address.has_value());
+    EXPECT_EQ(r.leaked_pages, 0u);
+}
+
 TEST(RunSimulation, AListLargerThanMemoryIsAConfigErrorNamingTheSizes) {
     SimConfig c = test::small_config();
     c.memory_size_mib = 4;
