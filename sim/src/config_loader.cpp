@@ -101,9 +101,10 @@ void ConfigBuilder::apply(const std::string& name, const std::string& text, cons
     origin_[name] = where;
 }
 
-Location ConfigBuilder::origin(const std::string& key) const {
-    auto it = origin_.find(key);
-    return it != origin_.end() ? it->second : Location{"default of " + key, 0};
+Location ConfigBuilder::origin(std::initializer_list<const char*> keys) const {
+    for (const char* key : keys)
+        if (auto it = origin_.find(key); it != origin_.end()) return it->second;
+    return {fmt::format("default of {}", *keys.begin()), 0};
 }
 
 tb::SimConfig load_config(const std::string& path, const std::vector<std::string>& sets) {

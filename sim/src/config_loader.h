@@ -5,6 +5,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <initializer_list>
 #include <map>
 #include <string>
 
@@ -31,7 +32,9 @@ public:
 
 private:
     void apply_node(const std::string& prefix, const YAML::Node& map, const std::string& file);
-    Location origin(const std::string& key) const;
+    /// Where the first of `keys` that was set explicitly was set (a check
+    /// involving several keys names the one the user wrote).
+    Location origin(std::initializer_list<const char*> keys) const;
 
     tb::SimConfig config_;
     std::map<std::string, Location> origin_;

@@ -33,24 +33,26 @@ uint64_t largest_segment(const tb::WorkloadConfig& w) {
 void ConfigBuilder::validate() const {
     const auto& w = config_.workload;
     const auto& p = config_.platform;
-    auto require = [this](bool ok, const std::string& key, const std::string& message) {
-        if (!ok) throw ConfigError(origin(key), message);
+    auto require = [this](bool ok, std::initializer_list<const char*> keys,
+                          const std::string& message) {
+        if (!ok) throw ConfigError(origin(keys), message);
     };
 
-    require(w.chain_depth <= w.entries, "workload.chain_depth",
+    require(w.chain_depth <= w.entries, {"workload.chain_depth", "workload.entries"},
             fmt::format("workload.chain_depth = {} must be at most workload.entries = {} "
                         "(each descriptor chunk holds at least one entry)",
                         w.chain_depth, w.entries));
     require(w.distribution != tb::SizeDistribution::uniform ||
                 w.segment_bytes_min <= w.segment_bytes_max,
-            "workload.segment_bytes_min",
+            {"workload.segment_bytes_min", "workload.segment_bytes_max"},
             fmt::format("workload.segment_bytes_min = {} must be at most "
                         "workload.segment_bytes_max = {}",
                         w.segment_bytes_min, w.segment_bytes_max));
 
     const uint64_t largest_burst =
         std::min<uint64_t>(uint64_t{p.dma.max_burst_beats} * p.bus.width_bytes, kPageBytes);
-    require(p.dma.buffer_bytes >= largest_burst, "dma.buffer_bytes",
+    require(p.dma.buffer_bytes >= largest_burst,
+            {"dma.buffer_bytes", "dma.max_burst_beats", "bus.width_bytes"},
             fmt::format("dma.buffer_bytes = {} must hold one burst of {} bytes "
                         "(dma.max_burst_beats x bus.width_bytes, at most 4096)",
                         p.dma.buffer_bytes, largest_burst));
@@ -59,7 +61,8 @@ void ConfigBuilder::validate() const {
         const uint64_t buffers = w.direction == tb::Direction::mem_to_mem ? 2 : 1;
         const uint64_t pages = w.entries * pages_for(w.offset, segment) * buffers;
         const uint64_t available = config_.memory_size_mib * (1024 * 1024 / kPageBytes);
-        require(pages <= available, "workload.entries",
+        require(pages <= available,
+                {"workload.entries", "workload.segment_bytes", "memory.size_mib"},
                 fmt::format("the workload's buffers need {} MiB of pages but memory.size_mib "
                             "is {}: raise memory.size_mib or shrink the list",
                             (pages * kPageBytes + (1 << 20) - 1) >> 20, config_.memory_size_mib));

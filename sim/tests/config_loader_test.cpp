@@ -174,6 +174,14 @@ TEST(ConfigValidate, BuffersMustFitInMemory) {
     EXPECT_NE(error_of(yaml + "513}\n").find("raise memory.size_mib"), std::string::npos);
 }
 
+TEST(ConfigValidate, CrossKeyErrorsPointAtTheKeyTheUserWrote) {
+    // Only segment_bytes is set: 256 default entries x 2 buffers x 4 pages
+    // of 16 KiB = 8 MiB do not fit in 4 MiB, and the error names the --set.
+    std::string e = error_of("memory.size_mib: 4\n", {"workload.segment_bytes=16384"});
+    EXPECT_NE(e.find("--set workload.segment_bytes=16384:"), std::string::npos) << e;
+    EXPECT_NE(e.find("need 8 MiB"), std::string::npos) << e;
+}
+
 TEST(ResolvedYaml, LoadsBackToTheSameConfig) {
     TempDir dir;
     auto original = load_text(dir,
