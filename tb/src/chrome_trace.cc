@@ -20,8 +20,11 @@ std::string escaped(std::string_view s) {
 
 double micros(sc_core::sc_time t) { return t.to_seconds() * 1e6; }
 
-// Tracks "dma.ch0" and "dma.ch1" share the process "dma".
-std::string component_of(const std::string& track) { return track.substr(0, track.find('.')); }
+// Tracks "ch0 read" and "ch0 write" (or "dma.ch0" and "dma.ch1") share
+// the process named by their first word.
+std::string component_of(const std::string& track) {
+    return track.substr(0, track.find_first_of(". "));
+}
 
 }  // namespace
 

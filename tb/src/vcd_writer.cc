@@ -2,6 +2,7 @@
 #include "vcd_writer.h"
 
 #include <fmt/format.h>
+#include <sysc/tracing/sc_tracing_ids.h>
 
 #include <cstdio>
 
@@ -12,6 +13,10 @@ namespace dmasim::tb {
 VcdWriter::VcdWriter(const std::string& path, const model::Platform& platform, unsigned channels)
     : path_(path), temp_(AtomicFile::temp_name(path)) {
     file_ = sc_core::sc_create_vcd_trace_file(temp_.c_str());
+    // Picoseconds resolve any clock; set quietly, not as SystemC's noted default.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_,
+                                            sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    file_->set_time_unit(1, sc_core::SC_PS);
     sc_core::sc_trace(file_, platform.irq(), "irq");
     for (unsigned ch = 0; ch < channels; ++ch)
         sc_core::sc_trace(file_, platform.busy(ch), fmt::format("busy_ch{}", ch));
