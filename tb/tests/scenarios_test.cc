@@ -85,19 +85,35 @@ TEST(Scenarios, ExampleTwoListsPasses) {
     EXPECT_EQ(r.descriptors, 37u + 18u);
 }
 
-TEST(Outputs, TraceIsAChromeTraceWithSpansAndInstants) {
+size_t count(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+double counter(const RunResult& r, const std::string& group, const std::string& name) {
+    for (const auto& g : r.statistics)
+        if (g.name == group)
+            for (const auto& c : g.counters)
+                if (c.name == name) return c.value;
+    return -1;
+}
+
+TEST(Outputs, TraceHasOneCompleteEventPerBurstAndAnInterrupt) {
     const std::string path = ::testing::TempDir() + "tb_trace.json";
     std::remove(path.c_str());
-    SimConfig c = test::small_config();
     RunOptions o;
     o.trace_path = path;
-    const RunResult r = run_simulation(c, o);
+    const RunResult r = run_simulation(test::small_config(), o);
     ASSERT_TRUE(r.integrity) << r.failure;
     const std::string json = slurp(path);
     EXPECT_EQ(json.rfind("{\"displayTimeUnit\"", 0), 0u);
-    EXPECT_NE(json.find("\"ph\":\"X\""), std::string::npos);
-    EXPECT_NE(json.find("\"thread_name\""), std::string::npos);
     EXPECT_EQ(json.substr(json.size() - 4), "\n]}\n");
+    EXPECT_EQ(count(json, "{\"name\":\"read\",\"ph\":\"X\""), counter(r, "dma.ch0", "read_bursts"));
+    EXPECT_EQ(count(json, "{\"name\":\"write\",\"ph\":\"X\""),
+              counter(r, "dma.ch0", "write_bursts"));
+    EXPECT_EQ(count(json, "\"ph\":\"i\""), 1u);  // one transfer, one interrupt
+    EXPECT_GT(count(json, "\"thread_name\""), 0u);
 }
 
 TEST(Outputs, VcdHoldsTheIrqAndBusySignals) {
