@@ -9,14 +9,14 @@
 namespace dmasim::sim {
 namespace {
 
-TEST(ConfigDocs, CheckedInMarkdownEqualsTheGeneratedText) {
+TEST(SimConfigDocs, CheckedInMarkdownEqualsTheGeneratedText) {
     std::string checked_in = test::read_file(DMASIM_SOURCE_DIR "/docs/configuration.md");
     EXPECT_EQ(checked_in, config_markdown())
         << "docs/configuration.md is stale: regenerate it with `dmasim config --markdown "
            "> docs/configuration.md`";
 }
 
-TEST(ConfigDocs, ExplainListsEveryKeyWithItsDefault) {
+TEST(SimConfigDocs, ExplainListsEveryKeyWithItsDefault) {
     std::string text = explain_text();
     for (const auto& key : config_keys()) {
         EXPECT_NE(text.find(key.name + "  ("), std::string::npos) << key.name;
@@ -26,7 +26,7 @@ TEST(ConfigDocs, ExplainListsEveryKeyWithItsDefault) {
     }
 }
 
-TEST(ConfigKeys, DefaultsComeFromSimConfig) {
+TEST(SimConfigKeys, DefaultsComeFromSimConfig) {
     tb::SimConfig defaults;
     EXPECT_EQ(std::get<uint64_t>(find_key("workload.entries")->default_value()),
               defaults.workload.entries);
@@ -34,12 +34,12 @@ TEST(ConfigKeys, DefaultsComeFromSimConfig) {
               "chained_pages");
 }
 
-TEST(ConfigKeys, EveryDefaultIsAllowedByItsOwnKey) {
+TEST(SimConfigKeys, EveryDefaultIsAllowedByItsOwnKey) {
     for (const auto& key : config_keys())
         EXPECT_NO_THROW(parse_value(key, format_value(key.default_value()))) << key.name;
 }
 
-TEST(ConfigKeys, NamesAreUnique) {
+TEST(SimConfigKeys, NamesAreUnique) {
     for (const auto& key : config_keys()) EXPECT_EQ(find_key(key.name), &key) << key.name;
 }
 

@@ -33,12 +33,12 @@ std::string error_of(const std::string& yaml, const std::vector<std::string>& se
     return "";
 }
 
-TEST(ConfigLoader, EmptyFileKeepsEveryDefault) {
+TEST(SimConfigLoader, EmptyFileKeepsEveryDefault) {
     TempDir dir;
     EXPECT_EQ(config_to_json(load_text(dir, "")), config_to_json(tb::SimConfig{}));
 }
 
-TEST(ConfigLoader, NestedAndFlatKeysSetTheSameField) {
+TEST(SimConfigLoader, NestedAndFlatKeysSetTheSameField) {
     TempDir dir;
     auto nested = load_text(dir, "dma:\n  max_outstanding_reads: 4\n");
     auto flat = load_text(dir, "dma.max_outstanding_reads: 4\n");
@@ -46,7 +46,7 @@ TEST(ConfigLoader, NestedAndFlatKeysSetTheSameField) {
     EXPECT_EQ(flat.platform.dma.max_outstanding_reads, 4u);
 }
 
-TEST(ConfigLoader, ChoiceBoolAndRealKeysAreParsed) {
+TEST(SimConfigLoader, ChoiceBoolAndRealKeysAreParsed) {
     TempDir dir;
     auto c = load_text(dir,
                        "dma:\n  descriptor_format: linked_list\n  descriptor_overlap: false\n"
@@ -57,25 +57,25 @@ TEST(ConfigLoader, ChoiceBoolAndRealKeysAreParsed) {
     EXPECT_EQ(c.workload.direction, tb::Direction::dev_to_mem);
 }
 
-TEST(ConfigLoader, UnknownKeyNamesFileLineAndClosestKey) {
+TEST(SimConfigLoader, UnknownKeyNamesFileLineAndClosestKey) {
     std::string e = error_of("workload:\n  entries: 8\ndma:\n  max_outstanding_read: 4\n");
     EXPECT_NE(e.find("cfg.yaml:4:"), std::string::npos) << e;
     EXPECT_NE(e.find("did you mean dma.max_outstanding_reads?"), std::string::npos) << e;
 }
 
-TEST(ConfigLoader, KeyUnderWrongSectionSuggestsItsHome) {
+TEST(SimConfigLoader, KeyUnderWrongSectionSuggestsItsHome) {
     std::string e = error_of("max_burst_beats: 8\n");
     EXPECT_NE(e.find("did you mean dma.max_burst_beats?"), std::string::npos) << e;
 }
 
-TEST(ConfigLoader, OutOfRangeValueNamesKeyValueAndRange) {
+TEST(SimConfigLoader, OutOfRangeValueNamesKeyValueAndRange) {
     std::string e = error_of("clock_mhz: 800\ndma:\n  max_burst_beats: 1000\n");
     EXPECT_NE(e.find("cfg.yaml:3:"), std::string::npos) << e;
     EXPECT_NE(e.find("dma.max_burst_beats = '1000'"), std::string::npos) << e;
     EXPECT_NE(e.find("1 .. 256"), std::string::npos) << e;
 }
 
-TEST(ConfigLoader, WrongTypeIsRejected) {
+TEST(SimConfigLoader, WrongTypeIsRejected) {
     EXPECT_NE(error_of("workload:\n  entries: many\n").find("not a whole number"),
               std::string::npos);
     EXPECT_NE(error_of("workload:\n  entries: -3\n").find("not a whole number"), std::string::npos);
@@ -85,17 +85,17 @@ TEST(ConfigLoader, WrongTypeIsRejected) {
               std::string::npos);
 }
 
-TEST(ConfigLoader, MisspeltChoiceSuggestsTheValue) {
+TEST(SimConfigLoader, MisspeltChoiceSuggestsTheValue) {
     std::string e = error_of("dma:\n  descriptor_format: chained_page\n");
     EXPECT_NE(e.find("did you mean chained_pages?"), std::string::npos) << e;
     EXPECT_NE(e.find("chained_pages, linked_list"), std::string::npos) << e;
 }
 
-TEST(ConfigLoader, BusWidthMustBeAPowerOfTwo) {
+TEST(SimConfigLoader, BusWidthMustBeAPowerOfTwo) {
     EXPECT_NE(error_of("bus:\n  width_bytes: 24\n").find("not a power of two"), std::string::npos);
 }
 
-TEST(ConfigLoader, MalformedYamlReportsFileAndLine) {
+TEST(SimConfigLoader, MalformedYamlReportsFileAndLine) {
     // Line 3 opens a flow sequence that is never closed.
     std::string e = error_of("clock_mhz: 800\ndma:\n  channels: [1, 2\n  max_burst_beats: 4\n");
     EXPECT_EQ(e.rfind("cfg.yaml:", 0), 0u) << e;
@@ -104,17 +104,17 @@ TEST(ConfigLoader, MalformedYamlReportsFileAndLine) {
     EXPECT_GE(line, 3) << e;
 }
 
-TEST(ConfigLoader, MissingFileIsAConfigError) {
+TEST(SimConfigLoader, MissingFileIsAConfigError) {
     EXPECT_THROW(load_config("/nonexistent/dmasim.yaml", {}), ConfigError);
 }
 
-TEST(ConfigLoader, SetOverridesAValueFromTheFile) {
+TEST(SimConfigLoader, SetOverridesAValueFromTheFile) {
     TempDir dir;
     auto c = load_text(dir, "workload:\n  entries: 64\n", {"workload.entries=128"});
     EXPECT_EQ(c.workload.entries, 128u);
 }
 
-TEST(ConfigLoader, SetErrorsNameTheAssignment) {
+TEST(SimConfigLoader, SetErrorsNameTheAssignment) {
     std::string e = error_of("", {"dma.channels=99"});
     EXPECT_NE(e.find("--set dma.channels=99"), std::string::npos) << e;
     EXPECT_NE(e.find("1 .. 16"), std::string::npos) << e;
@@ -123,17 +123,17 @@ TEST(ConfigLoader, SetErrorsNameTheAssignment) {
               std::string::npos);
 }
 
-TEST(ConfigLoader, SectionGivenAValueIsExplained) {
+TEST(SimConfigLoader, SectionGivenAValueIsExplained) {
     EXPECT_NE(error_of("dma: 4\n").find("'dma' is a section"), std::string::npos);
 }
 
-TEST(ConfigValidate, ChainDepthMayEqualEntries) {
+TEST(SimConfigValidate, ChainDepthMayEqualEntries) {
     TempDir dir;
     auto c = load_text(dir, "workload:\n  entries: 8\n  chain_depth: 8\n");
     EXPECT_EQ(c.workload.chain_depth, 8u);
 }
 
-TEST(ConfigValidate, ChainDepthAboveEntriesIsRejectedAtItsLine) {
+TEST(SimConfigValidate, ChainDepthAboveEntriesIsRejectedAtItsLine) {
     std::string e = error_of("workload:\n  entries: 8\n  chain_depth: 9\n");
     EXPECT_NE(e.find("cfg.yaml:3:"), std::string::npos) << e;
     EXPECT_NE(e.find("workload.chain_depth = 9 must be at most workload.entries = 8"),
@@ -141,15 +141,15 @@ TEST(ConfigValidate, ChainDepthAboveEntriesIsRejectedAtItsLine) {
         << e;
 }
 
-TEST(ConfigValidate, ChainDepthZeroIsOutOfRange) {
+TEST(SimConfigValidate, ChainDepthZeroIsOutOfRange) {
     EXPECT_NE(error_of("workload:\n  chain_depth: 0\n").find("out of range"), std::string::npos);
 }
 
-TEST(ConfigValidate, OffsetMustStayInsideThePage) {
+TEST(SimConfigValidate, OffsetMustStayInsideThePage) {
     EXPECT_NE(error_of("workload:\n  offset: 4096\n").find("0 .. 4095"), std::string::npos);
 }
 
-TEST(ConfigValidate, UniformBoundsMustBeOrderedOnlyWhenUniform) {
+TEST(SimConfigValidate, UniformBoundsMustBeOrderedOnlyWhenUniform) {
     const std::string bounds = "  segment_bytes_min: 900\n  segment_bytes_max: 100\n";
     EXPECT_NE(error_of("workload:\n  segment_distribution: uniform\n" + bounds)
                   .find("segment_bytes_min = 900 must be at most"),
@@ -157,7 +157,7 @@ TEST(ConfigValidate, UniformBoundsMustBeOrderedOnlyWhenUniform) {
     EXPECT_EQ(error_of("workload:\n  segment_distribution: fixed\n" + bounds), "");
 }
 
-TEST(ConfigValidate, BufferMustHoldOneBurst) {
+TEST(SimConfigValidate, BufferMustHoldOneBurst) {
     // 16 beats x 16 bytes = 256 bytes per burst.
     std::string yaml = "bus: {width_bytes: 16}\ndma: {max_burst_beats: 16, buffer_bytes: ";
     EXPECT_NE(error_of(yaml + "255}\n").find("must hold one burst of 256 bytes"),
@@ -165,7 +165,7 @@ TEST(ConfigValidate, BufferMustHoldOneBurst) {
     EXPECT_EQ(error_of(yaml + "256}\n"), "");
 }
 
-TEST(ConfigValidate, BuffersMustFitInMemory) {
+TEST(SimConfigValidate, BuffersMustFitInMemory) {
     // mem_to_mem needs two buffers: 2 x 512 entries x 1 page = 1024 pages = 4 MiB.
     std::string yaml =
         "memory: {size_mib: 4}\nworkload: {direction: mem_to_mem, "
@@ -174,7 +174,7 @@ TEST(ConfigValidate, BuffersMustFitInMemory) {
     EXPECT_NE(error_of(yaml + "513}\n").find("raise memory.size_mib"), std::string::npos);
 }
 
-TEST(ConfigValidate, CrossKeyErrorsPointAtTheKeyTheUserWrote) {
+TEST(SimConfigValidate, CrossKeyErrorsPointAtTheKeyTheUserWrote) {
     // Only segment_bytes is set: 256 default entries x 2 buffers x 4 pages
     // of 16 KiB = 8 MiB do not fit in 4 MiB, and the error names the --set.
     std::string e = error_of("memory.size_mib: 4\n", {"workload.segment_bytes=16384"});
@@ -182,7 +182,7 @@ TEST(ConfigValidate, CrossKeyErrorsPointAtTheKeyTheUserWrote) {
     EXPECT_NE(e.find("need 8 MiB"), std::string::npos) << e;
 }
 
-TEST(ResolvedYaml, LoadsBackToTheSameConfig) {
+TEST(SimResolvedYaml, LoadsBackToTheSameConfig) {
     TempDir dir;
     auto original = load_text(dir,
                               "workload: {scenario: \"odd: name\", entries: 77, chain_depth: 7}\n"

@@ -23,7 +23,7 @@ tb::RunResult one_mib_result() {
     return r;
 }
 
-TEST(Report, KeepsWallTimeOutsideTheResult) {
+TEST(SimReport, KeepsWallTimeOutsideTheResult) {
     Json report = make_report(tb::SimConfig{}, one_mib_result(), 1.5);
     EXPECT_EQ(report["wall_seconds"], 1.5);
     EXPECT_FALSE(report["result"].contains("wall_seconds"));
@@ -32,7 +32,7 @@ TEST(Report, KeepsWallTimeOutsideTheResult) {
     EXPECT_EQ(report["statistics"]["dma.ch0"]["read_bursts"]["unit"], "bursts");
 }
 
-TEST(Report, FailedIntegrityCarriesTheReason) {
+TEST(SimReport, FailedIntegrityCarriesTheReason) {
     tb::RunResult r = one_mib_result();
     r.integrity = false;
     r.failure = "byte 12 differs";
@@ -43,7 +43,7 @@ TEST(Report, FailedIntegrityCarriesTheReason) {
     EXPECT_EQ(result["first_bad_address"], 0x1000);
 }
 
-TEST(Report, ConfigIsFlatByDottedKey) {
+TEST(SimReport, ConfigIsFlatByDottedKey) {
     tb::SimConfig c;
     c.workload.entries = 77;
     Json config = config_to_json(c);
@@ -52,7 +52,7 @@ TEST(Report, ConfigIsFlatByDottedKey) {
     for (const auto& [key, value] : config.items()) EXPECT_FALSE(value.is_object()) << key;
 }
 
-TEST(Summary, StartsWithThePlatformAndShowsThroughput) {
+TEST(SimSummary, StartsWithThePlatformAndShowsThroughput) {
     std::string text = summary_text(tb::SimConfig{}, one_mib_result(), 0.5);
     EXPECT_EQ(text.rfind("platform     1000 MHz, 16-byte bus", 0), 0u) << text;
     // 2^20 bytes / 65,536 ns = 16 GB/s = 16 bytes/cycle at 1 GHz.
@@ -61,7 +61,7 @@ TEST(Summary, StartsWithThePlatformAndShowsThroughput) {
     EXPECT_NE(text.find("(2.00 MiB/s simulated)"), std::string::npos) << text;
 }
 
-TEST(AtomicWrite, LeavesOnlyTheCompleteFile) {
+TEST(SimAtomicWrite, LeavesOnlyTheCompleteFile) {
     test::TempDir dir;
     const std::string path = dir.path() + "/r.json";
     write_file_atomically(path, "first");
@@ -73,7 +73,7 @@ TEST(AtomicWrite, LeavesOnlyTheCompleteFile) {
     EXPECT_EQ(files, 1u);  // no temporary left behind
 }
 
-TEST(AtomicWrite, FailsLoudlyInAMissingDirectory) {
+TEST(SimAtomicWrite, FailsLoudlyInAMissingDirectory) {
     EXPECT_THROW(write_file_atomically("/nonexistent/dir/r.json", "x"), std::runtime_error);
 }
 

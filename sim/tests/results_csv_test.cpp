@@ -28,7 +28,7 @@ Json fake_report(const tb::SimConfig& config) {
     return make_report(config, r, 0.5);
 }
 
-TEST(ResultsCsv, SweptKeysComeFirstThenResultKeys) {
+TEST(SimResultsCsv, SweptKeysComeFirstThenResultKeys) {
     tb::SimConfig c;
     c.workload.entries = 8;
     std::string csv = results_csv({"workload.entries"}, {fake_report(c)});
@@ -41,13 +41,13 @@ TEST(ResultsCsv, SweptKeysComeFirstThenResultKeys) {
     EXPECT_EQ(csv.substr(csv.find('\n') + 1).rfind("8,32768,8,0,3048,", 0), 0u) << csv;
 }
 
-TEST(ResultsCsv, HoldsNoWallClockFigures) {
+TEST(SimResultsCsv, HoldsNoWallClockFigures) {
     std::string csv = results_csv({}, {fake_report(tb::SimConfig{})});
     EXPECT_EQ(csv.find("wall"), std::string::npos);
     EXPECT_EQ(csv.find("0.5"), std::string::npos);  // the report's wall_seconds
 }
 
-TEST(ResultsCsv, FieldsAreQuotedOnlyWhenNeeded) {
+TEST(SimResultsCsv, FieldsAreQuotedOnlyWhenNeeded) {
     EXPECT_EQ(csv_field(Json("plain")), "plain");
     EXPECT_EQ(csv_field(Json("a,b")), "\"a,b\"");
     EXPECT_EQ(csv_field(Json("say \"hi\"")), "\"say \"\"hi\"\"\"");
@@ -76,7 +76,7 @@ void write_shard(const std::string& root, const SweepSpec& spec, const Shard& sh
             write_file_atomically(dir.report(p.index), fake_report(p.config).dump());
 }
 
-TEST(Merge, TwoShardsMergeToTheUnshardedCsv) {
+TEST(SimMerge, TwoShardsMergeToTheUnshardedCsv) {
     TempDir dir;
     auto spec = small_sweep(dir);
     write_shard(dir.path() + "/whole", spec, {1, 1});
@@ -92,14 +92,14 @@ TEST(Merge, TwoShardsMergeToTheUnshardedCsv) {
     EXPECT_EQ(std::count(merged.begin(), merged.end(), '\n'), 1 + 4);  // header + 4 points
 }
 
-TEST(Merge, AMissingShardIsReported) {
+TEST(SimMerge, AMissingShardIsReported) {
     TempDir dir;
     auto spec = small_sweep(dir);
     write_shard(dir.path() + "/s1", spec, {1, 2});
     EXPECT_EQ(merge_sweeps({dir.path() + "/s1"}, dir.path() + "/merged", false), 1);
 }
 
-TEST(Merge, DirectoriesOfDifferentSweepsAreRejected) {
+TEST(SimMerge, DirectoriesOfDifferentSweepsAreRejected) {
     TempDir a, b;
     write_shard(a.path() + "/out", small_sweep(a), {1, 2});
     b.write("base.yaml", "");

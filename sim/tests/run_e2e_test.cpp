@@ -31,7 +31,7 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-TEST(RunE2E, DefaultConfigRunsAndPrintsTheSummary) {
+TEST(SimRunE2E, DefaultConfigRunsAndPrintsTheSummary) {
     TempDir dir;
     auto r = run_dmasim(dir, {"run"});
     EXPECT_EQ(r.status, 0) << r.err;
@@ -42,7 +42,7 @@ TEST(RunE2E, DefaultConfigRunsAndPrintsTheSummary) {
     EXPECT_FALSE(contains(r.out + r.err, "Copyright")) << "SystemC banner shown";
 }
 
-TEST(RunE2E, ReportHoldsConsistentResultKeys) {
+TEST(SimRunE2E, ReportHoldsConsistentResultKeys) {
     TempDir dir;
     const std::string report = dir.path() + "/r.json";
     auto r = run_dmasim(dir, with({"run"}, with(kSmall, {"--report", report, "--quiet"})));
@@ -73,7 +73,7 @@ TEST(RunE2E, ReportHoldsConsistentResultKeys) {
     EXPECT_TRUE(j["statistics"].contains("dma.ch0"));
 }
 
-TEST(RunE2E, SetOverridesTheConfigFile) {
+TEST(SimRunE2E, SetOverridesTheConfigFile) {
     TempDir dir;
     const std::string cfg = dir.write("c.yaml", "workload:\n  entries: 4\n  chain_depth: 1\n");
     const std::string report = dir.path() + "/r.json";
@@ -82,7 +82,7 @@ TEST(RunE2E, SetOverridesTheConfigFile) {
     EXPECT_EQ(read_json(report)["result"]["descriptors"], 8);
 }
 
-TEST(RunE2E, OutOfRangeValueExits2WithoutAReport) {
+TEST(SimRunE2E, OutOfRangeValueExits2WithoutAReport) {
     TempDir dir;
     const std::string report = dir.path() + "/r.json";
     auto r = run_dmasim(dir, {"run", "--set", "dma.channels=99", "--report", report});
@@ -92,7 +92,7 @@ TEST(RunE2E, OutOfRangeValueExits2WithoutAReport) {
     EXPECT_FALSE(std::filesystem::exists(report));
 }
 
-TEST(RunE2E, UnknownKeyInAFileExits2WithLineAndSuggestion) {
+TEST(SimRunE2E, UnknownKeyInAFileExits2WithLineAndSuggestion) {
     TempDir dir;
     const std::string cfg = dir.write("bad.yaml", "dma:\n  max_outstanding_read: 4\n");
     auto r = run_dmasim(dir, {"run", cfg});
@@ -101,7 +101,7 @@ TEST(RunE2E, UnknownKeyInAFileExits2WithLineAndSuggestion) {
     EXPECT_TRUE(contains(r.err, "did you mean dma.max_outstanding_reads?")) << r.err;
 }
 
-TEST(RunE2E, MalformedYamlExits2WithLine) {
+TEST(SimRunE2E, MalformedYamlExits2WithLine) {
     TempDir dir;
     const std::string cfg = dir.write("bad.yaml", "dma:\n  channels: [1\n");
     auto r = run_dmasim(dir, {"run", cfg});
@@ -110,7 +110,7 @@ TEST(RunE2E, MalformedYamlExits2WithLine) {
     EXPECT_TRUE(contains(r.err, "YAML syntax error")) << r.err;
 }
 
-TEST(RunE2E, ChainDeeperThanTheEngineAllowsFailsWithExit1AndAReport) {
+TEST(SimRunE2E, ChainDeeperThanTheEngineAllowsFailsWithExit1AndAReport) {
     // 4 chunks need 3 chain links; the engine stops after 1 with CHAIN_LOOP,
     // so the destination is incomplete and the integrity check fails.
     TempDir dir;
@@ -123,7 +123,7 @@ TEST(RunE2E, ChainDeeperThanTheEngineAllowsFailsWithExit1AndAReport) {
     EXPECT_EQ(read_json(report)["result"]["integrity"], "fail");
 }
 
-TEST(RunE2E, CommandLineErrorsExit2AndHelpExits0) {
+TEST(SimRunE2E, CommandLineErrorsExit2AndHelpExits0) {
     TempDir dir;
     EXPECT_EQ(run_dmasim(dir, {"run", "--bogus"}).status, 2);
     EXPECT_EQ(run_dmasim(dir, {}).status, 2);  // no subcommand
@@ -135,14 +135,14 @@ TEST(RunE2E, CommandLineErrorsExit2AndHelpExits0) {
     }
 }
 
-TEST(RunE2E, ConfigMarkdownMatchesTheCheckedInDocs) {
+TEST(SimRunE2E, ConfigMarkdownMatchesTheCheckedInDocs) {
     TempDir dir;
     auto r = run_dmasim(dir, {"config", "--markdown"});
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.out, test::read_file(DMASIM_SOURCE_DIR "/docs/configuration.md"));
 }
 
-TEST(RunE2E, ResolvedConfigReproducesTheRun) {
+TEST(SimRunE2E, ResolvedConfigReproducesTheRun) {
     TempDir dir;
     auto resolved = run_dmasim(dir, with({"config", "--resolve"}, kSmall));
     ASSERT_EQ(resolved.status, 0) << resolved.err;
@@ -154,7 +154,7 @@ TEST(RunE2E, ResolvedConfigReproducesTheRun) {
     EXPECT_EQ(read_json(a)["result"], read_json(b)["result"]);  // deterministic
 }
 
-TEST(RunE2E, TraceHoldsOneCompleteEventPerBurst) {
+TEST(SimRunE2E, TraceHoldsOneCompleteEventPerBurst) {
     TempDir dir;
     const std::string report = dir.path() + "/r.json", trace = dir.path() + "/t.json";
     auto r = run_dmasim(dir, with({"run"}, with(kSmall, {"--report", report, "--trace", trace})));

@@ -34,7 +34,7 @@ std::map<std::string, std::string> reports(const std::string& dir) {
     return out;
 }
 
-TEST(SweepE2E, GridRunsEveryPointAndDrawsPlots) {
+TEST(SimSweepE2E, GridRunsEveryPointAndDrawsPlots) {
     TempDir dir;
     const std::string out = dir.path() + "/out";
     auto r = run_dmasim(dir, {"sweep", write_grid(dir), "-j", "2", "--out", out});
@@ -52,7 +52,7 @@ TEST(SweepE2E, GridRunsEveryPointAndDrawsPlots) {
     EXPECT_NE(read_file(out + "/throughput.svg").find("<svg"), std::string::npos);
 }
 
-TEST(SweepE2E, ResumeRerunsExactlyTheMissingPoint) {
+TEST(SimSweepE2E, ResumeRerunsExactlyTheMissingPoint) {
     TempDir dir;
     const std::string out = dir.path() + "/out", grid = write_grid(dir);
     ASSERT_EQ(run_dmasim(dir, {"sweep", grid, "-j", "2", "--out", out, "--no-plot"}).status, 0);
@@ -71,7 +71,7 @@ TEST(SweepE2E, ResumeRerunsExactlyTheMissingPoint) {
     EXPECT_EQ(read_file(out + "/results.csv"), csv_before);  // no wall-clock figures
 }
 
-TEST(SweepE2E, ShardsRunThroughGnuParallelMergeToTheUnshardedCsv) {
+TEST(SimSweepE2E, ShardsRunThroughGnuParallelMergeToTheUnshardedCsv) {
     TempDir dir;
     const std::string grid = write_grid(dir);
     ASSERT_EQ(
@@ -92,7 +92,7 @@ TEST(SweepE2E, ShardsRunThroughGnuParallelMergeToTheUnshardedCsv) {
               read_file(dir.path() + "/whole/results.csv"));
 }
 
-TEST(SweepE2E, FailedPointsAreListedAndTheSweepGoesOn) {
+TEST(SimSweepE2E, FailedPointsAreListedAndTheSweepGoesOn) {
     TempDir dir;
     const std::string sweep =
         dir.write("s.yaml",
@@ -108,7 +108,7 @@ TEST(SweepE2E, FailedPointsAreListedAndTheSweepGoesOn) {
     EXPECT_EQ(lines(read_file(dir.path() + "/o/results.csv")), 1u + 1);  // only point 0 ran
 }
 
-TEST(SweepE2E, BadSweepFileExits2) {
+TEST(SimSweepE2E, BadSweepFileExits2) {
     TempDir dir;
     const std::string sweep = dir.write("s.yaml", "sweep:\n  workload.entires: [1, 2]\n");
     auto r = run_dmasim(dir, {"sweep", sweep, "--out", dir.path() + "/o"});
@@ -117,7 +117,7 @@ TEST(SweepE2E, BadSweepFileExits2) {
     EXPECT_NE(r.err.find("did you mean workload.entries?"), std::string::npos) << r.err;
 }
 
-TEST(PlotE2E, UnknownColumnIsAClearError) {
+TEST(SimPlotE2E, UnknownColumnIsAClearError) {
     TempDir dir;
     const std::string csv = dir.write("r.csv", "workload.entries,throughput_gbps\n1,2.5\n2,3.5\n");
     auto bad = run_dmasim(dir, {"plot", csv, "--y", "nope", "-o", dir.path() + "/p.svg"});
@@ -128,7 +128,7 @@ TEST(PlotE2E, UnknownColumnIsAClearError) {
     EXPECT_NE(read_file(dir.path() + "/p.svg").find("<svg"), std::string::npos);
 }
 
-TEST(PlotE2E, MissingMatplotlibNamesTheDebianPackage) {
+TEST(SimPlotE2E, MissingMatplotlibNamesTheDebianPackage) {
     // python3 -S skips site-packages, where Debian's matplotlib lives.
     TempDir dir;
     const std::string csv = dir.write("r.csv", "workload.entries,throughput_gbps\n1,2.5\n");

@@ -42,7 +42,7 @@ std::vector<std::string> column(const SweepSpec& spec, const std::string& key) {
 
 using Texts = std::vector<std::string>;
 
-TEST(SweepSpec, CrossProductVariesTheLastKeyFastest) {
+TEST(SimSweepSpec, CrossProductVariesTheLastKeyFastest) {
     TempDir dir;
     auto spec = load_text(dir,
                           "sweep:\n  workload.entries: [8, 16]\n"
@@ -54,7 +54,7 @@ TEST(SweepSpec, CrossProductVariesTheLastKeyFastest) {
     EXPECT_EQ(spec.swept_keys(), (Texts{"workload.entries", "workload.chain_depth"}));
 }
 
-TEST(SweepSpec, ZipVariesKeysTogetherAndIsCrossedInFileOrder) {
+TEST(SimSweepSpec, ZipVariesKeysTogetherAndIsCrossedInFileOrder) {
     TempDir dir;
     auto spec = load_text(dir,
                           "zip:\n  workload.entries: [1, 2, 4]\n"
@@ -69,13 +69,13 @@ TEST(SweepSpec, ZipVariesKeysTogetherAndIsCrossedInFileOrder) {
                      "chained_pages", "linked_list"}));
 }
 
-TEST(SweepSpec, RangeIncludesBothEnds) {
+TEST(SimSweepSpec, RangeIncludesBothEnds) {
     TempDir dir;
     auto spec = load_text(dir, "sweep:\n  workload.entries: {range: [1, 10, 3]}\n");
     EXPECT_EQ(column(spec, "workload.entries"), (Texts{"1", "4", "7", "10"}));
 }
 
-TEST(SweepSpec, RealRangeCountsStepsWithoutDrift) {
+TEST(SimSweepSpec, RealRangeCountsStepsWithoutDrift) {
     TempDir dir;
     auto spec = load_text(dir, "sweep:\n  traffic.read_fraction: {range: [0, 1, 0.1]}\n");
     auto values = column(spec, "traffic.read_fraction");
@@ -83,36 +83,36 @@ TEST(SweepSpec, RealRangeCountsStepsWithoutDrift) {
     EXPECT_EQ(values.back(), "1");
 }
 
-TEST(SweepSpec, Pow2ListsEveryPowerBetweenTheBounds) {
+TEST(SimSweepSpec, Pow2ListsEveryPowerBetweenTheBounds) {
     TempDir dir;
     auto spec = load_text(dir, "sweep:\n  workload.entries: {pow2: [4, 64]}\n");
     EXPECT_EQ(column(spec, "workload.entries"), (Texts{"4", "8", "16", "32", "64"}));
 }
 
-TEST(SweepSpec, Pow2BoundsMustBePowersOfTwo) {
+TEST(SimSweepSpec, Pow2BoundsMustBePowersOfTwo) {
     EXPECT_NE(error_of("sweep:\n  workload.entries: {pow2: [3, 64]}\n").find("powers of two"),
               std::string::npos);
 }
 
-TEST(SweepSpec, ZipListsMustBeEquallyLong) {
+TEST(SimSweepSpec, ZipListsMustBeEquallyLong) {
     std::string e = error_of("zip:\n  workload.entries: [1, 2]\n  workload.segment_bytes: [1]\n");
     EXPECT_NE(e.find("sweep.yaml:4:"), std::string::npos) << e;
     EXPECT_NE(e.find("equally long"), std::string::npos) << e;
 }
 
-TEST(SweepSpec, UnknownKeySuggestsTheClosest) {
+TEST(SimSweepSpec, UnknownKeySuggestsTheClosest) {
     std::string e = error_of("sweep:\n  workload.entires: [1, 2]\n");
     EXPECT_NE(e.find("sweep.yaml:3:"), std::string::npos) << e;
     EXPECT_NE(e.find("did you mean workload.entries?"), std::string::npos) << e;
 }
 
-TEST(SweepSpec, OutOfRangeValueIsAnErrorAtItsLine) {
+TEST(SimSweepSpec, OutOfRangeValueIsAnErrorAtItsLine) {
     std::string e = error_of("sweep:\n  dma.max_burst_beats:\n    - 16\n    - 512\n");
     EXPECT_NE(e.find("sweep.yaml:5:"), std::string::npos) << e;
     EXPECT_NE(e.find("1 .. 256"), std::string::npos) << e;
 }
 
-TEST(SweepSpec, UnknownSectionAndDoubleKeysAreErrors) {
+TEST(SimSweepSpec, UnknownSectionAndDoubleKeysAreErrors) {
     EXPECT_NE(error_of("swep:\n  workload.entries: [1]\n").find("did you mean sweep?"),
               std::string::npos);
     EXPECT_NE(error_of("set:\n  workload.entries: 4\nsweep:\n  workload.entries: [1]\n")
@@ -125,7 +125,7 @@ TEST(SweepSpec, UnknownSectionAndDoubleKeysAreErrors) {
               std::string::npos);
 }
 
-TEST(SweepExpand, BaseAndSetApplyToEveryPoint) {
+TEST(SimSweepExpand, BaseAndSetApplyToEveryPoint) {
     TempDir dir;
     dir.write("configs/base.yaml", "workload:\n  segment_bytes: 512\n");
     auto spec = load_sweep(dir.write("sweeps/s.yaml",
@@ -141,7 +141,7 @@ TEST(SweepExpand, BaseAndSetApplyToEveryPoint) {
     EXPECT_EQ(points[1].config.workload.entries, 8u);
 }
 
-TEST(SweepExpand, InvalidCombinationsAreSkippedWithTheReason) {
+TEST(SimSweepExpand, InvalidCombinationsAreSkippedWithTheReason) {
     TempDir dir;
     auto points = expand_sweep(load_text(dir,
                                          "sweep:\n  workload.entries: [2, 8]\n"
@@ -154,7 +154,7 @@ TEST(SweepExpand, InvalidCombinationsAreSkippedWithTheReason) {
     EXPECT_EQ(points[3].skipped, "");
 }
 
-TEST(Shard, ParsesOneBasedKOverN) {
+TEST(SimShard, ParsesOneBasedKOverN) {
     Shard s = parse_shard("2/3");
     EXPECT_EQ(s.k, 2u);
     EXPECT_EQ(s.n, 3u);
@@ -162,7 +162,7 @@ TEST(Shard, ParsesOneBasedKOverN) {
         EXPECT_THROW(parse_shard(bad), ConfigError) << bad;
 }
 
-TEST(Shard, ShardsPartitionThePoints) {
+TEST(SimShard, ShardsPartitionThePoints) {
     const size_t points = 10, shards = 3;
     std::multiset<size_t> seen;
     for (size_t k = 1; k <= shards; ++k)
