@@ -99,12 +99,15 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
 // Functional side of the planned bursts: the bytes move now, by DMI.
 void DmaChannel::copy_bytes(const Slice& s) {
     if (s.bytes == 0) return;
-    uint8_t* src = bus_.dmi + current_.src + s.offset;
-    uint8_t* dst = bus_.dmi + current_.dst + s.offset;
+    // Only the addresses the direction uses were checked, so only those
+    // become host pointers.
+    auto host = [this, &s](uint64_t bus) { return bus_.dmi + bus + s.offset; };
     switch (direction()) {
-    case DMA_HW_MEM_TO_MEM: std::memmove(dst, src, s.bytes); break;
-    case DMA_HW_DEV_TO_MEM: device_.produce(dst, s.bytes); break;
-    case DMA_HW_MEM_TO_DEV: device_.consume(src, s.bytes); break;
+    case DMA_HW_MEM_TO_MEM:
+        std::memmove(host(current_.dst), host(current_.src), s.bytes);
+        break;
+    case DMA_HW_DEV_TO_MEM: device_.produce(host(current_.dst), s.bytes); break;
+    case DMA_HW_MEM_TO_DEV: device_.consume(host(current_.src), s.bytes); break;
     }
 }
 

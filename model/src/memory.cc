@@ -59,16 +59,16 @@ bool Memory::copy_data(tlm::tlm_generic_payload& trans) {
     uint8_t* mem = params_.backing + addr;
     uint8_t* data = trans.get_data_ptr();
     const uint8_t* be = trans.get_byte_enable_ptr();
-    unsigned be_len = trans.get_byte_enable_length();
     bool is_read = trans.is_read();
-    for (unsigned i = 0; be != nullptr && i < len; ++i) {
-        if (be[i % be_len] != TLM_BYTE_ENABLED) continue;
-        if (is_read)
-            data[i] = mem[i];
-        else
-            mem[i] = data[i];
+    if (be == nullptr) {
+        std::memcpy(is_read ? data : mem, is_read ? mem : data, len);
+        return true;
     }
-    if (be == nullptr) std::memcpy(is_read ? data : mem, is_read ? mem : data, len);
+    unsigned be_len = trans.get_byte_enable_length();
+    for (unsigned i = 0; i < len; ++i) {
+        if (be[i % be_len] != TLM_BYTE_ENABLED) continue;
+        (is_read ? data[i] : mem[i]) = is_read ? mem[i] : data[i];
+    }
     return true;
 }
 
