@@ -182,6 +182,11 @@ TEST(SimConfigValidate, CrossKeyErrorsPointAtTheKeyTheUserWrote) {
     EXPECT_NE(e.find("need 8 MiB"), std::string::npos) << e;
 }
 
+TEST(SimConfigLoader, ShippedConfigsLoad) {
+    for (const char* name : {"default.yaml", "simple-serial-engine.yaml"})
+        EXPECT_NO_THROW(load_config(std::string(DMASIM_SOURCE_DIR "/configs/") + name, {})) << name;
+}
+
 TEST(SimResolvedYaml, LoadsBackToTheSameConfig) {
     TempDir dir;
     auto original = load_text(dir,
