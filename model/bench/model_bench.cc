@@ -51,14 +51,11 @@ void run_list(benchmark::State& state, uint64_t desc_base, uint64_t total, uint3
     Rig& r = rig();
     uint64_t entries = total / len;
     uint64_t first = build_list(desc_base, entries, len);
+    const uint32_t ctrl = ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages, false);
     uint64_t cycles = 0;
     for (auto _ : state) {
         r.platform().reset_statistics();
-        r.run([&] {
-            r.start(0, first, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages, false));
-            uint64_t t0 = r.now_cycle();
-            cycles = r.wait_idle(0, UINT64_MAX / 2) - t0;
-        });
+        cycles = r.transfer(first, ctrl, UINT64_MAX / 2);
         if (r.platform().channel_stats(0).bytes != total) state.SkipWithError("short transfer");
     }
     state.SetBytesProcessed(int64_t(state.iterations() * total));

@@ -93,6 +93,38 @@ uint64_t Rig::wait_idle(unsigned ch, uint64_t limit) {
     return busy.read() ? 0 : now_cycle();
 }
 
+uint64_t Rig::transfer(uint64_t desc, uint32_t ctrl, uint64_t limit) {
+    uint64_t cycles = 0;
+    run([&] {
+        start(0, desc, ctrl);
+        uint64_t t0 = now_cycle();
+        uint64_t idle = wait_idle(0, limit);
+        cycles = idle == 0 ? 0 : idle - t0;
+    });
+    return cycles;
+}
+
+namespace {
+uint64_t ns(const sc_core::sc_time& t) {
+    return static_cast<uint64_t>(t.to_seconds() * 1e9 + 0.5);
+}
+}  // namespace
+
+void TraceRecorder::span(const std::string& track, const char* what, sc_core::sc_time start,
+                         sc_core::sc_time end) {
+    records.push_back({track, what, ns(start), ns(end)});
+}
+
+void TraceRecorder::instant(const std::string& track, const char* what, sc_core::sc_time at) {
+    records.push_back({track, what, ns(at), ns(at)});
+}
+
+unsigned TraceRecorder::count(const std::string& track, const char* what) const {
+    unsigned n = 0;
+    for (const Record& r : records) n += r.track == track && (what == nullptr || r.what == what);
+    return n;
+}
+
 std::vector<Seg> segments(uint64_t src, uint64_t dst, unsigned count, uint32_t length,
                           uint64_t stride) {
     std::vector<Seg> v;

@@ -67,12 +67,29 @@ public:
     /// Waits until channel ch is idle or `limit` cycles pass; returns the
     /// cycle it went idle, or 0 on timeout.
     uint64_t wait_idle(unsigned ch, uint64_t limit);
+    /// Runs one whole transfer on channel 0 (call outside run()); returns
+    /// its cycles from START to idle, or 0 if it did not finish.
+    uint64_t transfer(uint64_t desc, uint32_t ctrl, uint64_t limit = 50'000'000);
 
 private:
     SimMemory mem_;
     std::unique_ptr<Platform> platform_;
     std::unique_ptr<TestCpu> cpu_;
     double period_ns_;
+};
+
+/// Keeps every trace record: track, name, start and end cycle (1 GHz).
+struct TraceRecorder : TraceSink {
+    struct Record {
+        std::string track, what;
+        uint64_t start, end;
+    };
+    std::vector<Record> records;
+    void span(const std::string& track, const char* what, sc_core::sc_time start,
+              sc_core::sc_time end) override;
+    void instant(const std::string& track, const char* what, sc_core::sc_time at) override;
+    /// Records on `track`, named `what` if given.
+    unsigned count(const std::string& track, const char* what = nullptr) const;
 };
 
 struct Seg {
