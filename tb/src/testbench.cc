@@ -191,6 +191,11 @@ bool Testbench::check(const Transfer& t) {
                 fmt::format("channel {} moved {} bytes, the list holds {}", t.channel_,
                             t.bytes_done(), x.bytes)) &&
          ok;
+    const unsigned descriptors = x.spec.dir == DMA_HW_DEV_TO_MEM ? x.dst.nents : x.src.nents;
+    ok = expect(t.descs_done() == descriptors,
+                fmt::format("channel {} completed {} descriptors, the list maps to {}", t.channel_,
+                            t.descs_done(), descriptors)) &&
+         ok;
     if (x.spec.dir == DMA_HW_MEM_TO_MEM)
         ok = record(scoreboard_.compare(x.dst, t.pattern_base_, "destination")) && ok;
     return check_device(t) && check_untouched(t) && ok;

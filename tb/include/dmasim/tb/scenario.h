@@ -82,8 +82,9 @@ public:
     /// start() then wait().
     void run(Transfer& t);
 
-    /// Scoreboard: every destination byte equals its source byte and no byte
-    /// around the destination segments changed. Records the first mismatch
+    /// Scoreboard: the channel stopped without error after every byte and
+    /// every descriptor, every destination byte equals its source byte and
+    /// no byte around the destination segments changed. Records the first mismatch
     /// as an integrity failure. Returns true if all matched.
     virtual bool check(const Transfer& t) = 0;
     /// Like check(), but only that the source and the bytes around the
