@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fuzz_dma.c - dma_map_sg / dma_map_sgtable, direct and through the
+ * IOMMU, with decoded segment limits. The model predicts whether the
+ * mapping succeeds; a mapping must cover the list's bytes in order with
+ * segments inside the limits, and unmapping must leave nothing mapped.
+ */
+#include "fuzz_ops.h"
+
+#include "fuzz_check.h"
+
+#include <limits.h>
+#include <sglist/dma-mapping.h>
+
+#define IOVA_BASE (1ull << 32)
+#define IOVA_SIZE (64ull << 20) /* several times the largest list */
+
+struct map_case {
+	struct device dev;
+	unsigned int max_seg;
+	unsigned long boundary;
+	bool iommu;
+	enum dma_data_direction dir;
+	unsigned int n;
+	bool sgtable; /* through dma_map_sgtable() */
+};
+
+static bool crosses(u64 addr, u64 len, unsigned long mask)
+{
+	return len && ((addr ^ (addr + len - 1)) & ~(u64)mask);
+}
+
+static unsigned int decode_max_seg(struct fuzz_in *in)
+{
+	switch (in_u8(in) % 5) {
+	case 0:
+		return 0; /* leave the 64 KiB default */
+	case 1:
+		return PAGE_SIZE;
+	case 2:
+		return 3 * PAGE_SIZE;
+	case 3:
+		return UINT_MAX;
+	default:
+		return 1 + in_u16(in);
+	}
+}
+
+static void setup_device(struct map_case *mc, const struct fuzz_list *l,
+			 struct fuzz_in *in)
+{
+	unsigned int max_seg = decode_max_seg(in), b = in_u8(in);
+
+	sim_device_init(&mc->dev, "fuzz");
+	FUZZ_CHECK(!dma_set_mask_and_coherent(&mc->dev, DMA_BIT_MASK(64)),
+		   "64-bit mask refused");
+	if (max_seg)
+		FUZZ_CHECK(!dma_set_max_seg_size(&mc->dev, max_seg),
+			   "max segment %u refused", max_seg);
+	/* No boundary, or one of 4 KiB .. 4 MiB. */
+	if (b % 4)
+		FUZZ_CHECK(!dma_set_seg_boundary(&mc->dev,
+						 (1UL << (12 + b % 11)) - 1),
+			   "boundary refused");
+	mc->max_seg = dma_get_max_seg_size(&mc->dev);
+	mc->boundary = dma_get_seg_boundary(&mc->dev);
+	mc->iommu = in_u8(in) & 1;
+	if (mc->iommu)
+		FUZZ_CHECK(!sim_iommu_attach(&mc->dev, IOVA_BASE, IOVA_SIZE),
+			   "IOMMU attach failed");
+	mc->dir = (enum dma_data_direction)(in_u8(in) % 3);
+	mc->n = op_nents_arg(l, in);
+	/* dma_map_sgtable() maps orig_nents: only for a whole table. */
+	mc->sgtable = l->kind != LIST_CHAIN && mc->n == l->n &&
+		      l->len == l->n && in_u8(in) & 1;
+}
+
+/*
+ * Whether the mapping must succeed. Direct: every entry within the
+ * segment size and boundary. IOMMU: every entry within the segment size
+ * and, with its page offset, within one boundary window.
+ */
+static bool map_allowed(const struct map_case *mc, const struct fuzz_list *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < mc->n; i++) {
+		const struct fuzz_seg *s = &l->e[i].seg;
+
+		if (s->len > mc->max_seg)
+			return false;
+		if (!mc->iommu && crosses(s->phys, s->len, mc->boundary))
+			return false;
+		if (mc->iommu && mc->boundary != ~0UL &&
+		    offset_in_page(s->phys) + (u64)s->len >
+			    (u64)mc->boundary + 1)
+			return false;
+	}
+	return true;
+}
+
+static void check_direct(const struct map_case *mc, const struct fuzz_list *l,
+			 int count)
+{
+	unsigned int i;
+
+	FUZZ_CHECK(count == (int)mc->n, "direct map of %u gave %d segments",
+		   mc->n, count);
+	for (i = 0; i < mc->n; i++) {
+		struct scatterlist *sg = l->e[i].sg;
+
+		FUZZ_CHECK(sg_dma_address(sg) == l->e[i].seg.phys &&
+				   sg_dma_len(sg) == l->e[i].seg.len,
+			   "direct entry %u: dma %#llx+%u, phys %#llx+%u", i,
+			   (unsigned long long)sg_dma_address(sg),
+			   sg_dma_len(sg),
+			   (unsigned long long)l->e[i].seg.phys,
+			   l->e[i].seg.len);
+	}
+}
+
+/* One DMA segment's bytes, page by page, against the model's bytes. */
+static void check_iommu_segment(struct map_case *mc, struct list_cursor *c,
+				dma_addr_t iova, unsigned int len,
+				unsigned int seg)
+{
+	FUZZ_CHECK(len <= mc->max_seg && !crosses(iova, len, mc->boundary),
+		   "segment %u: %#llx+%u breaks max %u / boundary %#lx", seg,
+		   (unsigned long long)iova, len, mc->max_seg, mc->boundary);
+	while (len) {
+		size_t room = PAGE_SIZE - offset_in_page(iova), k;
+		phys_addr_t want;
+
+		k = cursor_take(c, room < len ? room : len, &want);
+		FUZZ_CHECK(k, "segment %u: %u bytes past the list's end", seg,
+			   len);
+		FUZZ_CHECK(sim_iommu_iova_to_phys(&mc->dev, iova) == want,
+			   "segment %u: iova %#llx -> %#llx, model byte is at "
+			   "%#llx",
+			   seg, (unsigned long long)iova,
+			   (unsigned long long)sim_iommu_iova_to_phys(&mc->dev,
+								      iova),
+			   (unsigned long long)want);
+		iova += k;
+		len -= (unsigned int)k;
+	}
+}
+
+static void check_iommu(struct map_case *mc, const struct fuzz_list *l,
+			int count)
+{
+	struct list_cursor c;
+	phys_addr_t phys;
+	unsigned int i;
+
+	FUZZ_CHECK(count >= 1 && count <= (int)mc->n,
+		   "IOMMU map of %u gave %d segments", mc->n, count);
+	cursor_start(&c, l, mc->n);
+	for (i = 0; i < (unsigned int)count; i++)
+		check_iommu_segment(mc, &c, sg_dma_address(l->e[i].sg),
+				    sg_dma_len(l->e[i].sg), i);
+	FUZZ_CHECK(!cursor_take(&c, SIZE_MAX, &phys),
+		   "%d segments leave list bytes unmapped", count);
+	for (; i < mc->n; i++)
+		FUZZ_CHECK(sg_dma_address(l->e[i].sg) == DMA_MAPPING_ERROR &&
+				   !sg_dma_len(l->e[i].sg),
+			   "entry %u past %d segments still has a mapping", i,
+			   count);
+}
+
+static int map(struct map_case *mc, struct fuzz_list *l, bool allowed)
+{
+	int ret;
+
+	if (!mc->sgtable)
+		return dma_map_sg(&mc->dev, l->e[0].sg, (int)mc->n, mc->dir);
+	ret = dma_map_sgtable(&mc->dev, &l->sgt, mc->dir, 0);
+	FUZZ_CHECK(ret == (allowed ? 0 : -EINVAL),
+		   "dma_map_sgtable = %d, model %s", ret,
+		   allowed ? "maps" : "refuses");
+	return ret ? 0 : (int)l->sgt.nents;
+}
+
+static void unmap(struct map_case *mc, struct fuzz_list *l)
+{
+	dma_addr_t first = sg_dma_address(l->e[0].sg);
+
+	if (mc->sgtable)
+		dma_unmap_sgtable(&mc->dev, &l->sgt, mc->dir, 0);
+	else
+		dma_unmap_sg(&mc->dev, l->e[0].sg, (int)mc->n, mc->dir);
+	if (mc->iommu)
+		FUZZ_CHECK(!sim_iommu_iova_to_phys(&mc->dev, first),
+			   "iova %#llx still mapped after unmap",
+			   (unsigned long long)first);
+}
+
+void op_map(struct fuzz_list *l, struct fuzz_in *in, struct fuzz_pool *pool)
+{
+	struct map_case mc;
+	bool allowed;
+	int count;
+
+	(void)pool;
+	setup_device(&mc, l, in);
+	allowed = map_allowed(&mc, l);
+	count = map(&mc, l, allowed);
+	FUZZ_CHECK((count > 0) == allowed,
+		   "map of %u entries (%s, max %u, boundary %#lx) = %d, model "
+		   "%s",
+		   mc.n, mc.iommu ? "IOMMU" : "direct", mc.max_seg, mc.boundary,
+		   count, allowed ? "maps" : "refuses");
+	if (count) {
+		if (mc.iommu)
+			check_iommu(&mc, l, count);
+		else
+			check_direct(&mc, l, count);
+		unmap(&mc, l);
+	}
+	/* Detaching BUGs if a mapping outlived its unmap. */
+	sim_iommu_detach(&mc.dev);
+}
