@@ -1,15 +1,14 @@
 // data_mover.cc - burst issue and completion times.
+#include <dmasim/model/burst.h>
 #include <dmasim/model/data_mover.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include <dmasim/model/burst.h>
-
 namespace dmasim::model {
 
-DataMover::DataMover(const DmaParams& params, BusPort& bus, DevicePort& device,
-                     ChannelStats& stats, const ChannelTracks& tracks, WriteGate& gate)
+DataMover::DataMover(const DmaParams& params, BusPort& bus, DevicePort& device, ChannelStats& stats,
+                     const ChannelTracks& tracks, WriteGate& gate)
     : params_(params),
       bus_(bus),
       device_(device),
@@ -48,7 +47,8 @@ Slice DataMover::advance(uint64_t horizon, uint64_t max_reads) {
     uint64_t before = w_done_;
     uint64_t reads = 0;
     while (w_done_ < seg_.length) {
-        bool read_fits = r_done_ < seg_.length && r_stream_ + next_read_bytes() <= w_stream_ + buffer_;
+        bool read_fits =
+            r_done_ < seg_.length && r_stream_ + next_read_bytes() <= w_stream_ + buffer_;
         if (read_fits) {
             if (reads == max_reads || !plan_read(horizon)) break;
             ++reads;
@@ -95,8 +95,8 @@ bool DataMover::plan_read(uint64_t horizon) {
         done = d.done;
     } else {
         uint64_t addr = seg_.src + r_done_;
-        Memory::ReadTiming r = bus_.memory->read_burst(t + bus_.latency,
-                                                       beats_of(addr, n, bus_.width), n);
+        Memory::ReadTiming r =
+            bus_.memory->read_burst(t + bus_.latency, beats_of(addr, n, bus_.width), n);
         data_start = r.data_start;
         done = r.done;
     }

@@ -1,10 +1,9 @@
 // descriptor_walker.cc - descriptor fetch timing, prefetch window and
 // chain following.
+#include <dmasim/model/burst.h>
 #include <dmasim/model/descriptor_walker.h>
 
 #include <algorithm>
-
-#include <dmasim/model/burst.h>
 
 namespace dmasim::model {
 
@@ -57,8 +56,8 @@ unsigned DescriptorWalker::batch_slots(uint64_t addr) const {
 
 uint64_t DescriptorWalker::fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue) {
     if (params_.descriptor_fetch == DescriptorFetch::burst)
-        return bus_.memory->read_burst(issue + bus_.latency, beats_of(addr, bytes, bus_.width),
-                                       bytes)
+        return bus_.memory
+            ->read_burst(issue + bus_.latency, beats_of(addr, bytes, bus_.width), bytes)
             .done;
     uint64_t t = issue;
     for (uint64_t off = 0; off < bytes; off += bus_.width)

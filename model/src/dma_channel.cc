@@ -1,11 +1,10 @@
 // dma_channel.cc - descriptor sequencing, byte movement, write-back and
 // stop/interrupt planning for one channel.
+#include <dmasim/model/burst.h>
 #include <dmasim/model/dma_channel.h>
 
 #include <algorithm>
 #include <cstring>
-
-#include <dmasim/model/burst.h>
 
 namespace dmasim::model {
 
@@ -50,9 +49,7 @@ void DmaChannel::abort(uint64_t now) {
     stop(now, DMA_ERR_ABORTED);
 }
 
-uint64_t DmaChannel::frontier() const {
-    return planning_ ? mover_.frontier() : kNever;
-}
+uint64_t DmaChannel::frontier() const { return planning_ ? mover_.frontier() : kNever; }
 
 void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
     if (!mover_.active()) {
@@ -103,11 +100,15 @@ void DmaChannel::copy_bytes(const Slice& s) {
     // become host pointers.
     auto host = [this, &s](uint64_t bus) { return bus_.dmi + bus + s.offset; };
     switch (direction()) {
-    case DMA_HW_MEM_TO_MEM:
-        std::memmove(host(current_.dst), host(current_.src), s.bytes);
-        break;
-    case DMA_HW_DEV_TO_MEM: device_.produce(host(current_.dst), s.bytes); break;
-    case DMA_HW_MEM_TO_DEV: device_.consume(host(current_.src), s.bytes); break;
+        case DMA_HW_MEM_TO_MEM:
+            std::memmove(host(current_.dst), host(current_.src), s.bytes);
+            break;
+        case DMA_HW_DEV_TO_MEM:
+            device_.produce(host(current_.dst), s.bytes);
+            break;
+        case DMA_HW_MEM_TO_DEV:
+            device_.consume(host(current_.src), s.bytes);
+            break;
     }
 }
 
@@ -156,9 +157,8 @@ void DmaChannel::stop(uint64_t at, dma_hw_error err) {
     walker_.halt();
     mover_.end_segment();
     stop_at_ = at;
-    stop_status_ = err == DMA_ERR_NONE
-                       ? DMA_STATUS_DONE
-                       : DMA_STATUS_ERROR | (uint32_t(err) << DMA_STATUS_ERR_SHIFT);
+    stop_status_ = err == DMA_ERR_NONE ? DMA_STATUS_DONE
+                                       : DMA_STATUS_ERROR | (uint32_t(err) << DMA_STATUS_ERR_SHIFT);
     if (ctrl & DMA_CTRL_IRQ_EN) raise_irq(at);
 }
 

@@ -1,11 +1,10 @@
 // dma_controller.cc - register access, the planning engine and interrupts.
 #include <dmasim/model/dma_controller.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace dmasim::model {
 
@@ -18,8 +17,8 @@ void check_params(const DmaParams& p, const BusParams& bus) {
     if (bus.width_bytes == 0 || (bus.width_bytes & (bus.width_bytes - 1)) != 0 ||
         bus.width_bytes > 128)
         throw std::invalid_argument("bus.width_bytes must be a power of two 1..128");
-    if (p.max_burst_beats == 0 || p.max_outstanding_reads == 0 ||
-        p.max_outstanding_writes == 0 || p.descriptor_prefetch == 0)
+    if (p.max_burst_beats == 0 || p.max_outstanding_reads == 0 || p.max_outstanding_writes == 0 ||
+        p.descriptor_prefetch == 0)
         throw std::invalid_argument("dma burst, outstanding and prefetch limits must be >= 1");
     uint64_t burst = uint64_t(p.max_burst_beats) * bus.width_bytes;
     if (p.buffer_bytes < 2 * std::min<uint64_t>(burst, 4096))
@@ -116,17 +115,28 @@ uint32_t DmaController::caps() const {
 uint32_t DmaController::read_register(const RegisterInfo& r, unsigned ch) const {
     const DmaChannel& c = *channels_[ch];
     switch (r.id) {
-    case RegId::version: return DMA_HW_VERSION;
-    case RegId::caps: return caps();
-    case RegId::irq_status: return irq_status_;
-    case RegId::irq_mask: return irq_mask_;
-    case RegId::desc_addr_lo: return static_cast<uint32_t>(c.desc_addr);
-    case RegId::desc_addr_hi: return static_cast<uint32_t>(c.desc_addr >> 32);
-    case RegId::ctrl: return c.ctrl;
-    case RegId::status: return c.status;
-    case RegId::bytes_done_lo: return static_cast<uint32_t>(c.bytes_done);
-    case RegId::bytes_done_hi: return static_cast<uint32_t>(c.bytes_done >> 32);
-    case RegId::descs_done: return c.descs_done;
+        case RegId::version:
+            return DMA_HW_VERSION;
+        case RegId::caps:
+            return caps();
+        case RegId::irq_status:
+            return irq_status_;
+        case RegId::irq_mask:
+            return irq_mask_;
+        case RegId::desc_addr_lo:
+            return static_cast<uint32_t>(c.desc_addr);
+        case RegId::desc_addr_hi:
+            return static_cast<uint32_t>(c.desc_addr >> 32);
+        case RegId::ctrl:
+            return c.ctrl;
+        case RegId::status:
+            return c.status;
+        case RegId::bytes_done_lo:
+            return static_cast<uint32_t>(c.bytes_done);
+        case RegId::bytes_done_hi:
+            return static_cast<uint32_t>(c.bytes_done >> 32);
+        case RegId::descs_done:
+            return c.descs_done;
     }
     return 0;
 }
@@ -135,14 +145,23 @@ void DmaController::write_register(const RegisterInfo& r, unsigned ch, uint32_t 
                                    uint64_t cycle) {
     DmaChannel& c = *channels_[ch];
     switch (r.id) {
-    case RegId::irq_status: irq_status_ &= ~value; break;
-    case RegId::irq_mask: irq_mask_ = value & ((1u << channels()) - 1); break;
-    case RegId::desc_addr_lo: c.desc_addr = (c.desc_addr & ~0xFFFFFFFFull) | value; break;
-    case RegId::desc_addr_hi:
-        c.desc_addr = (c.desc_addr & 0xFFFFFFFFull) | (uint64_t(value) << 32);
-        break;
-    case RegId::ctrl: write_ctrl(c, value, cycle); break;
-    default: break;  // read-only: writes are ignored, as in hardware
+        case RegId::irq_status:
+            irq_status_ &= ~value;
+            break;
+        case RegId::irq_mask:
+            irq_mask_ = value & ((1u << channels()) - 1);
+            break;
+        case RegId::desc_addr_lo:
+            c.desc_addr = (c.desc_addr & ~0xFFFFFFFFull) | value;
+            break;
+        case RegId::desc_addr_hi:
+            c.desc_addr = (c.desc_addr & 0xFFFFFFFFull) | (uint64_t(value) << 32);
+            break;
+        case RegId::ctrl:
+            write_ctrl(c, value, cycle);
+            break;
+        default:
+            break;  // read-only: writes are ignored, as in hardware
     }
     // Software is active: plan only a little ahead, so a channel it starts
     // next does not queue behind a whole quantum of another's bursts.

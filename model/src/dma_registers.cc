@@ -33,9 +33,12 @@ const std::vector<RegisterInfo>& register_table() {
 
 const char* access_name(Access a) {
     switch (a) {
-    case Access::ro: return "RO";
-    case Access::rw: return "RW";
-    case Access::w1c: return "W1C";
+        case Access::ro:
+            return "RO";
+        case Access::rw:
+            return "RW";
+        case Access::w1c:
+            return "W1C";
     }
     return "?";
 }

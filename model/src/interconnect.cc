@@ -1,7 +1,6 @@
 // interconnect.cc - address decoding and forwarding.
-#include <dmasim/model/interconnect.h>
-
 #include <dmasim/hw/dma_hw.h>
+#include <dmasim/model/interconnect.h>
 
 namespace dmasim::model {
 

@@ -1,10 +1,9 @@
 // memory.cc - RAM target: TLM access, DMI and channel timing.
+#include <dmasim/model/burst.h>
 #include <dmasim/model/memory.h>
 
 #include <cstring>
 #include <stdexcept>
-
-#include <dmasim/model/burst.h>
 
 namespace dmasim::model {
 

@@ -1,14 +1,12 @@
 // platform.cc - elaborates and wires the SoC, and gathers statistics.
-#include <dmasim/model/platform.h>
-
-#include <fmt/format.h>
-
 #include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
 #include <dmasim/model/dma_controller.h>
 #include <dmasim/model/interconnect.h>
 #include <dmasim/model/memory.h>
+#include <dmasim/model/platform.h>
 #include <dmasim/model/traffic_generator.h>
+#include <fmt/format.h>
 
 namespace dmasim::model {
 
@@ -21,8 +19,9 @@ struct Platform::Impl {
                        clock),
           device(p.device),
           dma("dma", p.dma, p.bus, p.quantum_cycles, clock, memory, device),
-          traffic("traffic", p.traffic, p.bus.width_bytes, p.memory.size_bytes, clock,
-                  [this] { return dma.any_busy(); }, dma.activity()) {
+          traffic(
+              "traffic", p.traffic, p.bus.width_bytes, p.memory.size_bytes, clock,
+              [this] { return dma.any_busy(); }, dma.activity()) {
         interconnect.mem_out.bind(memory.socket);
         interconnect.regs_out.bind(dma.regs);
         dma.master.bind(interconnect.dma_in);

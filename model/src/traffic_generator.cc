@@ -6,9 +6,8 @@
 namespace dmasim::model {
 
 TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, const TrafficParams& params,
-                                   unsigned width_bytes, uint64_t memory_size,
-                                   const Clock& clock, std::function<bool()> active,
-                                   const sc_core::sc_event& wake)
+                                   unsigned width_bytes, uint64_t memory_size, const Clock& clock,
+                                   std::function<bool()> active, const sc_core::sc_event& wake)
     : sc_module(name),
       socket("socket"),
       params_(params),

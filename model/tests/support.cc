@@ -1,13 +1,12 @@
 // support.cc - model test support.
 #include "support.h"
 
+#include <dmasim/model/descriptor_codec.h>
+#include <dmasim/model/device_port.h>
 #include <sys/mman.h>
 
 #include <cstring>
 #include <stdexcept>
-
-#include <dmasim/model/descriptor_codec.h>
-#include <dmasim/model/device_port.h>
 
 // libsystemc's main() needs this symbol; gtest's main() is the one linked.
 int sc_main(int, char**) { return 0; }
@@ -52,8 +51,8 @@ void TestCpu::write32(uint64_t addr, uint32_t value) {
 }
 
 uint32_t ctrl_word(dma_hw_direction dir, DescriptorFormat fmt, bool irq_en) {
-    uint32_t f = fmt == DescriptorFormat::linked_list ? DMA_HW_FMT_LINKED_LIST
-                                                      : DMA_HW_FMT_CHAINED_PAGES;
+    uint32_t f =
+        fmt == DescriptorFormat::linked_list ? DMA_HW_FMT_LINKED_LIST : DMA_HW_FMT_CHAINED_PAGES;
     return (uint32_t(dir) << DMA_CTRL_DIR_SHIFT) | (f << DMA_CTRL_FORMAT_SHIFT) |
            (irq_en ? DMA_CTRL_IRQ_EN : 0);
 }
@@ -105,9 +104,7 @@ uint64_t Rig::transfer(uint64_t desc, uint32_t ctrl, uint64_t limit) {
 }
 
 namespace {
-uint64_t ns(const sc_core::sc_time& t) {
-    return static_cast<uint64_t>(t.to_seconds() * 1e9 + 0.5);
-}
+uint64_t ns(const sc_core::sc_time& t) { return static_cast<uint64_t>(t.to_seconds() * 1e9 + 0.5); }
 }  // namespace
 
 void TraceRecorder::span(const std::string& track, const char* what, sc_core::sc_time start,
@@ -155,8 +152,8 @@ void put_linked(uint8_t* ram, uint64_t at, uint64_t next, const Seg& s, uint32_t
 
 uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
                        const std::vector<uint64_t>& chunks) {
-    std::vector<unsigned> sizes = chunk_sizes(static_cast<unsigned>(segs.size()),
-                                              static_cast<unsigned>(chunks.size()));
+    std::vector<unsigned> sizes =
+        chunk_sizes(static_cast<unsigned>(segs.size()), static_cast<unsigned>(chunks.size()));
     size_t k = 0;
     for (size_t c = 0; c < chunks.size(); ++c) {
         uint64_t at = chunks[c];
@@ -171,8 +168,8 @@ uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
 
 uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
                       const std::vector<uint64_t>& chunks) {
-    std::vector<unsigned> sizes = chunk_sizes(static_cast<unsigned>(segs.size()),
-                                              static_cast<unsigned>(chunks.size()));
+    std::vector<unsigned> sizes =
+        chunk_sizes(static_cast<unsigned>(segs.size()), static_cast<unsigned>(chunks.size()));
     std::vector<uint64_t> addr;
     for (size_t c = 0; c < chunks.size(); ++c)
         for (unsigned i = 0; i < sizes[c]; ++i) addr.push_back(chunks[c] + i * DMA_HW_LL_DESC_SIZE);
@@ -181,8 +178,8 @@ uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
         for (unsigned i = 0; i < sizes[c]; ++i, ++k) {
             bool last = k + 1 == segs.size();
             bool chunk_end = i + 1 == sizes[c] && !last;
-            uint32_t flags = segs[k].flags | (last ? DMA_DESC_END : 0) |
-                             (chunk_end ? DMA_DESC_CHAIN : 0);
+            uint32_t flags =
+                segs[k].flags | (last ? DMA_DESC_END : 0) | (chunk_end ? DMA_DESC_CHAIN : 0);
             put_linked(ram, addr[k], last ? 0 : addr[k + 1], segs[k], flags);
         }
     }

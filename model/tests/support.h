@@ -3,18 +3,17 @@
 // for descriptor lists in both formats.
 #pragma once
 
+#include <dmasim/hw/dma_hw.h>
+#include <dmasim/model/platform.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
-#include <vector>
-
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-
-#include <dmasim/hw/dma_hw.h>
-#include <dmasim/model/platform.h>
+#include <vector>
 
 namespace dmasim::model::test {
 

@@ -1,7 +1,6 @@
 // Burst splitting rules (burst.h), without SystemC.
-#include <gtest/gtest.h>
-
 #include <dmasim/model/burst.h>
+#include <gtest/gtest.h>
 
 namespace dmasim::model {
 namespace {

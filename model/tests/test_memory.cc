@@ -1,9 +1,8 @@
 // RAM target: burst timing, channel independence, errors and DMI.
+#include <dmasim/model/memory.h>
 #include <gtest/gtest.h>
 
 #include <vector>
-
-#include <dmasim/model/memory.h>
 
 #include "support.h"
 

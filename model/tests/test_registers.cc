@@ -1,12 +1,11 @@
 // Register map: reset values, access rights, interrupt registers, and
 // agreement between docs/registers.md and the register table.
+#include <dmasim/model/dma_registers.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <map>
 #include <regex>
-
-#include <dmasim/model/dma_registers.h>
 
 #include "support.h"
 
@@ -132,7 +131,8 @@ TEST(ModelRegisters, UnmappedOffsetAndWrongSizeAreRejected) {
 TEST(ModelRegisters, DocumentationTableMatchesTheRegisterTable) {
     std::ifstream doc(std::string(DMASIM_SOURCE_DIR) + "/docs/registers.md");
     ASSERT_TRUE(doc.good());
-    std::regex row(R"(^\|\s*`(0x[0-9A-Fa-f]+)`\s*\|\s*`(\w+)`\s*\|\s*(\w+)\s*\|\s*(\w+)\s*\|\s*`?(\w+)`?\s*\|)");
+    std::regex row(
+        R"(^\|\s*`(0x[0-9A-Fa-f]+)`\s*\|\s*`(\w+)`\s*\|\s*(\w+)\s*\|\s*(\w+)\s*\|\s*`?(\w+)`?\s*\|)");
     std::map<std::string, std::smatch> rows;
     std::vector<std::string> lines;
     for (std::string line; std::getline(doc, line);) lines.push_back(line);

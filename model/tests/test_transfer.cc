@@ -1,11 +1,10 @@
 // Data mover: byte exactness, burst splitting, outstanding limits and the
 // two throughput regimes, in all three directions.
+#include <dmasim/model/device_port.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
-
-#include <dmasim/model/device_port.h>
 
 #include "support.h"
 
@@ -24,7 +23,8 @@ uint64_t run_transfer(Rig& rig, uint64_t desc, uint32_t ctrl) {
 
 TEST(ModelTransfer, OddOffsetsAndLengthsCopyExactly) {
     Rig rig(PlatformParams{});
-    std::vector<Seg> segs = {{kSrc + 3, kDst + 1, 4999}, {kSrc + 0x4001, kDst + 0x200F, 1},
+    std::vector<Seg> segs = {{kSrc + 3, kDst + 1, 4999},
+                             {kSrc + 0x4001, kDst + 0x200F, 1},
                              {kSrc + 0x8FF0, kDst + 0x4FFE, 8195}};
     fill_pattern(rig.host(kSrc), 0x10000, 7);
     fill_pattern(rig.host(kDst), 0x10000, 8);
@@ -93,9 +93,8 @@ TEST(ModelTransfer, EnoughOutstandingReadsReachTheBusWidth) {
     p.dma.max_outstanding_reads = 1 + (L + b - 1) / b;  // O >= 1 + L/b
     Rig rig(p);
     const uint32_t bytes = 256 * KiB;
-    uint64_t cycles =
-        run_transfer(rig, write_chained(rig.host(0), segments(kSrc, kDst, 1, bytes, 0), {kDesc}),
-                     kM2M);
+    uint64_t cycles = run_transfer(
+        rig, write_chained(rig.host(0), segments(kSrc, kDst, 1, bytes, 0), {kDesc}), kM2M);
     EXPECT_GE(double(bytes) / cycles, 0.95 * p.bus.width_bytes);
 }
 
@@ -105,9 +104,8 @@ TEST(ModelTransfer, OneOutstandingReadIsLatencyBound) {
     p.dma.max_outstanding_writes = 1;
     Rig rig(p);
     const uint32_t bytes = 256 * KiB;
-    uint64_t cycles =
-        run_transfer(rig, write_chained(rig.host(0), segments(kSrc, kDst, 1, bytes, 0), {kDesc}),
-                     kM2M);
+    uint64_t cycles = run_transfer(
+        rig, write_chained(rig.host(0), segments(kSrc, kDst, 1, bytes, 0), {kDesc}), kM2M);
     // Each burst of b beats waits L + b cycles before the next may issue.
     const double b = p.dma.max_burst_beats, L = p.memory.read_latency_cycles;
     double expected = b * p.bus.width_bytes / (L + b);
@@ -121,8 +119,8 @@ uint64_t one_burst_descriptor_cycles(WritePolicy policy) {
     p.dma.write_policy = policy;
     Rig rig(p);
     const uint32_t len = p.dma.max_burst_beats * p.bus.width_bytes;
-    return run_transfer(
-        rig, write_chained(rig.host(0), segments(kSrc, kDst, 1, len, 0), {kDesc}), kM2M);
+    return run_transfer(rig, write_chained(rig.host(0), segments(kSrc, kDst, 1, len, 0), {kDesc}),
+                        kM2M);
 }
 
 TEST(ModelTransfer, OneDescriptorLifeMatchesTheCutThroughEquation) {
@@ -174,9 +172,9 @@ TEST(ModelTransfer, SlowDeviceSetsTheRate) {
     p.device.rate_bytes_per_cycle = 2;
     Rig rig(p);
     const uint32_t bytes = 64 * KiB;
-    uint64_t cycles = run_transfer(rig, write_chained(rig.host(0), segments(0, kDst, 1, bytes, 0),
-                                                      {kDesc}),
-                                   ctrl_word(DMA_HW_DEV_TO_MEM, DescriptorFormat::chained_pages));
+    uint64_t cycles =
+        run_transfer(rig, write_chained(rig.host(0), segments(0, kDst, 1, bytes, 0), {kDesc}),
+                     ctrl_word(DMA_HW_DEV_TO_MEM, DescriptorFormat::chained_pages));
     EXPECT_NEAR(double(bytes) / cycles, 2.0, 0.02 * 2.0);
 }
 
@@ -246,7 +244,8 @@ TEST(ModelTransfer, SerialDescriptorsAreSlowerThanOverlapped) {
     const unsigned beats = len / p.bus.width_bytes;
     // Cut-through: read latency and first beat, the write burst and its
     // response, then the one-beat write-back and its response.
-    uint64_t per_desc = (p.memory.read_latency_cycles + 1) + (beats + p.memory.write_latency_cycles) +
+    uint64_t per_desc = (p.memory.read_latency_cycles + 1) +
+                        (beats + p.memory.write_latency_cycles) +
                         (1 + p.memory.write_latency_cycles);
     EXPECT_GE(cycles, n * per_desc);
 }

@@ -56,8 +56,8 @@ TEST(ModelWalker, PrefetchBurstsCountOverPrefetchedSlots) {
     // is read in one burst of P slots (P >= 5), never past the page.
     const unsigned n = 12, depth = 3, P = p.dma.descriptor_prefetch;
     ASSERT_GE(P, 5u);
-    uint64_t d = write_chained(rig.host(0), segments(kSrc, kDst, n, 64, 64),
-                               {0x10000, 0x20000, 0x30000});
+    uint64_t d =
+        write_chained(rig.host(0), segments(kSrc, kDst, n, 64, 64), {0x10000, 0x20000, 0x30000});
     run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
     EXPECT_EQ(rig.platform().channel_stats(0).descriptor_bytes_fetched,
               uint64_t(depth) * P * DMA_HW_DESC_SIZE);
@@ -93,8 +93,8 @@ TEST(ModelWalker, WordFetchReadsExactlyTheDescriptorsUsed) {
 TEST(ModelWalker, LinkedListCountsChainLinksBetweenChunks) {
     Rig rig(PlatformParams{});
     const unsigned n = 9;
-    uint64_t d = write_linked(rig.host(0), segments(kSrc, kDst, n, 100, 128),
-                              {0x10000, 0x20000, 0x30000});
+    uint64_t d =
+        write_linked(rig.host(0), segments(kSrc, kDst, n, 100, 128), {0x10000, 0x20000, 0x30000});
     run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::linked_list));
     ChannelStats st = rig.platform().channel_stats(0);
     EXPECT_EQ(st.descriptors, n);

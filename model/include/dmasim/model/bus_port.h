@@ -4,10 +4,10 @@
 // outside the DMI region fails.
 #pragma once
 
-#include <cstdint>
-
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/memory.h>
+
+#include <cstdint>
 
 namespace dmasim::model {
 

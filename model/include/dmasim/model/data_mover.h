@@ -19,16 +19,16 @@
 // start while the last one's writes drain.
 #pragma once
 
-#include <algorithm>
-#include <cstdint>
-#include <vector>
-
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/bus_port.h>
 #include <dmasim/model/device_port.h>
 #include <dmasim/model/platform.h>
 #include <dmasim/model/ring.h>
 #include <dmasim/model/trace.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
 
 namespace dmasim::model {
 
@@ -112,9 +112,9 @@ private:
     uint64_t w_stream_ = 0;  ///< bytes write-planned since reset
     Ring<SourceBurst> sources_;
     Ring<SinkBurst> sinks_;
-    std::vector<uint64_t> read_done_;    ///< completion of the last reads, by index mod limit
-    std::vector<uint64_t> write_resp_;   ///< response of the last writes, by index mod limit
-    uint64_t reads_ = 0, writes_ = 0;    ///< issued since reset
+    std::vector<uint64_t> read_done_;   ///< completion of the last reads, by index mod limit
+    std::vector<uint64_t> write_resp_;  ///< response of the last writes, by index mod limit
+    uint64_t reads_ = 0, writes_ = 0;   ///< issued since reset
     uint64_t oldest_read_ = 0, oldest_write_ = 0;
     uint64_t last_read_issue_ = 0, last_write_issue_ = 0;
     uint64_t covered_ = 0;        ///< data_cycles counted up to here

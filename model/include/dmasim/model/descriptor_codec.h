@@ -3,10 +3,10 @@
 // code serves the walker and tests or fuzzers that run without SystemC.
 #pragma once
 
-#include <cstdint>
-
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/platform.h>
+
+#include <cstdint>
 
 namespace dmasim::model {
 

@@ -16,14 +16,14 @@
 // after both its bytes and the previous decode.
 #pragma once
 
-#include <cstdint>
-#include <unordered_set>
-
 #include <dmasim/model/bus_port.h>
 #include <dmasim/model/descriptor_codec.h>
 #include <dmasim/model/platform.h>
 #include <dmasim/model/ring.h>
 #include <dmasim/model/trace.h>
+
+#include <cstdint>
+#include <unordered_set>
 
 namespace dmasim::model {
 

@@ -9,10 +9,10 @@
 // keeping a copy of the stream.
 #pragma once
 
-#include <cstdint>
-
 #include <dmasim/model/platform.h>
 #include <dmasim/model/resource.h>
+
+#include <cstdint>
 
 namespace dmasim::model {
 

@@ -9,9 +9,6 @@
 // run ahead of simulated time by up to one quantum.
 #pragma once
 
-#include <cstdint>
-#include <limits>
-
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/bus_port.h>
 #include <dmasim/model/data_mover.h>
@@ -20,6 +17,9 @@
 #include <dmasim/model/platform.h>
 #include <dmasim/model/ring.h>
 #include <dmasim/model/trace.h>
+
+#include <cstdint>
+#include <limits>
 
 namespace dmasim::model {
 

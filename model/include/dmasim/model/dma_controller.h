@@ -16,15 +16,6 @@
 // row sees them share the bus from their start.
 #pragma once
 
-#include <cstdint>
-#include <memory>
-#include <vector>
-
-#include <systemc>
-#include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-
 #include <dmasim/model/bus_port.h>
 #include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
@@ -32,6 +23,14 @@
 #include <dmasim/model/dma_registers.h>
 #include <dmasim/model/memory.h>
 #include <dmasim/model/platform.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <vector>
 
 namespace dmasim::model {
 
@@ -43,9 +42,8 @@ public:
     tlm_utils::simple_initiator_socket<DmaController> master;  ///< bus master
 
     /// memory supplies burst timing; interconnect_latency is added per request.
-    DmaController(sc_core::sc_module_name name, const DmaParams& params,
-                  const BusParams& bus, uint64_t quantum_cycles, const Clock& clock,
-                  Memory& memory, DevicePort& device);
+    DmaController(sc_core::sc_module_name name, const DmaParams& params, const BusParams& bus,
+                  uint64_t quantum_cycles, const Clock& clock, Memory& memory, DevicePort& device);
     ~DmaController() override;
 
     const sc_core::sc_signal<bool>& irq() const { return irq_; }

@@ -3,10 +3,10 @@
 // dispatches on this table and a test checks docs/registers.md against it.
 #pragma once
 
+#include <dmasim/hw/dma_hw.h>
+
 #include <cstdint>
 #include <vector>
-
-#include <dmasim/hw/dma_hw.h>
 
 namespace dmasim::model {
 

@@ -12,14 +12,13 @@
 // order (see docs/timing-model.md).
 #pragma once
 
-#include <cstdint>
-
-#include <systemc>
-#include <tlm>
+#include <dmasim/model/clock.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include <dmasim/model/clock.h>
+#include <cstdint>
+#include <systemc>
+#include <tlm>
 
 namespace dmasim::model {
 

@@ -11,15 +11,14 @@
 // the host pointer to masters so data moves by memcpy.
 #pragma once
 
-#include <cstdint>
-
-#include <systemc>
-#include <tlm>
-#include <tlm_utils/simple_target_socket.h>
-
 #include <dmasim/model/clock.h>
 #include <dmasim/model/platform.h>
 #include <dmasim/model/resource.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <systemc>
+#include <tlm>
 
 namespace dmasim::model {
 

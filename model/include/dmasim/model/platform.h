@@ -8,10 +8,9 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
-
 #include <systemc>
 #include <tlm>
+#include <vector>
 
 namespace dmasim::model {
 
@@ -20,17 +19,17 @@ enum class WritePolicy { cut_through, store_and_forward };
 enum class DescriptorFetch { burst, word };
 
 struct BusParams {
-    unsigned width_bytes = 16;                ///< bytes per beat, power of two 1..128
-    unsigned interconnect_latency_cycles = 0; ///< added to every request through the interconnect
-    unsigned mmio_latency_cycles = 10;        ///< cost of one CPU register access
+    unsigned width_bytes = 16;                 ///< bytes per beat, power of two 1..128
+    unsigned interconnect_latency_cycles = 0;  ///< added to every request through the interconnect
+    unsigned mmio_latency_cycles = 10;         ///< cost of one CPU register access
 };
 
 struct MemoryParams {
-    uint8_t* backing = nullptr;       ///< host bytes of simulated RAM (sglist's linear map)
-    uint64_t size_bytes = 0;          ///< RAM occupies bus addresses [0, size_bytes)
-    unsigned read_latency_cycles = 50;  ///< read accepted -> first data beat
-    unsigned write_latency_cycles = 20; ///< last write beat -> write response
-    double bandwidth_bytes_per_cycle = 0; ///< 0 = one beat per cycle per channel
+    uint8_t* backing = nullptr;            ///< host bytes of simulated RAM (sglist's linear map)
+    uint64_t size_bytes = 0;               ///< RAM occupies bus addresses [0, size_bytes)
+    unsigned read_latency_cycles = 50;     ///< read accepted -> first data beat
+    unsigned write_latency_cycles = 20;    ///< last write beat -> write response
+    double bandwidth_bytes_per_cycle = 0;  ///< 0 = one beat per cycle per channel
 };
 
 struct DmaParams {
@@ -38,25 +37,25 @@ struct DmaParams {
     unsigned max_burst_beats = 16;
     unsigned max_outstanding_reads = 16;
     unsigned max_outstanding_writes = 16;
-    unsigned descriptor_prefetch = 8;     ///< descriptors fetched per descriptor read
+    unsigned descriptor_prefetch = 8;  ///< descriptors fetched per descriptor read
     DescriptorFetch descriptor_fetch = DescriptorFetch::burst;
-    unsigned buffer_bytes = 8192;         ///< read-to-write buffer per channel
+    unsigned buffer_bytes = 8192;  ///< read-to-write buffer per channel
     WritePolicy write_policy = WritePolicy::cut_through;
-    bool descriptor_overlap = true;       ///< next descriptor may start before previous completes
-    unsigned descriptor_setup_cycles = 2; ///< decode cost per data descriptor
-    unsigned chain_link_cycles = 4;       ///< decode cost per chain descriptor
-    unsigned max_chain_depth = 4096;      ///< chain links per transfer before CHAIN_LOOP
-    uint64_t max_descriptors = 1u << 24;  ///< descriptors per transfer before CHAIN_LOOP
-    unsigned irq_latency_cycles = 5;      ///< completion -> interrupt line raised
+    bool descriptor_overlap = true;        ///< next descriptor may start before previous completes
+    unsigned descriptor_setup_cycles = 2;  ///< decode cost per data descriptor
+    unsigned chain_link_cycles = 4;        ///< decode cost per chain descriptor
+    unsigned max_chain_depth = 4096;       ///< chain links per transfer before CHAIN_LOOP
+    uint64_t max_descriptors = 1u << 24;   ///< descriptors per transfer before CHAIN_LOOP
+    unsigned irq_latency_cycles = 5;       ///< completion -> interrupt line raised
 };
 
 struct DeviceParams {
-    double rate_bytes_per_cycle = 16;     ///< stream port rate, both directions
+    double rate_bytes_per_cycle = 16;  ///< stream port rate, both directions
 };
 
 struct TrafficParams {
-    double bytes_per_cycle = 0;           ///< background master's demand; 0 = absent
-    double read_fraction = 0.5;           ///< share of its bursts that are reads
+    double bytes_per_cycle = 0;  ///< background master's demand; 0 = absent
+    double read_fraction = 0.5;  ///< share of its bursts that are reads
     unsigned burst_beats = 16;
     uint64_t seed = 1;
 };
@@ -97,12 +96,12 @@ public:
 
 /// Per-channel statistics of the last transfer(s) on that channel.
 struct ChannelStats {
-    uint64_t bytes = 0;                    ///< payload bytes written at the destination
+    uint64_t bytes = 0;  ///< payload bytes written at the destination
     uint64_t read_bursts = 0;
     uint64_t write_bursts = 0;
-    uint64_t descriptors = 0;              ///< data descriptors completed
-    uint64_t chain_links = 0;              ///< chain descriptors followed
-    uint64_t descriptor_bytes_fetched = 0; ///< incl. chain descriptors and over-prefetch
+    uint64_t descriptors = 0;               ///< data descriptors completed
+    uint64_t chain_links = 0;               ///< chain descriptors followed
+    uint64_t descriptor_bytes_fetched = 0;  ///< incl. chain descriptors and over-prefetch
     uint64_t max_reads_in_flight = 0;
     uint64_t max_writes_in_flight = 0;
     // Per-phase breakdown, in cycles (they need not add up to the total:
@@ -118,7 +117,7 @@ struct ChannelStats {
 struct ResourceStats {
     uint64_t bytes = 0;
     uint64_t bursts = 0;
-    uint64_t busy_cycles = 0; ///< cycles a data beat occupied the channel
+    uint64_t busy_cycles = 0;  ///< cycles a data beat occupied the channel
 };
 
 class Platform : public sc_core::sc_module {

@@ -5,10 +5,10 @@
 // occupancy; no clock process, no event per beat.
 #pragma once
 
+#include <dmasim/model/platform.h>
+
 #include <algorithm>
 #include <cstdint>
-
-#include <dmasim/model/platform.h>
 
 namespace dmasim::model {
 

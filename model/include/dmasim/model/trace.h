@@ -2,13 +2,12 @@
 // test when no TraceSink is attached.
 #pragma once
 
-#include <cstdint>
-#include <string>
-
-#include <fmt/format.h>
-
 #include <dmasim/model/clock.h>
 #include <dmasim/model/platform.h>
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string>
 
 namespace dmasim::model {
 

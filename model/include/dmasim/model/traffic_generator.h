@@ -9,18 +9,17 @@
 // Temporally decoupled with tlm_quantumkeeper: no wait() per burst.
 #pragma once
 
-#include <cstdint>
-#include <functional>
-#include <random>
-#include <vector>
-
-#include <systemc>
-#include <tlm>
+#include <dmasim/model/clock.h>
+#include <dmasim/model/platform.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
-#include <dmasim/model/clock.h>
-#include <dmasim/model/platform.h>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <systemc>
+#include <tlm>
+#include <vector>
 
 namespace dmasim::model {
 
