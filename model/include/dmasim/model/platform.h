@@ -33,13 +33,17 @@ struct MemoryParams {
 };
 
 struct DmaParams {
-    unsigned channels = 1;
-    unsigned max_burst_beats = 16;
-    unsigned max_outstanding_reads = 16;
-    unsigned max_outstanding_writes = 16;
-    unsigned descriptor_prefetch = 8;  ///< descriptors fetched per descriptor read
+    unsigned channels = 1;                 ///< independent channels, 1..16
+    unsigned max_burst_beats = 16;         ///< longest data burst; bursts never cross 4 KiB
+    unsigned max_outstanding_reads = 16;   ///< data reads in flight per channel
+    unsigned max_outstanding_writes = 16;  ///< data writes in flight per channel
+    unsigned descriptor_prefetch = 8;      ///< descriptors fetched per descriptor read
+    /// burst: up to descriptor_prefetch slots per read; word: one descriptor
+    /// at a time, as single-beat reads
     DescriptorFetch descriptor_fetch = DescriptorFetch::burst;
-    unsigned buffer_bytes = 8192;  ///< read-to-write buffer per channel
+    unsigned buffer_bytes = 8192;  ///< read-to-write buffer per channel, >= 2 maximal bursts
+    /// cut_through: a write may start once its first data beat has arrived;
+    /// store_and_forward: once its read bursts have completed
     WritePolicy write_policy = WritePolicy::cut_through;
     bool descriptor_overlap = true;        ///< next descriptor may start before previous completes
     unsigned descriptor_setup_cycles = 2;  ///< decode cost per data descriptor
@@ -56,8 +60,8 @@ struct DeviceParams {
 struct TrafficParams {
     double bytes_per_cycle = 0;  ///< background master's demand; 0 = absent
     double read_fraction = 0.5;  ///< share of its bursts that are reads
-    unsigned burst_beats = 16;
-    uint64_t seed = 1;
+    unsigned burst_beats = 16;   ///< beats per background burst
+    uint64_t seed = 1;           ///< addresses and read/write choice
 };
 
 struct PlatformParams {
