@@ -26,6 +26,7 @@ std::string SweepDir::config(size_t index) const {
 std::string SweepDir::log(size_t index) const { return numbered(root, "logs", index, "log"); }
 std::string SweepDir::manifest() const { return (fs::path(root) / "sweep.json").string(); }
 std::string SweepDir::csv() const { return (fs::path(root) / "results.csv").string(); }
+std::string SweepDir::failures() const { return (fs::path(root) / "failures.txt").string(); }
 std::string SweepDir::plot(const char* extension) const {
     return (fs::path(root) / fmt::format("throughput.{}", extension)).string();
 }

@@ -2,7 +2,8 @@
 //   sweep.json      manifest: swept keys, every point and why any was skipped
 //   results.csv     one row per point that produced a report
 //   points/NNNNN.json  per-point reports;  configs/NNNNN.yaml  resolved configs
-//   logs/NNNNN.log  each point's stderr;  throughput.png/.svg  plots
+//   logs/NNNNN.log  each point's stderr;  failures.txt  failed points, if any
+//   throughput.png/.svg  plots
 #pragma once
 
 #include <optional>
@@ -20,6 +21,7 @@ struct SweepDir {
     std::string log(size_t index) const;
     std::string manifest() const;
     std::string csv() const;
+    std::string failures() const;
     std::string plot(const char* extension) const;
     /// Creates root and its subdirectories; throws std::runtime_error.
     void create() const;

@@ -110,14 +110,21 @@ void print_skipped(const std::vector<SweepPoint>& points, const Shard& shard) {
     }
 }
 
-void print_failures(const std::vector<Failure>& failures, const SweepDir& dir,
-                    const std::vector<SweepPoint>& points) {
-    if (failures.empty()) return;
-    fmt::print("failed points:\n");
+/// Prints the failed points and records them in DIR/failures.txt (removed
+/// when a rerun has none, so the file always describes the last run).
+void report_failures(const std::vector<Failure>& failures, const SweepDir& dir,
+                     const std::vector<SweepPoint>& points) {
+    std::string text;
     for (const auto& f : failures)
-        fmt::print("  {:05d}{} (exit status {}, log {})\n      {}\n", f.index,
-                   describe(points[f.index]), f.status, dir.log(f.index),
-                   log_gist(dir.log(f.index)));
+        text += fmt::format("  {:05d}{} (exit status {}, log {})\n      {}\n", f.index,
+                            describe(points[f.index]), f.status, dir.log(f.index),
+                            log_gist(dir.log(f.index)));
+    if (text.empty()) {
+        std::remove(dir.failures().c_str());
+        return;
+    }
+    write_file_atomically(dir.failures(), text);
+    fmt::print("failed points (also in {}):\n{}", dir.failures(), text);
 }
 
 }  // namespace
@@ -146,7 +153,7 @@ int run_sweep(const SweepOptions& o) {
 
     const Collected collected = write_results(dir, manifest, o.plot);
     print_skipped(points, o.shard);
-    print_failures(failures, dir, points);
+    report_failures(failures, dir, points);
     fmt::print("{} rows in {}{}\n", collected.rows, dir.csv(),
                o.plot && collected.rows ? fmt::format("; plots {} and .svg", dir.plot("png")) : "");
     return failures.empty() && collected.missing.empty() ? 0 : 1;

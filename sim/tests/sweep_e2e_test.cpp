@@ -106,6 +106,8 @@ TEST(SimSweepE2E, FailedPointsAreListedAndTheSweepGoesOn) {
     EXPECT_NE(r.out.find("00002 workload.scenario=no_such_scenario"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("unknown scenario"), std::string::npos) << r.out;
     EXPECT_EQ(lines(read_file(dir.path() + "/o/results.csv")), 1u + 1);  // only point 0 ran
+    EXPECT_NE(read_file(dir.path() + "/o/failures.txt").find("unknown scenario"),
+              std::string::npos);
 }
 
 TEST(SimSweepE2E, BadSweepFileExits2) {
