@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * fuzz_build.c - the three ways a fuzzed list is built: a chained table,
- * arrays chained by hand, and a table merged from pool pages. Each fills
- * the reference model as it goes.
+ * fuzz_build.c - building a fuzzed list from entry arrays: a chained
+ * table, or arrays chained by hand. Each fills the reference model as it
+ * goes.
  */
 #include "fuzz_model.h"
 
 #include "fuzz_check.h"
 
-#include <limits.h>
-
-static void list_begin(struct fuzz_list *l, enum fuzz_list_kind kind)
+void list_begin(struct fuzz_list *l, enum fuzz_list_kind kind)
 {
 	l->kind = kind;
 	l->n = 0;
@@ -143,110 +141,4 @@ void list_build_chain(struct fuzz_list *l, struct fuzz_in *in,
 		l->next[a] = (int)a + 1;
 	}
 	fill_entries(l, in, pool);
-}
-
-static bool page_in_pool(const struct fuzz_pool *pool, const struct page *pg)
-{
-	unsigned int r;
-
-	for (r = 0; r < pool->nruns; r++) {
-		const struct pool_run *run = &pool->run[r];
-
-		if (pg >= run->page && pg < run->page + (1u << run->order))
-			return true;
-	}
-	return false;
-}
-
-/* A pool page: often the frame after @prev, so runs of frames form. */
-static struct page *pick_page(struct fuzz_in *in, struct fuzz_pool *pool,
-			      struct page *prev)
-{
-	const struct pool_run *run = &pool->run[in_u8(in) % pool->nruns];
-	unsigned int c = in_u8(in);
-
-	if (prev && c < 160 && page_in_pool(pool, prev + 1))
-		return prev + 1;
-	return nth_page(run->page, c % (1u << run->order));
-}
-
-/*
- * The entries sg_alloc_table_from_pages_segment() must produce: runs of
- * consecutive frames cut every @max_pages pages; the first carries
- * @offset, and @size bytes are shared out in order.
- */
-static void pages_model(struct fuzz_list *l, struct page **pages,
-			unsigned int n_pages, unsigned int offset,
-			unsigned long size, unsigned int max_pages)
-{
-	unsigned int i = 0, j;
-
-	while (i < n_pages) {
-		struct fuzz_seg *seg = &l->e[l->n++].seg;
-		unsigned long chunk;
-
-		for (j = i + 1; j < n_pages && j - i < max_pages &&
-				page_to_pfn(pages[j]) ==
-					page_to_pfn(pages[j - 1]) + 1;
-		     j++)
-			;
-		chunk = (unsigned long)(j - i) * PAGE_SIZE - offset;
-		seg->len = (unsigned int)(size < chunk ? size : chunk);
-		seg->page = pages[i];
-		seg->offset = offset;
-		seg->phys = page_to_phys(pages[i]) + offset;
-		size -= seg->len;
-		offset = 0;
-		i = j;
-	}
-}
-
-static unsigned int decode_max_segment(struct fuzz_in *in)
-{
-	switch (in_u8(in) % 4) {
-	case 0:
-		return UINT_MAX;
-	case 1:
-		return PAGE_SIZE;
-	case 2:
-		return 2 * PAGE_SIZE + 123; /* rounds down to two pages */
-	default:
-		return PAGE_SIZE + in_below(in, 8 * PAGE_SIZE);
-	}
-}
-
-#define FUZZ_MAX_PAGES 32
-
-void list_build_pages(struct fuzz_list *l, struct fuzz_in *in,
-		      struct fuzz_pool *pool)
-{
-	unsigned int offset = in_u8(in) & 1 ? in_below(in, PAGE_SIZE) : 0;
-	unsigned long size =
-		1 + in_below(in, (FUZZ_MAX_PAGES - 1) * PAGE_SIZE);
-	unsigned int n_pages = (offset + size + PAGE_SIZE - 1) / PAGE_SIZE;
-	unsigned int max_segment = decode_max_segment(in), i;
-	struct page *pages[FUZZ_MAX_PAGES];
-	struct scatterlist *sg;
-	int ret;
-
-	for (i = 0; i < n_pages; i++)
-		pages[i] = pick_page(in, pool, i ? pages[i - 1] : NULL);
-	list_begin(l, LIST_PAGES);
-	ret = sg_alloc_table_from_pages_segment(&l->sgt, pages, n_pages,
-						offset, size, max_segment,
-						GFP_KERNEL);
-	FUZZ_CHECK(!ret, "from_pages(%u pages, offset %u, size %lu): %d",
-		   n_pages, offset, size, ret);
-	pages_model(l, pages, n_pages, offset, size, max_segment / PAGE_SIZE);
-	FUZZ_CHECK(l->sgt.orig_nents == l->n && l->sgt.nents == l->n,
-		   "from_pages: %u entries, model has %u", l->sgt.orig_nents,
-		   l->n);
-	/* The arrays are the library's business: take the slots it used. */
-	for (i = 0, sg = l->sgt.sgl; i < l->n && sg; i++, sg = sg_next(sg))
-		l->e[i].sg = sg;
-	FUZZ_CHECK(i == l->n, "from_pages: walk ends after %u of %u", i,
-		   l->n);
-	for (i = 0; i < l->n; i++)
-		l->e[i].end = i + 1 == l->n;
-	list_update_len(l);
 }

@@ -46,7 +46,7 @@ static unsigned int decode_max_seg(struct fuzz_in *in)
 	}
 }
 
-static void setup_device(struct map_case *mc, const struct fuzz_list *l,
+static void setup_device(struct map_case *mc, struct fuzz_list *l,
 			 struct fuzz_in *in)
 {
 	unsigned int max_seg = decode_max_seg(in), b = in_u8(in);
@@ -71,8 +71,8 @@ static void setup_device(struct map_case *mc, const struct fuzz_list *l,
 	mc->dir = (enum dma_data_direction)(in_u8(in) % 3);
 	mc->n = op_nents_arg(l, in);
 	/* dma_map_sgtable() maps orig_nents: only for a whole table. */
-	mc->sgtable = l->kind != LIST_CHAIN && mc->n == l->n &&
-		      l->len == l->n && in_u8(in) & 1;
+	mc->sgtable = list_table(l) && mc->n == l->n && l->len == l->n &&
+		      in_u8(in) & 1;
 }
 
 /*
@@ -146,6 +146,23 @@ static void check_iommu_segment(struct map_case *mc, struct list_cursor *c,
 	}
 }
 
+/*
+ * Entries merge while they meet in IOVA space and the segment stays within
+ * the limits, so two neighbouring segments never could have merged.
+ */
+static void check_not_mergeable(const struct map_case *mc,
+				struct scatterlist *prv, struct scatterlist *sg,
+				unsigned int seg)
+{
+	dma_addr_t a = sg_dma_address(prv);
+	u64 len = (u64)sg_dma_len(prv) + sg_dma_len(sg);
+
+	FUZZ_CHECK(a + sg_dma_len(prv) != sg_dma_address(sg) ||
+			   len > mc->max_seg || crosses(a, len, mc->boundary),
+		   "segments %u and %u meet at %#llx and fit together", seg - 1,
+		   seg, (unsigned long long)sg_dma_address(sg));
+}
+
 static void check_iommu(struct map_case *mc, const struct fuzz_list *l,
 			int count)
 {
@@ -156,9 +173,12 @@ static void check_iommu(struct map_case *mc, const struct fuzz_list *l,
 	FUZZ_CHECK(count >= 1 && count <= (int)mc->n,
 		   "IOMMU map of %u gave %d segments", mc->n, count);
 	cursor_start(&c, l, mc->n);
-	for (i = 0; i < (unsigned int)count; i++)
+	for (i = 0; i < (unsigned int)count; i++) {
 		check_iommu_segment(mc, &c, sg_dma_address(l->e[i].sg),
 				    sg_dma_len(l->e[i].sg), i);
+		if (i)
+			check_not_mergeable(mc, l->e[i - 1].sg, l->e[i].sg, i);
+	}
 	FUZZ_CHECK(!cursor_take(&c, SIZE_MAX, &phys),
 		   "%d segments leave list bytes unmapped", count);
 	for (; i < mc->n; i++)
@@ -170,15 +190,16 @@ static void check_iommu(struct map_case *mc, const struct fuzz_list *l,
 
 static int map(struct map_case *mc, struct fuzz_list *l, bool allowed)
 {
+	struct sg_table *sgt = list_table(l);
 	int ret;
 
 	if (!mc->sgtable)
 		return dma_map_sg(&mc->dev, l->e[0].sg, (int)mc->n, mc->dir);
-	ret = dma_map_sgtable(&mc->dev, &l->sgt, mc->dir, 0);
+	ret = dma_map_sgtable(&mc->dev, sgt, mc->dir, 0);
 	FUZZ_CHECK(ret == (allowed ? 0 : -EINVAL),
 		   "dma_map_sgtable = %d, model %s", ret,
 		   allowed ? "maps" : "refuses");
-	return ret ? 0 : (int)l->sgt.nents;
+	return ret ? 0 : (int)sgt->nents;
 }
 
 static void unmap(struct map_case *mc, struct fuzz_list *l)
@@ -186,7 +207,7 @@ static void unmap(struct map_case *mc, struct fuzz_list *l)
 	dma_addr_t first = sg_dma_address(l->e[0].sg);
 
 	if (mc->sgtable)
-		dma_unmap_sgtable(&mc->dev, &l->sgt, mc->dir, 0);
+		dma_unmap_sgtable(&mc->dev, list_table(l), mc->dir, 0);
 	else
 		dma_unmap_sg(&mc->dev, l->e[0].sg, (int)mc->n, mc->dir);
 	if (mc->iommu)

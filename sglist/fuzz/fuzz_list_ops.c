@@ -115,3 +115,45 @@ void op_nents_for_len(struct fuzz_list *l, struct fuzz_in *in,
 	FUZZ_CHECK(sg_last(head, n) == l->e[n - 1].sg,
 		   "sg_last(%u) is not the model's entry %u", n, n - 1);
 }
+
+/* Pages the page iterator visits for an entry: from sg_page() to its end. */
+static unsigned long entry_pages(const struct fuzz_seg *seg)
+{
+	return PAGE_ALIGN((unsigned long)seg->offset + seg->len) >> PAGE_SHIFT;
+}
+
+void op_page_iter(struct fuzz_list *l, struct fuzz_in *in,
+		  struct fuzz_pool *pool)
+{
+	unsigned int n = op_nents_arg(l, in), i = 0;
+	unsigned long total = 0, start, k, seen = 0;
+	struct sg_page_iter piter;
+
+	(void)pool;
+	for (i = 0; i < n; i++)
+		total += entry_pages(&l->e[i].seg);
+	start = in_below(in, (uint32_t)total + 2);
+	/* The model's position: page k of entry i, @start pages in. */
+	for (i = 0, k = start; i < n && k >= entry_pages(&l->e[i].seg); i++)
+		k -= entry_pages(&l->e[i].seg);
+	for_each_sg_page(l->e[0].sg, &piter, n, start)
+	{
+		while (i < n && k == entry_pages(&l->e[i].seg)) {
+			i++;
+			k = 0;
+		}
+		FUZZ_CHECK(i < n, "page walk from %lu: more than %lu pages",
+			   start, total - start);
+		FUZZ_CHECK(piter.sg == l->e[i].sg &&
+				   sg_page_iter_page(&piter) ==
+					   nth_page(l->e[i].seg.page, k),
+			   "page walk from %lu: page %lu is not entry %u's "
+			   "page %lu",
+			   start, seen, i, k);
+		k++;
+		seen++;
+	}
+	FUZZ_CHECK(seen == (start < total ? total - start : 0),
+		   "page walk from %lu saw %lu of %lu pages", start, seen,
+		   total);
+}

@@ -97,11 +97,21 @@ void list_free(struct fuzz_list *l)
 	case LIST_PAGES:
 		sg_free_table(&l->sgt);
 		break;
+	case LIST_APPEND:
+		sg_free_append_table(&l->app);
+		break;
 	}
 	FUZZ_CHECK(sim_mem_pages_in_use() == l->pages_before,
 		   "list kind %d freed: %lu pages in use, %lu before", l->kind,
 		   sim_mem_pages_in_use(), l->pages_before);
 	l->kind = LIST_NONE;
+}
+
+struct sg_table *list_table(struct fuzz_list *l)
+{
+	if (l->kind == LIST_CHAIN)
+		return NULL;
+	return l->kind == LIST_APPEND ? &l->app.sgt : &l->sgt;
 }
 
 void list_update_len(struct fuzz_list *l)

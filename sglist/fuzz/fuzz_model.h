@@ -31,7 +31,7 @@ struct fuzz_ent {
 	bool end;	  /* carries an end mark */
 };
 
-enum fuzz_list_kind { LIST_NONE, LIST_TABLE, LIST_CHAIN, LIST_PAGES };
+enum fuzz_list_kind { LIST_NONE, LIST_TABLE, LIST_CHAIN, LIST_PAGES, LIST_APPEND };
 
 struct fuzz_list {
 	enum fuzz_list_kind kind;
@@ -39,6 +39,7 @@ struct fuzz_list {
 	unsigned int len; /* entries up to the first end mark */
 	struct fuzz_ent e[FUZZ_MAX_ENTS];
 	struct sg_table sgt;   /* LIST_TABLE, LIST_PAGES */
+	struct sg_append_table app; /* LIST_APPEND */
 	unsigned int max_ents; /* LIST_TABLE: slots per array */
 	/* LIST_CHAIN: every array allocated, linked or not */
 	unsigned int narr;
@@ -47,6 +48,9 @@ struct fuzz_list {
 	int next[FUZZ_MAX_ARRAYS];	     /* chain order, -1 at the end */
 	unsigned long pages_before; /* sim_mem_pages_in_use() before the list */
 };
+
+/* Start an empty list of @kind, noting the page count to return to. */
+void list_begin(struct fuzz_list *l, enum fuzz_list_kind kind);
 
 /* Decode a segment in the pool and describe it in @sg three ways. */
 void seg_set(struct scatterlist *sg, struct fuzz_seg *seg, struct fuzz_in *in,
@@ -61,6 +65,12 @@ void list_build_chain(struct fuzz_list *l, struct fuzz_in *in,
 /* sg_alloc_table_from_pages_segment() over pool pages. */
 void list_build_pages(struct fuzz_list *l, struct fuzz_in *in,
 		      struct fuzz_pool *pool);
+/* Up to three sg_alloc_append_table_from_pages() calls over pool pages. */
+void list_build_append(struct fuzz_list *l, struct fuzz_in *in,
+		       struct fuzz_pool *pool);
+
+/* The list's sg_table, or NULL for arrays chained by hand. */
+struct sg_table *list_table(struct fuzz_list *l);
 
 /* Free the list; abort unless the page count is back where it started. */
 void list_free(struct fuzz_list *l);

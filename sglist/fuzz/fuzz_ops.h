@@ -19,6 +19,7 @@ fuzz_op op_mark_end;	 /* sg_mark_end inside the list */
 fuzz_op op_unmark_end;	 /* sg_unmark_end of a mark op_mark_end made */
 fuzz_op op_unlink;	 /* re-point a hand-made link past an array */
 fuzz_op op_nents_for_len; /* sg_nents_for_len, sg_last of a prefix */
+fuzz_op op_page_iter;	 /* for_each_sg_page from a page offset */
 fuzz_op op_copy_from;	 /* sg_copy_from_buffer / sg_pcopy_from_buffer */
 fuzz_op op_copy_to;	 /* sg_copy_to_buffer / sg_pcopy_to_buffer */
 fuzz_op op_zero;	 /* sg_zero_buffer */

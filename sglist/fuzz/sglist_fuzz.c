@@ -4,8 +4,9 @@
  *
  * An input decodes into a data pool (runs of page frames with known
  * bytes) and then a sequence of ops: build a list (chained table, arrays
- * chained by hand, or a table merged from pages), change entries and end
- * marks, copy, walk, count and DMA-map it. Every op is checked against a
+ * chained by hand, a table merged from pages in one call or appended over
+ * several), change entries and end marks, copy, walk, count and DMA-map
+ * it. Every op is checked against a
  * reference model (fuzz_model.h) and the list's walk is rechecked after
  * each one; any disagreement aborts with a message. Only valid API use is
  * generated, so a BUG_ON firing is a finding too. Each input frees all it
@@ -17,11 +18,12 @@
 #define SIM_RAM_BYTES (64ull << 20)
 #define MAX_OPS 64
 
-enum { BUILD_TABLE, BUILD_CHAIN, BUILD_PAGES, NR_BUILDS };
+enum { BUILD_TABLE, BUILD_CHAIN, BUILD_PAGES, BUILD_APPEND, NR_BUILDS };
 
 static fuzz_op *const list_ops[] = {
 	op_set_entry, op_mark_end, op_unmark_end, op_unlink, op_nents_for_len,
 	op_copy_from, op_copy_to,  op_zero,	  op_miter,  op_map,
+	op_page_iter,
 };
 #define NR_LIST_OPS (sizeof(list_ops) / sizeof(list_ops[0]))
 
@@ -49,8 +51,10 @@ static void build(struct fuzz_in *in, struct fuzz_pool *pool,
 		list_build_table(&list, in, pool);
 	else if (how == BUILD_CHAIN)
 		list_build_chain(&list, in, pool);
-	else
+	else if (how == BUILD_PAGES)
 		list_build_pages(&list, in, pool);
+	else
+		list_build_append(&list, in, pool);
 }
 
 /* One op; a list op on no list builds a table first. */
