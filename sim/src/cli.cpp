@@ -56,7 +56,8 @@ void add_sweep(CLI::App& app, SweepCommand& c) {
     c.options.jobs = std::max(1u, std::thread::hardware_concurrency());
     cmd->add_option("-j,--jobs", c.options.jobs, "Points run at a time (default: cores)")
         ->check(CLI::Range(1u, 4096u));
-    cmd->add_option("--out", c.options.out_dir, "Output directory (default: results/<sweep name>)");
+    cmd->add_option("--out", c.options.out_dir,
+                    "Output directory (default: results/<sweep name>[-shardKofN])");
     cmd->add_option("--shard", c.shard, "Run only shard K of N (1-based): index mod N == K-1");
     cmd->add_flag("--resume", c.options.resume, "Run only points without a complete report");
     cmd->add_flag("--no-plot", c.no_plot, "Do not draw plots");
@@ -114,9 +115,11 @@ int plot_command(const PlotRequest& request) {
 int sweep_command(SweepCommand& c) {
     SweepOptions& o = c.options;
     if (!c.shard.empty()) o.shard = parse_shard(c.shard);
+    // Shards default to directories of their own, so they never share files.
     if (o.out_dir.empty())
-        o.out_dir = (std::filesystem::path("results") / std::filesystem::path(o.sweep_file).stem())
-                        .string();
+        o.out_dir =
+            fmt::format("results/{}{}", std::filesystem::path(o.sweep_file).stem().string(),
+                        o.shard.n > 1 ? fmt::format("-shard{}of{}", o.shard.k, o.shard.n) : "");
     o.plot = !c.no_plot;
     o.default_config = default_config_path();
     o.dmasim_exe = self_exe();
