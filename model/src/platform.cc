@@ -26,6 +26,9 @@ struct Platform::Impl {
         interconnect.regs_out.bind(dma.regs);
         dma.master.bind(interconnect.dma_in);
         traffic.socket.bind(interconnect.traffic_in);
+        // The traffic master's quantum keeper reads the global quantum; the
+        // default (zero) would make it wait() after every burst.
+        tlm::tlm_global_quantum::instance().set(clock.at(p.quantum_cycles));
     }
 
     PlatformParams params;
