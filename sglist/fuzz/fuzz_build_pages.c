@@ -12,7 +12,7 @@
 #include <limits.h>
 #include <string.h>
 
-/* Enough for more than two arrays of SG_MAX_SINGLE_ALLOC, within FUZZ_MAX_ENTS. */
+/* Over two arrays of SG_MAX_SINGLE_ALLOC, within FUZZ_MAX_ENTS. */
 #define FUZZ_MAX_PAGES 300
 #define FUZZ_MAX_CALLS 3
 
@@ -45,9 +45,8 @@ static struct page *pick_page(struct fuzz_in *in, struct fuzz_pool *pool,
  * @n pool pages: each decoded on its own, or (cheap in input bytes, so
  * long lists come easily) a stride pattern over the runs.
  */
-static void pick_pages(struct page **pages, unsigned int n,
-		       struct page *prev, struct fuzz_in *in,
-		       struct fuzz_pool *pool)
+static void pick_pages(struct page **pages, unsigned int n, struct page *prev,
+		       struct fuzz_in *in, struct fuzz_pool *pool)
 {
 	unsigned int i, stride = in_u8(in), step = in_u8(in);
 
@@ -92,9 +91,9 @@ static void pages_model(struct fuzz_list *l, struct page **pages,
 		struct fuzz_seg *seg = &l->e[l->n++].seg;
 		unsigned long chunk;
 
-		for (j = i + 1; j < n_pages && j - i < max_pages &&
-				page_to_pfn(pages[j]) ==
-					page_to_pfn(pages[j - 1]) + 1;
+		for (j = i + 1;
+		     j < n_pages && j - i < max_pages &&
+		     page_to_pfn(pages[j]) == page_to_pfn(pages[j - 1]) + 1;
 		     j++)
 			;
 		chunk = (unsigned long)(j - i) * PAGE_SIZE - offset;
@@ -143,8 +142,7 @@ static void take_slots(struct fuzz_list *l, struct sg_table *sgt)
 		l->e[i].sg = sg;
 		l->e[i].end = i + 1 == l->n;
 	}
-	FUZZ_CHECK(i == l->n, "from pages: walk ends after %u of %u", i,
-		   l->n);
+	FUZZ_CHECK(i == l->n, "from pages: walk ends after %u of %u", i, l->n);
 	list_update_len(l);
 }
 
@@ -152,8 +150,7 @@ void list_build_pages(struct fuzz_list *l, struct fuzz_in *in,
 		      struct fuzz_pool *pool)
 {
 	unsigned int offset = in_u8(in) & 1 ? in_below(in, PAGE_SIZE) : 0;
-	unsigned long size =
-		1 + in_below(in, (FUZZ_MAX_PAGES - 1) * PAGE_SIZE);
+	unsigned long size = 1 + in_below(in, (FUZZ_MAX_PAGES - 1) * PAGE_SIZE);
 	unsigned int n_pages = (offset + size + PAGE_SIZE - 1) / PAGE_SIZE;
 	unsigned int max_segment = decode_max_segment(in);
 	struct page *pages[FUZZ_MAX_PAGES];
@@ -161,9 +158,8 @@ void list_build_pages(struct fuzz_list *l, struct fuzz_in *in,
 
 	pick_pages(pages, n_pages, NULL, in, pool);
 	list_begin(l, LIST_PAGES);
-	ret = sg_alloc_table_from_pages_segment(&l->sgt, pages, n_pages,
-						offset, size, max_segment,
-						GFP_KERNEL);
+	ret = sg_alloc_table_from_pages_segment(&l->sgt, pages, n_pages, offset,
+						size, max_segment, GFP_KERNEL);
 	FUZZ_CHECK(!ret, "from_pages(%u pages, offset %u, size %lu): %d",
 		   n_pages, offset, size, ret);
 	pages_model(l, pages, n_pages, offset, size, max_segment / PAGE_SIZE);
@@ -181,8 +177,8 @@ struct append_call {
  * Calls that together describe whole pages, except that the first may
  * start at an offset and the last may stop short of its last page's end.
  */
-static unsigned int decode_calls(struct append_call *calls,
-				 struct fuzz_in *in, struct fuzz_pool *pool)
+static unsigned int decode_calls(struct append_call *calls, struct fuzz_in *in,
+				 struct fuzz_pool *pool)
 {
 	unsigned int ncalls = 1 + in_u8(in) % FUZZ_MAX_CALLS, c, trim_room;
 	struct page *prev = NULL;
@@ -190,8 +186,10 @@ static unsigned int decode_calls(struct append_call *calls,
 	for (c = 0; c < ncalls; c++) {
 		struct append_call *call = &calls[c];
 
-		call->n_pages = 1 + in_below(in, FUZZ_MAX_PAGES / FUZZ_MAX_CALLS);
-		call->offset = !c && in_u8(in) & 1 ? in_below(in, PAGE_SIZE) : 0;
+		call->n_pages =
+			1 + in_below(in, FUZZ_MAX_PAGES / FUZZ_MAX_CALLS);
+		call->offset =
+			!c && in_u8(in) & 1 ? in_below(in, PAGE_SIZE) : 0;
 		call->size = call->n_pages * PAGE_SIZE - call->offset;
 		pick_pages(call->pages, call->n_pages, prev, in, pool);
 		prev = call->pages[call->n_pages - 1];

@@ -23,9 +23,9 @@ fuzz_fail(const char *func, int line, const char *fmt, ...)
 	abort();
 }
 
-#define FUZZ_CHECK(cond, ...)                                    \
-	do {                                                     \
-		if (!(cond))                                     \
+#define FUZZ_CHECK(cond, ...)                                       \
+	do {                                                        \
+		if (!(cond))                                        \
 			fuzz_fail(__func__, __LINE__, __VA_ARGS__); \
 	} while (0)
 

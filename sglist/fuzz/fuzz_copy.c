@@ -58,8 +58,7 @@ static void shadow_span(const struct fuzz_list *l, struct fuzz_pool *pool,
 		fn(pool_shadow(pool, phys), buf ? buf + pos : NULL, k);
 		pos += k;
 	}
-	FUZZ_CHECK(pos == a->expect, "model: %zu of %zu bytes", pos,
-		   a->expect);
+	FUZZ_CHECK(pos == a->expect, "model: %zu of %zu bytes", pos, a->expect);
 }
 
 static void buf_to_shadow(uint8_t *shadow, uint8_t *buf, size_t len)
@@ -113,8 +112,7 @@ void op_copy_from(struct fuzz_list *l, struct fuzz_in *in,
 	pool_check(pool);
 }
 
-void op_copy_to(struct fuzz_list *l, struct fuzz_in *in,
-		struct fuzz_pool *pool)
+void op_copy_to(struct fuzz_list *l, struct fuzz_in *in, struct fuzz_pool *pool)
 {
 	struct copy_args a;
 	uint8_t *buf, *want;

@@ -113,8 +113,7 @@ static void check_direct(const struct map_case *mc, const struct fuzz_list *l,
 				   sg_dma_len(sg) == l->e[i].seg.len,
 			   "direct entry %u: dma %#llx+%u, phys %#llx+%u", i,
 			   (unsigned long long)sg_dma_address(sg),
-			   sg_dma_len(sg),
-			   (unsigned long long)l->e[i].seg.phys,
+			   sg_dma_len(sg), (unsigned long long)l->e[i].seg.phys,
 			   l->e[i].seg.len);
 	}
 }

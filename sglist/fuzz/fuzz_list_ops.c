@@ -67,8 +67,7 @@ static void drop_array(struct fuzz_list *l, unsigned int gone)
 	l->n = kept;
 }
 
-void op_unlink(struct fuzz_list *l, struct fuzz_in *in,
-	       struct fuzz_pool *pool)
+void op_unlink(struct fuzz_list *l, struct fuzz_in *in, struct fuzz_pool *pool)
 {
 	unsigned int a = in_below(in, l->narr);
 	int skip, to;

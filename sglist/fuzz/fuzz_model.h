@@ -12,15 +12,15 @@
 
 #include <sglist/scatterlist.h>
 
-#define FUZZ_MAX_ENTS 320     /* data entries of a table */
-#define FUZZ_MAX_ARRAYS 8     /* hand-chained arrays */
+#define FUZZ_MAX_ENTS 320 /* data entries of a table */
+#define FUZZ_MAX_ARRAYS 8 /* hand-chained arrays */
 #define FUZZ_MAX_ARRAY_SLOTS 24
 
 /* What one data entry describes, as the reference model sees it. */
 struct fuzz_seg {
 	phys_addr_t phys; /* first byte */
 	unsigned int len;
-	struct page *page; /* what sg_page() must return */
+	struct page *page;   /* what sg_page() must return */
 	unsigned int offset; /* what sg->offset must be */
 };
 
@@ -31,16 +31,22 @@ struct fuzz_ent {
 	bool end;	  /* carries an end mark */
 };
 
-enum fuzz_list_kind { LIST_NONE, LIST_TABLE, LIST_CHAIN, LIST_PAGES, LIST_APPEND };
+enum fuzz_list_kind {
+	LIST_NONE,
+	LIST_TABLE,
+	LIST_CHAIN,
+	LIST_PAGES,
+	LIST_APPEND
+};
 
 struct fuzz_list {
 	enum fuzz_list_kind kind;
 	unsigned int n;	  /* data entries in chain order, marks ignored */
 	unsigned int len; /* entries up to the first end mark */
 	struct fuzz_ent e[FUZZ_MAX_ENTS];
-	struct sg_table sgt;   /* LIST_TABLE, LIST_PAGES */
+	struct sg_table sgt;	    /* LIST_TABLE, LIST_PAGES */
 	struct sg_append_table app; /* LIST_APPEND */
-	unsigned int max_ents; /* LIST_TABLE: slots per array */
+	unsigned int max_ents;	    /* LIST_TABLE: slots per array */
 	/* LIST_CHAIN: every array allocated, linked or not */
 	unsigned int narr;
 	struct scatterlist *arr[FUZZ_MAX_ARRAYS];
@@ -90,8 +96,8 @@ int list_nents_for_len(const struct fuzz_list *l, u64 len);
 /* A position in the list's bytes, walking the model. */
 struct list_cursor {
 	const struct fuzz_list *l;
-	unsigned int n; /* entries in play */
-	unsigned int i; /* current entry */
+	unsigned int n;	  /* entries in play */
+	unsigned int i;	  /* current entry */
 	unsigned int off; /* bytes of it already passed */
 };
 

@@ -19,8 +19,7 @@ static uint8_t pattern_byte(unsigned int run, size_t i, unsigned int seed)
 	return (uint8_t)(i * 7 + (i >> PAGE_SHIFT) * 31 + run * 101 + seed);
 }
 
-static void run_init(struct pool_run *run, unsigned int idx,
-		     struct fuzz_in *in)
+static void run_init(struct pool_run *run, unsigned int idx, struct fuzz_in *in)
 {
 	unsigned int seed;
 	size_t i;

@@ -21,9 +21,9 @@
 enum { BUILD_TABLE, BUILD_CHAIN, BUILD_PAGES, BUILD_APPEND, NR_BUILDS };
 
 static fuzz_op *const list_ops[] = {
-	op_set_entry, op_mark_end, op_unmark_end, op_unlink, op_nents_for_len,
-	op_copy_from, op_copy_to,  op_zero,	  op_miter,  op_map,
-	op_page_iter,
+	op_set_entry,	  op_mark_end,	op_unmark_end, op_unlink,
+	op_nents_for_len, op_copy_from, op_copy_to,    op_zero,
+	op_miter,	  op_map,	op_page_iter,
 };
 #define NR_LIST_OPS (sizeof(list_ops) / sizeof(list_ops[0]))
 
@@ -43,8 +43,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void build(struct fuzz_in *in, struct fuzz_pool *pool,
-		  unsigned int how)
+static void build(struct fuzz_in *in, struct fuzz_pool *pool, unsigned int how)
 {
 	list_free(&list);
 	if (how == BUILD_TABLE)
@@ -74,7 +73,7 @@ static void run_op(struct fuzz_in *in, struct fuzz_pool *pool)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_in in = { data, size };
+	struct fuzz_in in = {data, size};
 	unsigned long pages_before = sim_mem_pages_in_use();
 	struct fuzz_pool pool;
 	unsigned int ops;
