@@ -11,7 +11,6 @@
 #include <dmasim/tb/run.h>
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,7 +20,6 @@ struct dmasim_xfer;
 
 namespace dmasim::tb {
 
-class Bench;
 class Testbench;
 
 /// One prepared transfer on one channel. Owned by the Bench.
@@ -70,8 +68,9 @@ public:
 
     /// Builds a transfer of workload `w` for `channel`: data buffers (source
     /// filled with seeded patterned data, destination with a fill byte),
-    /// DMA mapping and descriptor chunks. Throws ConfigError if it does not
-    /// fit in simulated memory or `w` is invalid.
+    /// DMA mapping and descriptor chunks. If it does not fit in simulated
+    /// memory, `w` is invalid or there is no such channel, it does not
+    /// return: the run ends and run_simulation() throws ConfigError.
     virtual Transfer& prepare(const WorkloadConfig& w, unsigned channel = 0) = 0;
     /// Programs the channel and writes START.
     virtual void start(Transfer& t) = 0;
@@ -84,8 +83,8 @@ public:
 
     /// Scoreboard: the channel stopped without error after every byte and
     /// every descriptor, every destination byte equals its source byte and
-    /// no byte around the destination segments changed. Records the first mismatch
-    /// as an integrity failure. Returns true if all matched.
+    /// no byte around the destination segments changed. Records the first
+    /// mismatch as an integrity failure. Returns true if all matched.
     virtual bool check(const Transfer& t) = 0;
     /// Like check(), but only that the source and the bytes around the
     /// destination segments are unchanged (for transfers that stopped
