@@ -53,6 +53,28 @@ TEST(DriverEndToEnd, MemToDevLinkedList) {
     expect_clean_run(Direction::mem_to_dev, DescriptorFormat::linked_list);
 }
 
+TEST(DriverEndToEnd, UniformSegmentsInContiguousMemory) {
+    SimConfig c = test::small_config();
+    c.placement = Placement::contiguous;
+    c.workload.distribution = SizeDistribution::uniform;
+    c.workload.segment_bytes_min = 1;
+    c.workload.segment_bytes_max = 9000;  // some segments span three pages
+    const RunResult r = run_simulation(c);
+    EXPECT_TRUE(r.integrity) << r.failure;
+    EXPECT_EQ(r.bytes, test::list_bytes(c.workload));
+    EXPECT_EQ(r.descriptors, c.workload.entries);
+}
+
+TEST(DriverEndToEnd, LognormalSegments) {
+    SimConfig c = test::small_config();
+    c.workload.distribution = SizeDistribution::lognormal;
+    c.workload.segment_bytes = 2000;
+    c.workload.lognormal_sigma = 1.0;
+    const RunResult r = run_simulation(c);
+    EXPECT_TRUE(r.integrity) << r.failure;
+    EXPECT_EQ(r.bytes, test::list_bytes(c.workload));
+}
+
 // Where the test scenario below corrupted the destination.
 uint64_t corrupted_address = 0;
 

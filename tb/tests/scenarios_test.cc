@@ -42,6 +42,17 @@ TEST(Scenarios, MultiChannelMovesTheListOnEveryChannel) {
     EXPECT_EQ(r.chain_links, 3 * (c.workload.chain_depth - 1));
 }
 
+TEST(Scenarios, MultiChannelFromTheDevicePasses) {
+    // Two device reads interleave in one stream: only what can be attributed
+    // (bytes, descriptors, nothing written outside the lists) is checked.
+    SimConfig c = test::small_config();
+    c.platform.dma.channels = 2;
+    c.workload.direction = Direction::dev_to_mem;
+    const RunResult r = run_scenario("multi_channel", c);
+    EXPECT_TRUE(r.integrity) << r.failure;
+    EXPECT_EQ(r.bytes, 2 * test::list_bytes(c.workload));
+}
+
 TEST(Scenarios, ContentionPassesWithTheDefaultTrafficMaster) {
     const RunResult r = run_scenario("contention");
     EXPECT_TRUE(r.integrity) << r.failure;
