@@ -124,6 +124,10 @@ struct ResourceStats {
     uint64_t busy_cycles = 0;  ///< cycles a data beat occupied the channel
 };
 
+class Memory;
+class DevicePort;
+class DmaController;
+
 class Platform : public sc_core::sc_module {
 public:
     Platform(sc_core::sc_module_name name, const PlatformParams& params);
@@ -149,9 +153,9 @@ public:
     /// Zeroes every statistic (e.g. between transfers of a benchmark).
     void reset_statistics();
     /// The components, for tests and integrity checks.
-    class Memory& memory();
-    class DevicePort& device();
-    class DmaController& controller();
+    Memory& memory();
+    DevicePort& device();
+    DmaController& controller();
 
 private:
     struct Impl;
