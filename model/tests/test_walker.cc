@@ -141,5 +141,31 @@ TEST(ModelWalker, LinkedListIsSlowerThanChainedPagesForSmallSegments) {
     EXPECT_LT(ta, tb);
 }
 
+TEST(ModelWalker, ChainLinksCostRoundTripsWhenDataCannotHideThem) {
+    // 64-byte segments give the mover 4 beats of work per descriptor, far
+    // less than a chain link's dependent fetch (L + beats + C), so every
+    // chunk boundary shows up in the total time.
+    PlatformParams p;
+    Rig rig(p);
+    const unsigned n = 64, deep = 16;
+    std::vector<uint64_t> many;
+    for (unsigned c = 0; c < deep; ++c) many.push_back(0x40000 + c * 0x1000);
+    uint64_t flat = write_chained(rig.host(0), segments(kSrc, kDst, n, 64, 64), {0x10000});
+    uint64_t chained = write_chained(rig.host(0), segments(kSrc, kDst2, n, 64, 64), many);
+    uint64_t t_flat = 0, t_chained = 0;
+    rig.run([&] {
+        uint32_t ctrl = ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages);
+        rig.start(0, flat, ctrl);
+        uint64_t t0 = rig.now_cycle();
+        t_flat = rig.wait_idle(0, 10'000'000) - t0;
+        rig.start(0, chained, ctrl);
+        t0 = rig.now_cycle();
+        t_chained = rig.wait_idle(0, 10'000'000) - t0;
+    });
+    EXPECT_EQ(rig.platform().channel_stats(0).chain_links, deep - 1);
+    // Each of the 15 links adds at least most of a read round trip.
+    EXPECT_GE(t_chained, t_flat + (deep - 1) * p.memory.read_latency_cycles / 2);
+}
+
 }  // namespace
 }  // namespace dmasim::model::test
