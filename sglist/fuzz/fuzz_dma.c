@@ -215,28 +215,105 @@ static void unmap(struct map_case *mc, struct fuzz_list *l)
 			   (unsigned long long)first);
 }
 
-void op_map(struct fuzz_list *l, struct fuzz_in *in, struct fuzz_pool *pool)
-{
-	struct map_case mc;
-	bool allowed;
-	int count;
+/*
+ * Other live mappings of the same device: single entries over a pool
+ * run, mapped before and after the list, so the list's IOVA range has to
+ * be found between them and nobody's pages may be remapped.
+ */
+#define MAX_FILLERS 5
 
-	(void)pool;
-	setup_device(&mc, l, in);
-	allowed = map_allowed(&mc, l);
-	count = map(&mc, l, allowed);
+struct filler {
+	struct scatterlist sg;
+	phys_addr_t phys;
+};
+
+static void filler_check(struct map_case *mc, struct filler *f)
+{
+	dma_addr_t iova = sg_dma_address(&f->sg);
+	u64 k;
+
+	for (k = 0; k < sg_dma_len(&f->sg); k += PAGE_SIZE)
+		FUZZ_CHECK(sim_iommu_iova_to_phys(&mc->dev, iova + k) ==
+				   f->phys + k,
+			   "mapping at iova %#llx lost byte %llu",
+			   (unsigned long long)iova, (unsigned long long)k);
+}
+
+static void filler_map(struct map_case *mc, struct filler *f,
+		       struct fuzz_in *in, struct fuzz_pool *pool)
+{
+	const struct pool_run *run = &pool->run[in_u8(in) % pool->nruns];
+	u64 len = run->bytes;
+
+	/* As long as the device takes in one segment. */
+	if (len > mc->max_seg)
+		len = mc->max_seg;
+	if (mc->boundary != ~0UL && len > (u64)mc->boundary + 1)
+		len = (u64)mc->boundary + 1;
+	f->phys = page_to_phys(run->page);
+	sg_init_table(&f->sg, 1);
+	sg_set_page(&f->sg, run->page, (unsigned int)len, 0);
+	FUZZ_CHECK(dma_map_sg(&mc->dev, &f->sg, 1, mc->dir) == 1 &&
+			   sg_dma_len(&f->sg) == len,
+		   "IOMMU refused one entry of %llu bytes",
+		   (unsigned long long)len);
+	filler_check(mc, f);
+}
+
+static void filler_unmap(struct map_case *mc, struct filler *f)
+{
+	dma_unmap_sg(&mc->dev, &f->sg, 1, mc->dir);
+	FUZZ_CHECK(!sim_iommu_iova_to_phys(&mc->dev, sg_dma_address(&f->sg)),
+		   "iova %#llx still mapped after unmap",
+		   (unsigned long long)sg_dma_address(&f->sg));
+}
+
+/* Map the list, check the result; return its segment count. */
+static int map_list(struct map_case *mc, struct fuzz_list *l)
+{
+	bool allowed = map_allowed(mc, l);
+	int count = map(mc, l, allowed);
+
 	FUZZ_CHECK((count > 0) == allowed,
 		   "map of %u entries (%s, max %u, boundary %#lx) = %d, model "
 		   "%s",
-		   mc.n, mc.iommu ? "IOMMU" : "direct", mc.max_seg, mc.boundary,
-		   count, allowed ? "maps" : "refuses");
-	if (count) {
-		if (mc.iommu)
-			check_iommu(&mc, l, count);
-		else
-			check_direct(&mc, l, count);
+		   mc->n, mc->iommu ? "IOMMU" : "direct", mc->max_seg,
+		   mc->boundary, count, allowed ? "maps" : "refuses");
+	if (count && mc->iommu)
+		check_iommu(mc, l, count);
+	else if (count)
+		check_direct(mc, l, count);
+	return count;
+}
+
+void op_map(struct fuzz_list *l, struct fuzz_in *in, struct fuzz_pool *pool)
+{
+	struct filler fill[MAX_FILLERS];
+	unsigned int before, nfill, i;
+	struct map_case mc;
+	bool list_first;
+	int count;
+
+	setup_device(&mc, l, in);
+	before = mc.iommu ? in_u8(in) % 4 : 0;
+	nfill = before + (mc.iommu ? in_u8(in) % 3 : 0);
+	list_first = in_u8(in) & 1;
+	for (i = 0; i < before; i++)
+		filler_map(&mc, &fill[i], in, pool);
+	count = map_list(&mc, l);
+	for (; i < nfill; i++)
+		filler_map(&mc, &fill[i], in, pool);
+	/* Mapping the others must not have disturbed anyone. */
+	for (i = 0; i < nfill; i++)
+		filler_check(&mc, &fill[i]);
+	if (count && mc.iommu)
+		check_iommu(&mc, l, count);
+	if (count && list_first)
 		unmap(&mc, l);
-	}
+	for (i = 0; i < nfill; i++)
+		filler_unmap(&mc, &fill[i]);
+	if (count && !list_first)
+		unmap(&mc, l);
 	/* Detaching BUGs if a mapping outlived its unmap. */
 	sim_iommu_detach(&mc.dev);
 }
