@@ -26,12 +26,17 @@ static void add_entry(struct fuzz_list *l, struct scatterlist *sg,
 	e->end = false;
 }
 
-/* Arrays sg_alloc_table() needs, by its documented formula. */
+/*
+ * Arrays a table needs, by the formula in docs/sglist.md:
+ * 1 + ceil((nents - max_ents) / (max_ents - 1)) once it needs more than one.
+ */
 static unsigned int table_arrays(unsigned int nents, unsigned int max_ents)
 {
+	unsigned int per_extra = max_ents - 1;
+
 	if (nents <= max_ents)
 		return 1;
-	return 1 + (nents - max_ents + max_ents - 2) / (max_ents - 1);
+	return 1 + (nents - max_ents + per_extra - 1) / per_extra;
 }
 
 /*
