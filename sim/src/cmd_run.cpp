@@ -14,14 +14,14 @@ namespace dmasim::sim {
 namespace {
 
 /// Scenarios are compiled into tb/, so the names are only known here.
-void check_scenario(const tb::SimConfig& config) {
+void check_scenario(const ConfigBuilder& builder) {
     const auto& registry = tb::ScenarioRegistry::instance();
-    const std::string& name = config.workload.scenario;
+    const std::string& name = builder.config().workload.scenario;
     if (registry.find(name)) return;
     auto names = registry.names();
     auto guess = closest_match(name, names);
     throw ConfigError(
-        {"workload.scenario", 0},
+        builder.origin({"workload.scenario"}),
         fmt::format("unknown scenario '{}'{} (known: {})", name,
                     guess ? ", did you mean " + *guess + "?" : "", fmt::join(names, ", ")));
 }
@@ -29,9 +29,10 @@ void check_scenario(const tb::SimConfig& config) {
 }  // namespace
 
 int run_command(const RunCommand& c) {
-    const tb::SimConfig config =
-        load_config(c.config.empty() ? default_config_path() : c.config, c.sets);
-    check_scenario(config);
+    const ConfigBuilder builder =
+        build_config(c.config.empty() ? default_config_path() : c.config, c.sets);
+    check_scenario(builder);
+    const tb::SimConfig& config = builder.config();
 
     const auto start = std::chrono::steady_clock::now();
     const tb::RunResult result = tb::run_simulation(config, {c.trace, c.vcd});

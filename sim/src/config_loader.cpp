@@ -107,12 +107,16 @@ Location ConfigBuilder::origin(std::initializer_list<const char*> keys) const {
     return {fmt::format("default of {}", *keys.begin()), 0};
 }
 
-tb::SimConfig load_config(const std::string& path, const std::vector<std::string>& sets) {
+ConfigBuilder build_config(const std::string& path, const std::vector<std::string>& sets) {
     ConfigBuilder builder;
     builder.apply_file(path);
     for (const auto& assignment : sets) builder.apply_set(assignment);
     builder.validate();
-    return builder.config();
+    return builder;
+}
+
+tb::SimConfig load_config(const std::string& path, const std::vector<std::string>& sets) {
+    return build_config(path, sets).config();
 }
 
 }  // namespace dmasim::sim

@@ -30,11 +30,12 @@ public:
 
     const tb::SimConfig& config() const { return config_; }
 
-private:
-    void apply_node(const std::string& prefix, const YAML::Node& map, const std::string& file);
     /// Where the first of `keys` that was set explicitly was set (a check
     /// involving several keys names the one the user wrote).
     Location origin(std::initializer_list<const char*> keys) const;
+
+private:
+    void apply_node(const std::string& prefix, const YAML::Node& map, const std::string& file);
 
     tb::SimConfig config_;
     std::map<std::string, Location> origin_;
@@ -44,6 +45,9 @@ private:
 const KeyDef& known_key(const std::string& name, const Location& where);
 
 /// Loads `path`, then each --set assignment, and validates the result.
+ConfigBuilder build_config(const std::string& path, const std::vector<std::string>& sets);
+
+/// build_config(), for callers that need only the config.
 tb::SimConfig load_config(const std::string& path, const std::vector<std::string>& sets);
 
 }  // namespace dmasim::sim

@@ -110,6 +110,17 @@ TEST(SimRunE2E, MalformedYamlExits2WithLine) {
     EXPECT_TRUE(contains(r.err, "YAML syntax error")) << r.err;
 }
 
+TEST(SimRunE2E, UnknownScenarioNamesTheLineAndTheKnownOnes) {
+    TempDir dir;
+    const std::string cfg = dir.write("s.yaml", "workload:\n  scenario: throughputt\n");
+    auto r = run_dmasim(dir, {"run", cfg});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err,
+                         "s.yaml:2: unknown scenario 'throughputt', did you mean "
+                         "throughput?"))
+        << r.err;
+}
+
 TEST(SimRunE2E, ChainDeeperThanTheEngineAllowsFailsWithExit1AndAReport) {
     // 4 chunks need 3 chain links; the engine stops after 1 with CHAIN_LOOP,
     // so the destination is incomplete and the integrity check fails.
