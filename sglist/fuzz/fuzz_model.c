@@ -54,14 +54,6 @@ void seg_set(struct scatterlist *sg, struct fuzz_seg *seg, struct fuzz_in *in,
 	seg->page = pfn_to_page(seg->phys >> PAGE_SHIFT);
 	seg->offset = pos % PAGE_SIZE;
 	how = in_u8(in) % 3;
-	/*
-	 * Known sglist bug (reported, see docs/testing.md): an empty entry
-	 * whose offset is a whole number of pages makes the mapping iterator
-	 * skip the next entry's first page. Keep it out until it is fixed so
-	 * the fuzzer does not stop there every run.
-	 */
-	if (how == 0 && !seg->len && pos && !(pos % PAGE_SIZE))
-		how = 1;
 	switch (how) {
 	case 0: /* the run's first page, offset beyond a page */
 		seg->page = run->page;

@@ -80,6 +80,14 @@ static bool miter_get_next_page(struct sg_mapping_iter *miter)
 	if (!__sg_page_iter_next(&miter->piter))
 		return false;
 	sg = miter->piter.sg;
+	/*
+	 * An empty entry has no bytes to visit; skipping its offset's pages
+	 * would carry past its page count into the next entry.
+	 */
+	if (!sg->length) {
+		miter->__remaining = 0;
+		return true;
+	}
 	/* Only an entry's first page starts at its offset. */
 	miter->__offset = miter->piter.sg_pgoffset ? 0 : sg->offset;
 	miter->piter.sg_pgoffset += miter->__offset >> PAGE_SHIFT;

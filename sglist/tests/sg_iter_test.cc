@@ -163,6 +163,17 @@ TEST_F(sglist_iter, MiterSkipsEmptyEntries) {
     EXPECT_FALSE(sg_miter_next(&m));
 }
 
+// Found by the fuzzer: an empty entry whose offset is a whole page must not
+// push the iterator past the next entry's first page.
+TEST_F(sglist_iter, EmptyEntryWithAPageOffsetDoesNotSkipTheNext) {
+    scatterlist sgl[2];
+    sg_init_table(sgl, 2);
+    sg_set_page(&sgl[0], pfn_to_page(20), 0, PAGE_SIZE);
+    sg_set_page(&sgl[1], pfn_to_page(20), 25, 10);
+    char buf[32];
+    EXPECT_EQ(sg_copy_to_buffer(sgl, 2, buf, sizeof(buf)), 25u);
+}
+
 TEST_F(sglist_iter_scattered, CopyFromAndToBufferRoundTripThroughAChainedList) {
     // 300 scattered pages: the table chains; offset/tail make partial pages.
     ScatteredBuffer b(300, 123, 45);
