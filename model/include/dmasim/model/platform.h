@@ -111,9 +111,9 @@ struct ChannelStats {
     // Per-phase breakdown, in cycles (they need not add up to the total:
     // phases overlap in a pipelined engine).
     uint64_t setup_cycles = 0;             ///< descriptor decode / setup
-    uint64_t descriptor_stall_cycles = 0;  ///< data side idle waiting for descriptors
+    uint64_t descriptor_stall_cycles = 0;  ///< read issue waiting for the next descriptor
     uint64_t data_cycles = 0;              ///< at least one data burst in flight
-    uint64_t writeback_cycles = 0;         ///< status write-backs
+    uint64_t writeback_cycles = 0;         ///< sum of write-back issue-to-response times
     uint64_t irq_latency_cycles = 0;       ///< last write response -> interrupt raised
 };
 
