@@ -29,7 +29,10 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
     result.statistics = platform.statistics();
     if (window) {
         result.bytes = window->bytes;
-        result.sim_time_ns = (window->last_completion - window->first_start).to_seconds() * 1e9;
+        // Divide the exact time in resolution units, not to_seconds() * 1e9,
+        // which leaves rounding noise (2164793.0000000005) in every report.
+        const sc_core::sc_time window_length = window->last_completion - window->first_start;
+        result.sim_time_ns = window_length / sc_core::sc_time(1, sc_core::SC_NS);
         result.cycles =
             static_cast<uint64_t>(std::llround(result.sim_time_ns * params.clock_mhz / 1000.0));
         result.throughput_gbps = result.sim_time_ns > 0 ? result.bytes / result.sim_time_ns : 0;
