@@ -26,6 +26,7 @@ void DescriptorWalker::start(uint64_t first, DescriptorFormat format, uint64_t n
     decode_done_ = now;
     links_ = 0;
     data_descs_ = 0;
+    fetches_ = 0;
     walking_ = true;
 }
 
@@ -67,6 +68,10 @@ uint64_t DescriptorWalker::fetch_timing(uint64_t addr, uint64_t bytes, uint64_t 
 
 void DescriptorWalker::fetch(uint64_t issue) {
     uint64_t addr = next_addr_;
+    if (fetches_++ == fault_fetch_) {
+        finish(DMA_ERR_DESC_BUS, issue + bus_.fault_cycles(issue));
+        return;
+    }
     if (!bus_.in_dmi(addr, size_)) {
         uint64_t cycles = 0;
         dma_hw_error err = bus_.classify(addr, false, true, &cycles);

@@ -17,7 +17,12 @@ DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, De
       walker_(params, bus, stats_, tracks_),
       mover_(params, bus, device, stats_, tracks_, *this),
       irqs_(16),
-      writebacks_(64) {}
+      writebacks_(64) {
+    const FaultParams& f = params.fault;
+    if (f.channel != index) return;
+    if (f.kind == FaultKind::descriptor) walker_.inject_fault(f.index);
+    if (f.kind == FaultKind::data) fault_desc_ = f.index;
+}
 
 dma_hw_direction DmaChannel::direction() const {
     return static_cast<dma_hw_direction>((ctrl & DMA_CTRL_DIR_MASK) >> DMA_CTRL_DIR_SHIFT);
@@ -33,6 +38,7 @@ void DmaChannel::start(uint64_t now) {
     bytes_done = 0;
     descs_done = 0;
     last_done_ = now;
+    descs_begun_ = 0;
     stop_at_ = kNever;
     irqs_.clear();
     writebacks_.clear();
@@ -77,7 +83,10 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     bool reads_mem = dir != DMA_HW_DEV_TO_MEM, writes_mem = dir != DMA_HW_MEM_TO_DEV;
     uint64_t cycles = 0;
     dma_hw_error err = DMA_ERR_NONE;
-    if (reads_mem && !bus_.in_dmi(d.src, d.length))
+    if (descs_begun_++ == fault_desc_) {
+        err = DMA_ERR_DATA_BUS;
+        cycles = bus_.fault_cycles(ready);
+    } else if (reads_mem && !bus_.in_dmi(d.src, d.length))
         err = bus_.classify(d.src, false, false, &cycles);
     else if (writes_mem && !bus_.in_dmi(d.dst, d.length))
         err = bus_.classify(d.dst, true, false, &cycles);

@@ -87,6 +87,7 @@ KeyDef choice_key(std::string name, std::string description,
 
 using model::DescriptorFetch;
 using model::DescriptorFormat;
+using model::FaultKind;
 using model::WritePolicy;
 using tb::Direction;
 using tb::Placement;
@@ -252,6 +253,24 @@ std::vector<KeyDef> build_table() {
     t.push_back(integer_key(
         "workload.seed", "", 0, kMaxU64, "Seed for page placement, segment sizes and payload",
         [](auto& c) -> auto& { return c.workload.seed; }));
+
+    t.push_back(choice_key<FaultKind>(
+        "fault.kind",
+        "Inject a bus error (error-handling tests): none, on a descriptor fetch (DESC_BUS), or "
+        "on a data burst (DATA_BUS)",
+        {{"none", FaultKind::none},
+         {"descriptor", FaultKind::descriptor},
+         {"data", FaultKind::data}},
+        [](auto& c) -> auto& { return c.platform.dma.fault.kind; }));
+    t.push_back(integer_key(
+        "fault.channel", "channel", 0, 15,
+        "Channel whose access fails (a channel beyond dma.channels never faults)",
+        [](auto& c) -> auto& { return c.platform.dma.fault.channel; }));
+    t.push_back(integer_key(
+        "fault.index", "", 0, kMaxU64,
+        "Which access fails, counted from each START (0 = the first): descriptor = that "
+        "descriptor fetch; data = the first data burst of that data descriptor",
+        [](auto& c) -> auto& { return c.platform.dma.fault.index; }));
     return t;
 }
 

@@ -35,6 +35,12 @@ public:
     /// First address of [addr, addr + bytes) outside the DMI region.
     uint64_t first_outside(uint64_t addr) const { return addr < dmi_end ? dmi_end : addr; }
 
+    /// Cycles an injected bus error takes when issued at `issue`: the
+    /// round trip of a one-beat read, which books the read channel.
+    uint64_t fault_cycles(uint64_t issue) {
+        return memory->read_burst(issue + latency, 1, width).done - issue;
+    }
+
     /// Error code for a failed access, from a probe of its first bad byte.
     dma_hw_error classify(uint64_t addr, bool write, bool descriptor, uint64_t* cycles) {
         ProbeResult r = probe(first_outside(addr), write);

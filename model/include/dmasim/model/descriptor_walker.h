@@ -45,6 +45,9 @@ public:
     void refill(uint64_t now);
     /// Stops fetching (abort or error downstream).
     void halt();
+    /// Makes the `fetch`-th descriptor fetch of every walk (0 = the first)
+    /// end the walk with DESC_BUS (FaultParams).
+    void inject_fault(uint64_t fetch) { fault_fetch_ = fetch; }
 
     bool empty() const { return fifo_.empty(); }
     WalkItem pop();
@@ -66,6 +69,8 @@ private:
     unsigned size_ = DMA_HW_DESC_SIZE;
     Ring<WalkItem> fifo_;
     std::unordered_set<uint64_t> chunk_starts_;
+    uint64_t fault_fetch_ = UINT64_MAX;  ///< fetch that fails; none by default
+    uint64_t fetches_ = 0;               ///< fetches issued in this walk
     uint64_t next_addr_ = 0;
     uint64_t ready_ = 0;        ///< earliest issue of the next fetch
     uint64_t decode_done_ = 0;  ///< previous decode finished

@@ -32,6 +32,19 @@ struct MemoryParams {
     double bandwidth_bytes_per_cycle = 0;  ///< 0 = one beat per cycle per channel
 };
 
+enum class FaultKind { none, descriptor, data };
+
+/// A bus error injected on purpose, to test how errors are handled. The
+/// count restarts at every START of the chosen channel.
+struct FaultParams {
+    FaultKind kind = FaultKind::none;  ///< none, or which access fails
+    unsigned channel = 0;              ///< channel whose access fails
+    /// descriptor: the index-th descriptor fetch (0 = the first) fails
+    /// with DESC_BUS; data: the first data burst of the index-th data
+    /// descriptor fails with DATA_BUS, before any of its bytes move
+    uint64_t index = 0;
+};
+
 struct DmaParams {
     unsigned channels = 1;                 ///< independent channels, 1..16
     unsigned max_burst_beats = 16;         ///< longest data burst; bursts never cross 4 KiB
@@ -51,6 +64,7 @@ struct DmaParams {
     unsigned max_chain_depth = 4096;       ///< chain links per transfer before CHAIN_LOOP
     uint64_t max_descriptors = 1u << 24;   ///< descriptors per transfer before CHAIN_LOOP
     unsigned irq_latency_cycles = 5;       ///< completion -> interrupt line raised
+    FaultParams fault;                     ///< injected bus error (none by default)
 };
 
 struct DeviceParams {

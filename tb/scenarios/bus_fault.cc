@@ -1,0 +1,60 @@
+// bus_fault.cc - the configured list on every channel at once, with the
+// bus error that fault.kind, fault.channel and fault.index inject. The
+// faulted channel must stop with DESC_BUS (descriptor fetch) or DATA_BUS
+// (data burst) and an interrupt, after exactly the data descriptors before
+// a data fault, leaving every byte outside what it moved unchanged; every
+// other channel must finish and pass the scoreboard. Only the channels
+// without the fault are measured.
+#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/tb/scenario.h>
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace {
+
+using dmasim::model::FaultKind;
+using dmasim::model::FaultParams;
+using dmasim::tb::Bench;
+using dmasim::tb::Transfer;
+
+void check_faulted(Bench& bench, const Transfer& t, const FaultParams& f) {
+    const bool data = f.kind == FaultKind::data;
+    const unsigned expected = data ? DMA_ERR_DATA_BUS : DMA_ERR_DESC_BUS;
+    bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
+                 fmt::format("channel {}: status {:#x} has error {}, expected {} (fault.index = "
+                             "{} may lie past the transfer)",
+                             t.channel(), t.status(), t.error(), expected, f.index));
+    if (data)
+        bench.expect(t.descs_done() == f.index,
+                     fmt::format("channel {}: {} descriptors done before the data fault on "
+                                 "descriptor {}",
+                                 t.channel(), t.descs_done(), f.index));
+    bench.check_untouched(t);
+}
+
+}  // namespace
+
+DMASIM_SCENARIO(bus_fault) {
+    const FaultParams& f = bench.config().platform.dma.fault;
+    if (!bench.expect(f.kind != FaultKind::none && f.channel < bench.channels(),
+                      fmt::format("bus_fault needs fault.kind descriptor or data and "
+                                  "fault.channel below dma.channels ({})",
+                                  bench.channels())))
+        return;
+    std::vector<Transfer*> transfers;
+    for (unsigned ch = 0; ch < bench.channels(); ++ch) {
+        dmasim::tb::WorkloadConfig w = bench.config().workload;
+        w.seed += ch;
+        transfers.push_back(&bench.prepare(w, ch));
+    }
+    bench.exclude_from_measurement(*transfers[f.channel]);
+    for (Transfer* t : transfers) bench.start(*t);
+    for (Transfer* t : transfers) bench.wait(*t);
+    for (Transfer* t : transfers) {
+        if (t->channel() == f.channel)
+            check_faulted(bench, *t, f);
+        else
+            bench.check(*t);
+    }
+}
