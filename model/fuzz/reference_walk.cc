@@ -42,9 +42,10 @@ Fields read_fields(const uint8_t* p, DescriptorFormat f) {
 
 }  // namespace
 
-ReferenceWalk reference_walk(const uint8_t* ram, uint64_t size, DescriptorFormat f,
-                             uint64_t first, bool writes_mem, uint64_t limit) {
-    const uint64_t desc = f == DescriptorFormat::chained_pages ? DMA_HW_DESC_SIZE : DMA_HW_LL_DESC_SIZE;
+ReferenceWalk reference_walk(const uint8_t* ram, uint64_t size, DescriptorFormat f, uint64_t first,
+                             bool writes_mem, uint64_t limit) {
+    const uint64_t desc =
+        f == DescriptorFormat::chained_pages ? DMA_HW_DESC_SIZE : DMA_HW_LL_DESC_SIZE;
     const uint64_t status_at = f == DescriptorFormat::chained_pages ? 0x18 : 0x20;
     ReferenceWalk w;
     std::unordered_set<uint64_t> seen;

@@ -103,7 +103,7 @@ private:
     Platform platform_;
     test::TestCpu cpu_;
     std::vector<uint8_t> before_;
-    sc_core::sc_event go_;        ///< a new input is loaded
+    sc_core::sc_event go_;  ///< a new input is loaded
     const Input* input_ = nullptr;
     Outcome outcome_;
 };
@@ -126,7 +126,8 @@ void Harness::drive(const Input& in, Outcome* out) {
     cpu_.set_reg(ch + DMA_CH_DESC_ADDR_HI, static_cast<uint32_t>(in.first >> 32));
     cpu_.set_reg(ch + DMA_CH_CTRL, ctrl | DMA_CTRL_START);
 
-    const sc_core::sc_time deadline = sc_core::sc_time_stamp() + sc_core::sc_time(kLimitCycles, sc_core::SC_NS);
+    const sc_core::sc_time deadline =
+        sc_core::sc_time_stamp() + sc_core::sc_time(kLimitCycles, sc_core::SC_NS);
     const auto& busy = platform_.busy(0);
     while (busy.read() && sc_core::sc_time_stamp() < deadline)
         sc_core::wait(deadline - sc_core::sc_time_stamp(), busy.negedge_event());
@@ -192,13 +193,15 @@ void Harness::check(const Input& in, const Outcome& o) const {
 
 void Harness::check_untouched(const ReferenceWalk& w) const {
     std::vector<bool> may_write(kRam);
-    for (const Range& r : w.writes) std::fill(may_write.begin() + r.begin, may_write.begin() + r.end, true);
+    for (const Range& r : w.writes)
+        std::fill(may_write.begin() + r.begin, may_write.begin() + r.end, true);
     const uint8_t* now = ram_.base();
     for (uint64_t a = 0; a < kRam; ++a)
         if (!may_write[a] && now[a] != before_[a])
-            fail(fmt::format("byte {:#x} changed ({:#04x} -> {:#04x}) outside every status word "
-                             "and destination on the path",
-                             a, before_[a], now[a]));
+            fail(
+                fmt::format("byte {:#x} changed ({:#04x} -> {:#04x}) outside every status word "
+                            "and destination on the path",
+                            a, before_[a], now[a]));
 }
 
 void Harness::check_completed(const Input& in, const ReferenceWalk& w, const Outcome& o) const {

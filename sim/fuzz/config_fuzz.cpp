@@ -8,13 +8,13 @@
 // finding. An accepted config must also survive its documented round trip:
 // resolved_yaml() loads back to the same config, printed identically.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 #include <vector>
 
 #include "config_docs.h"
@@ -54,8 +54,7 @@ void remove_files() {
 }
 
 /// Loads the config, or returns false on ConfigError; anything else aborts.
-bool try_load(const std::string& path, const std::vector<std::string>& sets,
-              tb::SimConfig* out) {
+bool try_load(const std::string& path, const std::vector<std::string>& sets, tb::SimConfig* out) {
     try {
         *out = load_config(path, sets);
         return true;
@@ -96,7 +95,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<std::string> sets;
     while (end != std::string_view::npos && sets.size() < fz::kMaxSets) {
         size_t next = input.find('\0', end + 1);
-        sets.emplace_back(input.substr(end + 1, next == std::string_view::npos ? next : next - end - 1));
+        sets.emplace_back(
+            input.substr(end + 1, next == std::string_view::npos ? next : next - end - 1));
         end = next;
     }
     dmasim::tb::SimConfig config;
