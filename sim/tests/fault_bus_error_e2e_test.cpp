@@ -36,9 +36,9 @@ json run_fault(const TempDir& dir, const Fault& f, int expected_status) {
     std::vector<std::string> args = {"run", "--quiet", "--report", report};
     for (const std::string& set : std::vector<std::string>{
              "workload.scenario=bus_fault", fmt_key("dma.channels", kChannels),
-          fmt_key("workload.entries", kEntries), fmt_key("workload.segment_bytes", kSegment),
-          "workload.chain_depth=3", std::string("fault.kind=") + f.kind,
-          fmt_key("fault.channel", f.channel), fmt_key("fault.index", f.index)}) {
+             fmt_key("workload.entries", kEntries), fmt_key("workload.segment_bytes", kSegment),
+             "workload.chain_depth=3", std::string("fault.kind=") + f.kind,
+             fmt_key("fault.channel", f.channel), fmt_key("fault.index", f.index)}) {
         args.push_back("--set");
         args.push_back(set);
     }

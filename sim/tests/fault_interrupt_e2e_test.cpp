@@ -2,12 +2,11 @@
 // binary: a sweep killed mid-run (SIGINT, SIGKILL) leaves no half-written
 // file and --resume completes it to the CSV of an uninterrupted run; a list
 // too large for simulated memory is a clear exit-2 error with no output.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <chrono>
 #include <filesystem>
@@ -123,9 +122,9 @@ TEST(SimFaultE2E, ListTooLargeForMemoryExits2NamingTheSizesWithNoOutput) {
     const std::string report = dir.path() + "/r.json", trace = dir.path() + "/t.json";
     // 4096 one-page segments copied memory to memory need 2 x 4096 x 4 KiB
     // = 32 MiB of pages; the memory has 1 MiB.
-    auto r = run_dmasim(dir, {"run", "--set", "memory.size_mib=1", "--set", "workload.entries=4096",
-                              "--set", "workload.segment_bytes=4096", "--report", report,
-                              "--trace", trace});
+    auto r = run_dmasim(
+        dir, {"run", "--set", "memory.size_mib=1", "--set", "workload.entries=4096", "--set",
+              "workload.segment_bytes=4096", "--report", report, "--trace", trace});
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("32 MiB"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("memory.size_mib is 1"), std::string::npos) << r.err;
@@ -144,10 +143,10 @@ TEST(SimFaultE2E, ListsOnEveryChannelExhaustingMemoryExit2NamingTheSizes) {
     const std::string report = dir.path() + "/r.json";
     // Each list alone fits (validation passes), but four of them plus
     // their descriptor chunks do not: the run itself must refuse.
-    auto r = run_dmasim(dir, {"run", "--set", "memory.size_mib=16", "--set",
-                              "workload.scenario=multi_channel", "--set", "dma.channels=4",
-                              "--set", "workload.entries=2000", "--set", "workload.chain_depth=1",
-                              "--report", report});
+    auto r = run_dmasim(
+        dir, {"run", "--set", "memory.size_mib=16", "--set", "workload.scenario=multi_channel",
+              "--set", "dma.channels=4", "--set", "workload.entries=2000", "--set",
+              "workload.chain_depth=1", "--report", report});
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("does not fit in simulated memory"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("memory.size_mib = 16"), std::string::npos) << r.err;

@@ -14,9 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-std::map<std::string, std::string> as_map(const Point& p) {
-    return {p.sets.begin(), p.sets.end()};
-}
+std::map<std::string, std::string> as_map(const Point& p) { return {p.sets.begin(), p.sets.end()}; }
 
 uint64_t num(const std::map<std::string, std::string>& m, const std::string& key) {
     return std::stoull(m.at(key));
@@ -82,9 +80,7 @@ json passing_report() {
             {"statistics", {{"dma.ch0", stat}, {"dma.ch1", stat}}}};
 }
 
-TEST(SimSoakCheck, ConsistentReportPasses) {
-    EXPECT_TRUE(check_report(passing_report()).empty());
-}
+TEST(SimSoakCheck, ConsistentReportPasses) { EXPECT_TRUE(check_report(passing_report()).empty()); }
 
 TEST(SimSoakCheck, EachBrokenInvariantIsReported) {
     const std::vector<std::pair<const char*, void (*)(json&)>> cases = {
@@ -94,7 +90,8 @@ TEST(SimSoakCheck, EachBrokenInvariantIsReported) {
         {"chain_links", [](json& r) { r["result"]["chain_links"] = 2; }},
         {"bus peak", [](json& r) { r["result"]["bytes_per_cycle"] = 16.01; }},
         {"reads", [](json& r) { r["statistics"]["dma.ch1"]["max_reads_in_flight"]["value"] = 5; }},
-        {"writes", [](json& r) { r["statistics"]["dma.ch0"]["max_writes_in_flight"]["value"] = 3; }},
+        {"writes",
+         [](json& r) { r["statistics"]["dma.ch0"]["max_writes_in_flight"]["value"] = 3; }},
     };
     for (const auto& [name, breakit] : cases) {
         json r = passing_report();

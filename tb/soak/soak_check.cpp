@@ -23,7 +23,8 @@ struct Checker {
         if (!ok) failures.push_back(std::move(what));
     }
     void expect_eq(const char* name, uint64_t want) {
-        expect(got(name) == want, fmt::format("result.{} = {}, expected {}", name, got(name), want));
+        expect(got(name) == want,
+               fmt::format("result.{} = {}, expected {}", name, got(name), want));
     }
 };
 
@@ -44,8 +45,9 @@ void check_bytes(Checker& c, uint64_t n) {
     // uniform: every segment lies in [min, max].
     const uint64_t lo = n * entries * c.key("workload.segment_bytes_min");
     const uint64_t hi = n * entries * c.key("workload.segment_bytes_max");
-    c.expect(bytes >= lo && bytes <= hi,
-             fmt::format("result.bytes = {}, outside [{}, {}] for uniform segments", bytes, lo, hi));
+    c.expect(
+        bytes >= lo && bytes <= hi,
+        fmt::format("result.bytes = {}, outside [{}, {}] for uniform segments", bytes, lo, hi));
 }
 
 void check_rate(Checker& c) {

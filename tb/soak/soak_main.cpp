@@ -2,17 +2,16 @@
 // `dmasim run --report`, N at a time, and checks every report's invariants
 // (docs/testing.md, "Randomized soak"). Exit 0 if every point passed,
 // 1 if any failed, 2 on bad usage.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <process.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "soak_check.h"
@@ -118,15 +117,17 @@ int main(int argc, char** argv) {
     app.add_option("--seed", o.seed, "Seed of the first point (point i has seed + i)")
         ->capture_default_str();
     app.add_option("--points", o.points, "Points to run")->capture_default_str();
-    app.add_option("-j,--jobs", o.jobs, "Points run at a time")->capture_default_str()->check(
-        CLI::PositiveNumber);
+    app.add_option("-j,--jobs", o.jobs, "Points run at a time")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
     app.add_option("--work", o.work, "Directory for reports (a failed point's report stays)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : 2;
     }
-    if (o.work.empty()) o.work = (fs::temp_directory_path() / fmt::format("dmasim-soak-{}", getpid())).string();
+    if (o.work.empty())
+        o.work = (fs::temp_directory_path() / fmt::format("dmasim-soak-{}", getpid())).string();
     fs::create_directories(o.work);
 
     const auto t0 = std::chrono::steady_clock::now();

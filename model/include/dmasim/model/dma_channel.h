@@ -80,7 +80,7 @@ private:
 
     bool planning_ = false;
     Descriptor current_;
-    uint64_t last_done_ = 0;  ///< latest booked write-back completion
+    uint64_t last_done_ = 0;        ///< latest booked write-back completion
     uint64_t fault_desc_ = kNever;  ///< data descriptor whose first burst fails
     uint64_t descs_begun_ = 0;      ///< data descriptors begun since START
     uint64_t stop_at_ = kNever;
