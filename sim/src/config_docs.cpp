@@ -66,8 +66,10 @@ dma.max_outstanding_reads?"). Checks across keys:
 - `workload.chain_depth` must be at most `workload.entries`;
 - with `workload.segment_distribution: uniform`,
   `workload.segment_bytes_min` <= `workload.segment_bytes_max`;
-- `dma.buffer_bytes` must hold one burst
-  (min(`dma.max_burst_beats` x `bus.width_bytes`, 4096) bytes);
+- `dma.buffer_bytes` must hold two bursts
+  (2 x min(`dma.max_burst_beats` x `bus.width_bytes`, 4096) bytes);
+- with `fault.kind` other than `none`, `fault.channel` must be below
+  `dma.channels`;
 - the workload's buffers (twice for `mem_to_mem`, whole pages per segment)
   must fit in `memory.size_mib`.
 )";

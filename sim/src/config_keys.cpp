@@ -161,7 +161,7 @@ std::vector<KeyDef> build_table() {
         [](auto& c) -> auto& { return c.platform.dma.descriptor_fetch; }));
     t.push_back(integer_key(
         "dma.buffer_bytes", "bytes", 1, 1u << 24,
-        "Read-to-write data buffer per channel (must hold one burst)",
+        "Read-to-write data buffer per channel (must hold two bursts)",
         [](auto& c) -> auto& { return c.platform.dma.buffer_bytes; }));
     t.push_back(choice_key<WritePolicy>(
         "dma.write_policy",
@@ -264,7 +264,7 @@ std::vector<KeyDef> build_table() {
         [](auto& c) -> auto& { return c.platform.dma.fault.kind; }));
     t.push_back(integer_key(
         "fault.channel", "channel", 0, 15,
-        "Channel whose access fails (a channel beyond dma.channels never faults)",
+        "Channel whose access fails (must be below dma.channels)",
         [](auto& c) -> auto& { return c.platform.dma.fault.channel; }));
     t.push_back(integer_key(
         "fault.index", "", 0, kMaxU64,

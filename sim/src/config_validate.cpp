@@ -51,11 +51,17 @@ void ConfigBuilder::validate() const {
 
     const uint64_t largest_burst =
         std::min<uint64_t>(uint64_t{p.dma.max_burst_beats} * p.bus.width_bytes, kPageBytes);
-    require(p.dma.buffer_bytes >= largest_burst,
+    // Two, so one burst can fill while the previous one drains (the model
+    // refuses less).
+    require(p.dma.buffer_bytes >= 2 * largest_burst,
             {"dma.buffer_bytes", "dma.max_burst_beats", "bus.width_bytes"},
-            fmt::format("dma.buffer_bytes = {} must hold one burst of {} bytes "
+            fmt::format("dma.buffer_bytes = {} must hold two bursts of {} bytes "
                         "(dma.max_burst_beats x bus.width_bytes, at most 4096)",
                         p.dma.buffer_bytes, largest_burst));
+    require(p.dma.fault.kind == model::FaultKind::none || p.dma.fault.channel < p.dma.channels,
+            {"fault.channel", "dma.channels"},
+            fmt::format("fault.channel = {} names no channel: dma.channels = {}",
+                        p.dma.fault.channel, p.dma.channels));
 
     if (uint64_t segment = largest_segment(w)) {
         const uint64_t buffers = w.direction == tb::Direction::mem_to_mem ? 2 : 1;

@@ -157,12 +157,19 @@ TEST(SimConfigValidate, UniformBoundsMustBeOrderedOnlyWhenUniform) {
     EXPECT_EQ(error_of("workload:\n  segment_distribution: fixed\n" + bounds), "");
 }
 
-TEST(SimConfigValidate, BufferMustHoldOneBurst) {
-    // 16 beats x 16 bytes = 256 bytes per burst.
+TEST(SimConfigValidate, BufferMustHoldTwoBursts) {
+    // 16 beats x 16 bytes = 256 bytes per burst; the model needs two.
     std::string yaml = "bus: {width_bytes: 16}\ndma: {max_burst_beats: 16, buffer_bytes: ";
-    EXPECT_NE(error_of(yaml + "255}\n").find("must hold one burst of 256 bytes"),
+    EXPECT_NE(error_of(yaml + "511}\n").find("must hold two bursts of 256 bytes"),
               std::string::npos);
-    EXPECT_EQ(error_of(yaml + "256}\n"), "");
+    EXPECT_EQ(error_of(yaml + "512}\n"), "");
+}
+
+TEST(SimConfigValidate, FaultChannelMustExist) {
+    const std::string yaml = "dma: {channels: 2}\nfault: {kind: data, channel: ";
+    EXPECT_NE(error_of(yaml + "2}\n").find("fault.channel = 2 names no channel"),
+              std::string::npos);
+    EXPECT_EQ(error_of(yaml + "1}\n"), "");
 }
 
 TEST(SimConfigValidate, BuffersMustFitInMemory) {
