@@ -11,7 +11,6 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, const TrafficPa
     : sc_module(name),
       socket("socket"),
       params_(params),
-      width_(width_bytes),
       memory_size_(memory_size),
       clock_(clock),
       active_(std::move(active)),

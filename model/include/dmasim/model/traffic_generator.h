@@ -42,7 +42,6 @@ private:
     void issue_one(tlm_utils::tlm_quantumkeeper& qk);
 
     TrafficParams params_;
-    unsigned width_;
     uint64_t memory_size_;
     const Clock& clock_;
     std::function<bool()> active_;
