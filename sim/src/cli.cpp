@@ -12,6 +12,7 @@
 #include "merge.h"
 #include "paths.h"
 #include "plot.h"
+#include "scenario_check.h"
 #include "sweep_runner.h"
 
 namespace dmasim::sim {
@@ -58,6 +59,9 @@ void add_sweep(CLI::App& app, SweepCommand& c) {
         ->check(CLI::Range(1u, 4096u));
     cmd->add_option("--out", c.options.out_dir,
                     "Output directory (default: results/<sweep name>[-shardKofN])");
+    cmd->add_option("--max-points", c.options.max_points,
+                    fmt::format("Refuse a sweep with more points (default {})", kDefaultMaxPoints))
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
     cmd->add_option("--shard", c.shard, "Run only shard K of N (1-based): index mod N == K-1");
     cmd->add_flag("--resume", c.options.resume, "Run only points without a complete report");
     cmd->add_flag("--no-plot", c.no_plot, "Do not draw plots");
@@ -123,6 +127,7 @@ int sweep_command(SweepCommand& c) {
     o.plot = !c.no_plot;
     o.default_config = default_config_path();
     o.dmasim_exe = self_exe();
+    o.check = check_scenario;
     return run_sweep(o);
 }
 

@@ -1,5 +1,4 @@
 // cmd_run.cpp - `dmasim run`: one simulation in this process.
-#include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -8,25 +7,9 @@
 #include "config_loader.h"
 #include "paths.h"
 #include "report.h"
-#include "suggest.h"
+#include "scenario_check.h"
 
 namespace dmasim::sim {
-namespace {
-
-/// Scenarios are compiled into tb/, so the names are only known here.
-void check_scenario(const ConfigBuilder& builder) {
-    const auto& registry = tb::ScenarioRegistry::instance();
-    const std::string& name = builder.config().workload.scenario;
-    if (registry.find(name)) return;
-    auto names = registry.names();
-    auto guess = closest_match(name, names);
-    throw ConfigError(
-        builder.origin({"workload.scenario"}),
-        fmt::format("unknown scenario '{}'{} (known: {})", name,
-                    guess ? ", did you mean " + *guess + "?" : "", fmt::join(names, ", ")));
-}
-
-}  // namespace
 
 int run_command(const RunCommand& c) {
     const ConfigBuilder builder =

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "strict_yaml.h"
 #include "suggest.h"
 
 namespace dmasim::sim {
@@ -45,14 +46,7 @@ const KeyDef& known_key(const std::string& name, const Location& where) {
 }
 
 void ConfigBuilder::apply_file(const std::string& path) {
-    YAML::Node root;
-    try {
-        root = YAML::LoadFile(path);
-    } catch (const YAML::BadFile&) {
-        throw ConfigError({path, 0}, "cannot read this config file");
-    } catch (const YAML::ParserException& e) {
-        throw ConfigError({path, e.mark.line + 1}, fmt::format("YAML syntax error: {}", e.msg));
-    }
+    const YAML::Node root = load_strict_yaml(path, "config");
     if (root.IsNull()) return;  // an empty config keeps every default
     apply_yaml(root, path);
 }
@@ -60,11 +54,12 @@ void ConfigBuilder::apply_file(const std::string& path) {
 void ConfigBuilder::apply_yaml(const YAML::Node& map, const std::string& file) {
     if (!map.IsMap())
         throw ConfigError(location_of(map, file), "expected a map of 'key: value' lines");
-    apply_node("", map, file);
+    std::map<std::string, Location> seen;
+    apply_node("", map, file, seen);
 }
 
 void ConfigBuilder::apply_node(const std::string& prefix, const YAML::Node& map,
-                               const std::string& file) {
+                               const std::string& file, std::map<std::string, Location>& seen) {
     for (const auto& entry : map) {
         const std::string name =
             prefix.empty() ? entry.first.Scalar() : prefix + "." + entry.first.Scalar();
@@ -72,13 +67,20 @@ void ConfigBuilder::apply_node(const std::string& prefix, const YAML::Node& map,
         const YAML::Node& value = entry.second;
         const KeyDef* key = find_key(name);
         if (value.IsMap() && !key) {
-            apply_node(name, value, file);
+            // Checked here, not only at the leaves: an empty map has none.
+            if (!is_section(name)) unknown_key(name, where);
+            apply_node(name, value, file, seen);
             continue;
         }
         if (!key) unknown_key(name, where);
         if (!value.IsScalar())
             throw ConfigError(
                 where, fmt::format("{} needs a single value ({})", name, describe_allowed(*key)));
+        // The parser catches a repeated key in one map; this catches the
+        // same key spelled both nested and dotted.
+        if (auto [first, fresh] = seen.emplace(name, where); !fresh)
+            throw ConfigError(
+                where, fmt::format("{} is set twice: also at line {}", name, first->second.line));
         apply(name, value.Scalar(), where);
     }
 }
@@ -101,10 +103,10 @@ void ConfigBuilder::apply(const std::string& name, const std::string& text, cons
     origin_[name] = where;
 }
 
-Location ConfigBuilder::origin(std::initializer_list<const char*> keys) const {
-    for (const char* key : keys)
+Location ConfigBuilder::origin(const std::vector<std::string>& keys) const {
+    for (const auto& key : keys)
         if (auto it = origin_.find(key); it != origin_.end()) return it->second;
-    return {fmt::format("default of {}", *keys.begin()), 0};
+    return {fmt::format("default of {}", keys.front()), 0};
 }
 
 ConfigBuilder build_config(const std::string& path, const std::vector<std::string>& sets) {

@@ -5,9 +5,9 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <initializer_list>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "config_error.h"
 #include "config_keys.h"
@@ -32,10 +32,11 @@ public:
 
     /// Where the first of `keys` that was set explicitly was set (a check
     /// involving several keys names the one the user wrote).
-    Location origin(std::initializer_list<const char*> keys) const;
+    Location origin(const std::vector<std::string>& keys) const;
 
 private:
-    void apply_node(const std::string& prefix, const YAML::Node& map, const std::string& file);
+    void apply_node(const std::string& prefix, const YAML::Node& map, const std::string& file,
+                    std::map<std::string, Location>& seen);
 
     tb::SimConfig config_;
     std::map<std::string, Location> origin_;

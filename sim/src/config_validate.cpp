@@ -33,9 +33,9 @@ uint64_t largest_segment(const tb::WorkloadConfig& w) {
 void ConfigBuilder::validate() const {
     const auto& w = config_.workload;
     const auto& p = config_.platform;
-    auto require = [this](bool ok, std::initializer_list<const char*> keys,
+    auto require = [this](bool ok, const std::vector<std::string>& keys,
                           const std::string& message) {
-        if (!ok) throw ConfigError(origin(keys), message);
+        if (!ok) throw ConfigError(origin(keys), message, keys);
     };
 
     require(w.chain_depth <= w.entries, {"workload.chain_depth", "workload.entries"},

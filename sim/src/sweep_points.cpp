@@ -1,6 +1,7 @@
 // sweep_points.cpp - numbering, resolving and sharding the points of a sweep.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "config_loader.h"
@@ -45,8 +46,14 @@ ConfigBuilder common_builder(const SweepSpec& spec) {
 
 tb::SimConfig common_config(const SweepSpec& spec) { return common_builder(spec).config(); }
 
-std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
+std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& check) {
     const ConfigBuilder common = common_builder(spec);
+    const std::vector<std::string> swept = spec.swept_keys();
+    auto involves_swept = [&](const ConfigError& e) {
+        return std::any_of(e.keys.begin(), e.keys.end(), [&](const std::string& key) {
+            return std::find(swept.begin(), swept.end(), key) != swept.end();
+        });
+    };
 
     std::vector<SweepPoint> points;
     for (size_t i = 0; i < spec.point_count(); ++i) {
@@ -57,7 +64,9 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
         for (const auto& a : point.values) builder.apply(a.key, a.text, a.where);
         try {
             builder.validate();
+            if (check) check(builder);
         } catch (const ConfigError& e) {
+            if (!involves_swept(e)) throw;
             point.skipped = e.what();
         }
         point.config = builder.config();

@@ -130,8 +130,8 @@ void report_failures(const std::vector<Failure>& failures, const SweepDir& dir,
 }  // namespace
 
 int run_sweep(const SweepOptions& o) {
-    const SweepSpec spec = load_sweep(o.sweep_file, o.default_config);
-    const std::vector<SweepPoint> points = expand_sweep(spec);
+    const SweepSpec spec = load_sweep(o.sweep_file, o.default_config, o.max_points);
+    const std::vector<SweepPoint> points = expand_sweep(spec, o.check);
     const SweepDir dir{o.out_dir};
     dir.create();
     const Json manifest = make_manifest(spec, points, o.shard);

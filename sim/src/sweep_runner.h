@@ -14,9 +14,11 @@ struct SweepOptions {
     std::string default_config;  ///< base when the sweep file names none
     std::string dmasim_exe;      ///< the binary each point runs
     unsigned jobs = 1;
+    uint64_t max_points = kDefaultMaxPoints;
     Shard shard;
     bool resume = false;
     bool plot = true;
+    PointCheck check;  ///< run on every point besides validate()
 };
 
 /// Runs the sweep; returns 0 if every point ran, 1 if any failed.

@@ -94,19 +94,21 @@ TEST(SimSweepE2E, ShardsRunThroughGnuParallelMergeToTheUnshardedCsv) {
 
 TEST(SimSweepE2E, FailedPointsAreListedAndTheSweepGoesOn) {
     TempDir dir;
-    const std::string sweep =
-        dir.write("s.yaml",
-                  "set:\n  workload.entries: 4\n"
-                  "sweep:\n  workload.scenario: [throughput, no_such_scenario]\n"
-                  "  workload.chain_depth: [1, 8]\n");
+    // A data fault in a throughput run is valid config but fails the
+    // scoreboard (exit 1) once it runs.
+    const std::string sweep = dir.write("s.yaml",
+                                        "set:\n  workload.entries: 4\n  fault.index: 1\n"
+                                        "sweep:\n  fault.kind: [none, data]\n"
+                                        "  workload.chain_depth: [1, 8]\n");
     auto r = run_dmasim(dir, {"sweep", sweep, "-j", "2", "--out", dir.path() + "/o", "--no-plot"});
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     // chain_depth 8 > entries 4: points 1 and 3 are skipped, not failed.
     EXPECT_NE(r.out.find("skipped points"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("00002 workload.scenario=no_such_scenario"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("unknown scenario"), std::string::npos) << r.out;
-    EXPECT_EQ(lines(read_file(dir.path() + "/o/results.csv")), 1u + 1);  // only point 0 ran
-    EXPECT_NE(read_file(dir.path() + "/o/failures.txt").find("unknown scenario"),
+    EXPECT_NE(r.out.find("00002 fault.kind=data"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("integrity check failed"), std::string::npos) << r.out;
+    // Points 0 and 2 ran; a failed run still writes its report, so a row.
+    EXPECT_EQ(lines(read_file(dir.path() + "/o/results.csv")), 1u + 2);
+    EXPECT_NE(read_file(dir.path() + "/o/failures.txt").find("integrity check failed"),
               std::string::npos);
 }
 

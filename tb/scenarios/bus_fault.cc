@@ -35,6 +35,32 @@ void check_faulted(Bench& bench, const Transfer& t, const FaultParams& f) {
 
 }  // namespace
 
+// A fault the transfer never reaches would only show after the run, as a
+// failed integrity check; these are refused up front instead.
+DMASIM_SCENARIO_CHECK(bus_fault) {
+    const FaultParams& f = config.platform.dma.fault;
+    const dmasim::tb::WorkloadConfig& w = config.workload;
+    if (f.kind == FaultKind::none)
+        return dmasim::tb::ScenarioRefusal{
+            "bus_fault needs fault.kind descriptor or data (it is none)",
+            {"fault.kind", "workload.scenario"}};
+    // Each descriptor fetch reads at least one descriptor: the data
+    // descriptors, plus one link slot per chunk boundary in chained_pages.
+    const bool chained = config.descriptor_format == dmasim::model::DescriptorFormat::chained_pages;
+    const uint64_t descriptors = w.entries + (chained ? w.chain_depth - 1 : 0);
+    const bool data = f.kind == FaultKind::data;
+    const uint64_t reachable = data ? w.entries : descriptors;
+    if (f.index >= reachable)
+        return dmasim::tb::ScenarioRefusal{
+            fmt::format("fault.index = {} lies past the list: it has {} {} (workload.entries = "
+                        "{}, workload.chain_depth = {}), so fault.index must be below {}",
+                        f.index, reachable,
+                        data ? "data descriptors" : "descriptors, so at most as many fetches",
+                        w.entries, w.chain_depth, reachable),
+            {"fault.index", "workload.entries", "workload.chain_depth", "workload.scenario"}};
+    return std::nullopt;
+}
+
 DMASIM_SCENARIO(bus_fault) {
     const FaultParams& f = bench.config().platform.dma.fault;
     if (!bench.expect(f.kind != FaultKind::none && f.channel < bench.channels(),

@@ -132,6 +132,25 @@ void run_abort(Bench& bench, uint64_t seed) {
 
 }  // namespace
 
+// The "chain deeper than dma.max_chain_depth" case builds a list of
+// max_chain_depth + 2 chunks (at least one entry, so one page of source and
+// one of destination, each); one that cannot fit simulated memory is
+// refused before anything runs, naming the key that makes it that long.
+DMASIM_SCENARIO_CHECK(error_injection) {
+    const uint64_t chunks = uint64_t{config.platform.dma.max_chain_depth} + 2;
+    const uint64_t entries = std::max(config.workload.entries, chunks);
+    const uint64_t pages_needed = 2 * entries;
+    const uint64_t pages = config.memory_size_mib * ((1u << 20) / PAGE_SIZE);
+    if (pages_needed <= pages) return std::nullopt;
+    return dmasim::tb::ScenarioRefusal{
+        fmt::format("error_injection overruns the walker with a list of dma.max_chain_depth + 2 "
+                    "= {} chunks, which needs at least {} MiB of pages but memory.size_mib is "
+                    "{}: lower dma.max_chain_depth or raise memory.size_mib",
+                    chunks, (pages_needed * PAGE_SIZE + (1u << 20) - 1) >> 20,
+                    config.memory_size_mib),
+        {"dma.max_chain_depth", "memory.size_mib", "workload.scenario"}};
+}
+
 DMASIM_SCENARIO(error_injection) {
     const uint64_t seed = bench.config().workload.seed;
     Transfer& canary = bench.prepare(workload_with_depth(bench, 1, seed + 1000));

@@ -108,10 +108,20 @@ using ScenarioRun = void (*)(Bench& bench);
 /// Adjusts the platform before elaboration (e.g. turns on traffic).
 using ScenarioSetup = void (*)(SimConfig& config);
 
+/// Why a config cannot run a scenario, and the config keys that decide it
+/// (so the error names the line that set them).
+struct ScenarioRefusal {
+    std::string why;
+    std::vector<std::string> keys;
+};
+/// Refuses, before anything runs, a config the scenario could only fail on.
+using ScenarioCheck = std::optional<ScenarioRefusal> (*)(const SimConfig& config);
+
 struct ScenarioInfo {
     std::string name;
     ScenarioRun run = nullptr;
     ScenarioSetup setup = nullptr;
+    ScenarioCheck check = nullptr;
 };
 
 /// Scenarios by name, filled by DMASIM_SCENARIO at static-initialisation time.
@@ -120,6 +130,7 @@ public:
     static ScenarioRegistry& instance();
     void add_run(std::string_view name, ScenarioRun run);
     void add_setup(std::string_view name, ScenarioSetup setup);
+    void add_check(std::string_view name, ScenarioCheck check);
     const ScenarioInfo* find(std::string_view name) const;
     std::vector<std::string> names() const;
 
@@ -134,6 +145,9 @@ struct ScenarioRegistrar {
     }
     ScenarioRegistrar(const char* name, ScenarioSetup setup) {
         ScenarioRegistry::instance().add_setup(name, setup);
+    }
+    ScenarioRegistrar(const char* name, ScenarioCheck check) {
+        ScenarioRegistry::instance().add_check(name, check);
     }
 };
 
@@ -153,3 +167,13 @@ struct ScenarioRegistrar {
     static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_setup_reg_##name{ \
         #name, &dmasim_scenario_setup_##name};                                     \
     static void dmasim_scenario_setup_##name(::dmasim::tb::SimConfig& config)
+
+/// Optional: refuses configs the scenario cannot run; returns a
+/// ScenarioRefusal or std::nullopt: DMASIM_SCENARIO_CHECK(name) { ... config ... }
+#define DMASIM_SCENARIO_CHECK(name)                                                   \
+    static std::optional<::dmasim::tb::ScenarioRefusal> dmasim_scenario_check_##name( \
+        const ::dmasim::tb::SimConfig& config);                                       \
+    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_check_reg_##name{    \
+        #name, &dmasim_scenario_check_##name};                                        \
+    static std::optional<::dmasim::tb::ScenarioRefusal> dmasim_scenario_check_##name( \
+        const ::dmasim::tb::SimConfig& config)
