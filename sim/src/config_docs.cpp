@@ -71,7 +71,41 @@ dma.max_outstanding_reads?"). Checks across keys:
 - with `fault.kind` other than `none`, `fault.channel` must be below
   `dma.channels`;
 - the workload's buffers (twice for `mem_to_mem`, whole pages per segment)
-  must fit in `memory.size_mib`.
+  must fit in `memory.size_mib`;
+- the scenario's own needs (`dmasim run` and `dmasim sweep`):
+  `workload.scenario` must name a compiled-in scenario; `bus_fault` needs
+  `fault.kind` other than `none` and a `fault.index` the list reaches;
+  `error_injection`'s list of `dma.max_chain_depth` + 2 chunks must fit in
+  `memory.size_mib`.
+
+## Numbers
+
+Every numeric key, in a config file, in `--set` and in sweep values
+(lists, `range:` and `pow2:`), reads one grammar, the YAML 1.2 core
+schema's:
+
+| form | examples | for |
+|---|---|---|
+| decimal integer, optional sign | `16`, `+16`, `-0` | integer and number keys |
+| hexadecimal, octal | `0x10`, `0o20` | integer and number keys |
+| decimal with `.` and/or exponent | `0.5`, `.5`, `5.`, `1e-3`, `2.5E3` | number keys |
+
+A decimal integer part that starts with `0` followed by a digit (`017`,
+`00.5`) is refused: YAML 1.1 reads `017` as octal 15, YAML 1.2 as 17.
+Anything else is refused too: trailing text (`16xyz`), `_` separators,
+`.inf` and `.nan` (no key takes them), and a fraction or exponent for an
+integer key (`1.5`, `1e3`). A value out of a key's range names the range.
+
+## YAML rules
+
+A file is one YAML document (a second `---` is an error) with plain-text
+keys, none given twice: a repeated key or section, or one key given both
+nested and flat (`workload: {entries: 4}` and `workload.entries: 8`), is
+an error naming both lines. Anchors and aliases work, but an alias inside
+the anchor it names (a cycle) is an error, and all aliases of a file
+together may expand to at most 10,000 nodes. An unknown key is an error
+even when it holds an empty map (`dmaa: {}`). A directory, or a file over
+64 MiB, is refused by name.
 )";
 
 }  // namespace
