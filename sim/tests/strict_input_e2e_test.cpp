@@ -41,9 +41,10 @@ TEST(SimStrictE2E, AliasBombEndsAtOnce) {
     TempDir dir;
     std::string yaml = "a0: &a0 {}\n";
     for (int i = 1; i <= 9; ++i) {
-        yaml += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
-        for (int k = 0; k < 10; ++k) yaml += (k ? ", *a" : "*a") + std::to_string(i - 1);
-        yaml += "]\n";
+        yaml += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " {";
+        for (int k = 0; k < 10; ++k)
+            yaml += (k ? ", x" : "x") + std::to_string(k) + ": *a" + std::to_string(i - 1);
+        yaml += "}\n";
     }
     EXPECT_TRUE(contains(refused(dir, {"run", dir.write("bomb.yaml", yaml)}),
                          "aliases expand to more than 10000 nodes"));

@@ -74,16 +74,19 @@ TEST(SimStrictYaml, CycleReachedThroughASweepIsRefused) {
 }
 
 TEST(SimStrictYaml, AliasBombIsStoppedAtTheBudget) {
-    // Row 14: ten levels of ten aliases each would expand to 10^10 leaves.
+    // Row 14: maps of ten aliases, ten levels deep, expand to 10^10 empty
+    // maps; walking them (no scalar, so no error) never ended.
     std::string yaml = "a0: &a0 {}\n";
     for (int i = 1; i <= 10; ++i) {
-        yaml += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
-        for (int k = 0; k < 10; ++k) yaml += (k ? ", *a" : "*a") + std::to_string(i - 1);
-        yaml += "]\n";
+        yaml += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " {";
+        for (int k = 0; k < 10; ++k)
+            yaml += (k ? ", x" : "x") + std::to_string(k) + ": *a" + std::to_string(i - 1);
+        yaml += "}\n";
     }
     const std::string e = config_error(yaml);
-    // Level 5 is the first whose aliases add more than 10^4 nodes
-    // (10 x 1111 nodes of level 4 + earlier levels).
+    // Level k holds 1 + 10 x (key + level k-1) nodes: 1, 21, 221, 2221.
+    // Aliases add 10 x 1 + 10 x 21 + 10 x 221 = 2430 nodes on lines 2-4,
+    // then 10 x 2221 on line 5 (a4), past the budget of 10^4.
     EXPECT_TRUE(has(e, "cfg.yaml:5: aliases expand to more than 10000 nodes")) << e;
 }
 
