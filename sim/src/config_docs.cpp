@@ -104,8 +104,8 @@ nested and flat (`workload: {entries: 4}` and `workload.entries: 8`), is
 an error naming both lines. Anchors and aliases work, but an alias inside
 the anchor it names (a cycle) is an error, and all aliases of a file
 together may expand to at most 10,000 nodes. An unknown key is an error
-even when it holds an empty map (`dmaa: {}`). A directory, or a file over
-64 MiB, is refused by name.
+even when it holds an empty map (`dmaa: {}`). A directory, a file over
+64 MiB or one of more than 1,000,000 YAML nodes is refused by name.
 )";
 
 }  // namespace

@@ -88,6 +88,12 @@ private:
     }
 
     void add(uint64_t size) {
+        // Counted before yaml-cpp builds its nodes (a few hundred bytes
+        // each), so a huge file cannot exhaust memory there either.
+        if (++nodes_ > kMaxYamlNodes)
+            throw ConfigError({file_, 0}, fmt::format("more than {} YAML nodes: not a config or "
+                                                      "sweep file",
+                                                      kMaxYamlNodes));
         if (open_.empty()) return;
         Collection& parent = open_.back();
         parent.size = std::min(parent.size + size, kMaxAliasNodes + 1);
@@ -120,6 +126,7 @@ private:
     int documents_ = 0;
     int first_document_line_ = 0;
     uint64_t alias_nodes_ = 0;
+    uint64_t nodes_ = 0;
     std::vector<Collection> open_;
     std::map<YAML::anchor_t, uint64_t> anchor_sizes_;
 };

@@ -19,6 +19,10 @@ inline constexpr uint64_t kMaxAliasNodes = 10000;
 /// Files larger than this are refused before they are parsed.
 inline constexpr uint64_t kMaxYamlFileBytes = 64u << 20;
 
+/// Nodes a file may hold as written (a sweep's longest useful value list
+/// is --max-points long; the default is 100,000).
+inline constexpr uint64_t kMaxYamlNodes = 1000000;
+
 /// Loads `path`; `what` ("config", "sweep") names the file in errors.
 /// Throws ConfigError naming the file and line(s) for anything that is not
 /// a readable, strictly valid YAML file.

@@ -100,6 +100,15 @@ TEST(SimStrictYaml, ModestAliasesStillWork) {
     EXPECT_EQ(c.memory_size_mib, 64u);
 }
 
+TEST(SimStrictYaml, HugeFileIsRefusedBeforeItIsBuilt) {
+    // A flat list of 10^6 + 1 values: yaml-cpp would spend hundreds of
+    // bytes per node before any check saw the list.
+    std::string yaml = "sweep:\n  workload.seed: [0";
+    for (uint64_t i = 0; i < kMaxYamlNodes; ++i) yaml += ",0";
+    yaml += "]\n";
+    EXPECT_TRUE(has(sweep_error(yaml), "sweep.yaml: more than 1000000 YAML nodes"));
+}
+
 TEST(SimStrictYaml, DirectoryAsConfigIsNamed) {
     // Row 15: this was "basic_filebuf::underflow ... Is a directory", exit 1.
     TempDir dir;
