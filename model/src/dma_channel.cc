@@ -44,7 +44,6 @@ void DmaChannel::start(uint64_t now) {
     writebacks_.clear();
     planning_ = true;
     mover_.reset(now);
-    tracks_.instant(tracks_.desc, "start", now);
     walker_.start(desc_addr, format(), now + params_.start_latency_cycles);
     if (direction() > DMA_HW_MEM_TO_DEV) stop(now, DMA_ERR_BAD_DESCRIPTOR);
 }
