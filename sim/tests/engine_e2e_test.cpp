@@ -52,27 +52,19 @@ TEST(SimEngineE2E, KnobsWorkInEveryFormatAndDirection) {
             for (const auto& [bytes, writeback] :
                  std::vector<std::pair<unsigned, const char*>>{{16, "none"}, {64, "last"}}) {
                 SCOPED_TRACE(fmt::format("{} {} {} {}", format, direction, bytes, writeback));
-                json res = run_result(dir, {"run",
-                                            "--set",
-                                            fmt::format("dma.descriptor_format={}", format),
-                                            "--set",
-                                            fmt::format("workload.direction={}", direction),
-                                            "--set",
-                                            fmt::format("dma.descriptor_bytes={}", bytes),
-                                            "--set",
-                                            fmt::format("dma.status_writeback={}", writeback),
-                                            "--set",
-                                            "dma.read_refill_bytes=1024",
-                                            "--set",
-                                            "dma.start_latency_cycles=7",
-                                            "--set",
-                                            fmt::format("workload.entries={}", entries),
-                                            "--set",
-                                            fmt::format("workload.chain_depth={}", depth),
-                                            "--set",
-                                            "workload.segment_bytes=700",
-                                            "--set",
-                                            "memory.size_mib=64"});
+                std::vector<std::string> args = {"run"};
+                for (const std::string& set :
+                     {fmt::format("dma.descriptor_format={}", format),
+                      fmt::format("workload.direction={}", direction),
+                      fmt::format("dma.descriptor_bytes={}", bytes),
+                      fmt::format("dma.status_writeback={}", writeback),
+                      std::string("dma.read_refill_bytes=1024"),
+                      std::string("dma.start_latency_cycles=7"),
+                      fmt::format("workload.entries={}", entries),
+                      fmt::format("workload.chain_depth={}", depth),
+                      std::string("workload.segment_bytes=700"), std::string("memory.size_mib=64")})
+                    args.insert(args.end(), {"--set", set});
+                json res = run_result(dir, args);
                 EXPECT_EQ(res["integrity"], "pass");
                 EXPECT_EQ(res["descriptors"], entries);
                 if (std::string(format) == "linked_list")

@@ -62,14 +62,5 @@ unsigned int dmasim_chunk_slots(enum dma_hw_format format, unsigned int entries,
 unsigned int dmasim_desc_size(enum dma_hw_format format,
 			      unsigned int desc_bytes)
 {
-	int linked = format == DMA_HW_FMT_LINKED_LIST;
-
-	switch (desc_bytes) {
-	case DMA_HW_DESC16_SIZE:
-		return linked ? DMA_HW_LL_DESC24_SIZE : DMA_HW_DESC16_SIZE;
-	case DMA_HW_DESC64_SIZE:
-		return linked ? DMA_HW_LL_DESC80_SIZE : DMA_HW_DESC64_SIZE;
-	default:
-		return linked ? DMA_HW_LL_DESC_SIZE : DMA_HW_DESC_SIZE;
-	}
+	return dma_hw_desc_size(format, desc_bytes);
 }

@@ -178,6 +178,23 @@ struct dma_hw_ll_desc80 {
 #define DMA_HW_LL_DESC24_SIZE  24u
 #define DMA_HW_LL_DESC80_SIZE  80u
 
+/* Bytes of one descriptor: the chained_pages slot size @slot_bytes (16, 32
+ * or 64, from CAPS; anything else means 32), or for linked_list that
+ * layout plus its next pointer (24, 48 or 80). */
+static inline uint32_t dma_hw_desc_size(enum dma_hw_format format, uint32_t slot_bytes)
+{
+	int linked = format == DMA_HW_FMT_LINKED_LIST;
+
+	switch (slot_bytes) {
+	case DMA_HW_DESC16_SIZE:
+		return linked ? DMA_HW_LL_DESC24_SIZE : DMA_HW_DESC16_SIZE;
+	case DMA_HW_DESC64_SIZE:
+		return linked ? DMA_HW_LL_DESC80_SIZE : DMA_HW_DESC64_SIZE;
+	default:
+		return linked ? DMA_HW_LL_DESC_SIZE : DMA_HW_DESC_SIZE;
+	}
+}
+
 #ifdef __cplusplus
 #define DMA_HW_STATIC_ASSERT static_assert
 #else

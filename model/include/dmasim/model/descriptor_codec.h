@@ -26,15 +26,9 @@ struct Descriptor {
 
 /// Bytes one descriptor occupies in the given format.
 inline uint32_t descriptor_size(DescriptorFormat f, unsigned descriptor_bytes = DMA_HW_DESC_SIZE) {
-    bool linked = f == DescriptorFormat::linked_list;
-    switch (descriptor_bytes) {
-        case DMA_HW_DESC16_SIZE:
-            return linked ? DMA_HW_LL_DESC24_SIZE : DMA_HW_DESC16_SIZE;
-        case DMA_HW_DESC64_SIZE:
-            return linked ? DMA_HW_LL_DESC80_SIZE : DMA_HW_DESC64_SIZE;
-        default:
-            return linked ? DMA_HW_LL_DESC_SIZE : DMA_HW_DESC_SIZE;
-    }
+    return dma_hw_desc_size(
+        f == DescriptorFormat::linked_list ? DMA_HW_FMT_LINKED_LIST : DMA_HW_FMT_CHAINED_PAGES,
+        descriptor_bytes);
 }
 /// Offset of the status word (followed by bytes_done unless compact)
 /// inside a descriptor.
