@@ -67,8 +67,9 @@ TEST(SimEngineE2E, KnobsWorkInEveryFormatAndDirection) {
                 json res = run_result(dir, args);
                 EXPECT_EQ(res["integrity"], "pass");
                 EXPECT_EQ(res["descriptors"], entries);
-                if (std::string(format) == "linked_list")
+                if (std::string(format) == "linked_list") {
                     EXPECT_EQ(res["descriptor_bytes_fetched"], entries * linked_size.at(bytes));
+                }
             }
 }
 
