@@ -112,7 +112,8 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
                                         scenario_.name, channel, channels()));
     if (std::string why = workload_error(w); !why.empty())
         stop_scenario(true, fmt::format("scenario {}: {}", scenario_.name, why));
-    const dmasim_xfer_spec spec = make_xfer_spec(w, config_.descriptor_format);
+    const dmasim_xfer_spec spec =
+        make_xfer_spec(w, config_.descriptor_format, config_.platform.dma.descriptor_bytes);
     if (std::string why = fit_error(w, spec, config_.memory_size_mib); !why.empty())
         stop_scenario(true, why);
     dmasim_xfer* x = nullptr;
