@@ -65,6 +65,10 @@ struct DmaParams {
     uint64_t max_descriptors = 1u << 24;   ///< descriptors per transfer before CHAIN_LOOP
     unsigned irq_latency_cycles = 5;       ///< completion -> interrupt line raised
     FaultParams fault;                     ///< injected bus error (none by default)
+    /// true: bursts move their bytes through DMI; false: timing only (the
+    /// walker still reads descriptors and writes status back), for runs
+    /// whose payload nobody checks
+    bool move_payload = true;
 };
 
 struct DeviceParams {
