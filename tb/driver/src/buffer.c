@@ -30,8 +30,7 @@ static unsigned int seg_order(const struct scatterlist *sg)
 }
 
 /* Gives one segment of @len bytes at @offset its own block of pages. */
-static int seg_fill_pages(struct scatterlist *sg, uint32_t len,
-			  uint32_t offset)
+static int seg_fill_pages(struct scatterlist *sg, uint32_t len, uint32_t offset)
 {
 	struct page *page =
 		alloc_pages(GFP_KERNEL, get_order((uint64_t)offset + len));
@@ -93,7 +92,7 @@ void dmasim_buf_free(struct sg_table *sgt, enum dmasim_buf_layout layout)
 int dmasim_buf_alloc(struct sg_table *sgt, unsigned int entries,
 		     const struct dmasim_seg_spec *seg)
 {
-	struct page_frag_cache nc = { 0 };
+	struct page_frag_cache nc = {0};
 	struct dmasim_seg_rng rng;
 	struct scatterlist *sg;
 	unsigned int i;
@@ -129,7 +128,7 @@ int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like,
 			  enum dmasim_buf_layout layout)
 {
 	struct scatterlist *sg, *from = like->sgl;
-	struct page_frag_cache nc = { 0 };
+	struct page_frag_cache nc = {0};
 	unsigned int i;
 	int ret;
 
@@ -171,9 +170,9 @@ uint64_t dmasim_buf_pages_needed(const struct dmasim_seg_spec *seg,
 	for (i = 0; i < entries; i++) {
 		len = dmasim_seg_next_len(&rng, seg);
 		if (!dmasim_buf_is_fragment(seg->layout, len)) {
-			uint32_t offset =
-				seg->layout == DMASIM_BUF_PACKED ? 0 :
-								   seg->offset;
+			uint32_t offset = seg->layout == DMASIM_BUF_PACKED
+						  ? 0
+						  : seg->offset;
 			pages += 1ull << get_order((uint64_t)offset + len);
 			continue;
 		}
