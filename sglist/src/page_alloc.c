@@ -246,14 +246,15 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	unsigned long count = order < BITS_PER_WORD ? 1UL << order : 0;
 	unsigned long pfn = frames_alloc(count, count);
 
-	if (!pfn) {
+	if (!pfn && !(gfp & __GFP_NOWARN)) {
 		sim_mem_set_error("alloc_pages(order %u): no free aligned run "
 				  "of 2^%u page frames; %lu of %lu frames "
 				  "free, largest free run %lu",
 				  order, order, fa.nr_free, fa.nr_frames,
 				  frames_largest_free_run());
-		return NULL;
 	}
+	if (!pfn)
+		return NULL;
 	if (gfp & __GFP_ZERO)
 		memset(phys_to_virt((phys_addr_t)pfn << PAGE_SHIFT), 0,
 		       count << PAGE_SHIFT);

@@ -38,7 +38,8 @@ static void frag_put(struct page *head)
 static int frag_refill(struct page_frag_cache *nc, gfp_t gfp)
 {
 	unsigned int order = PAGE_FRAG_CACHE_MAX_ORDER;
-	struct page *page = alloc_pages(gfp, order);
+	/* Quietly: a failure here only means falling back to one frame. */
+	struct page *page = alloc_pages(gfp | __GFP_NOWARN, order);
 
 	if (!page) {
 		order = 0;

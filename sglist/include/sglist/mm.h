@@ -25,7 +25,8 @@ extern "C" {
 #define PAGE_ALIGN(addr) (((addr) + PAGE_SIZE - 1) & PAGE_MASK)
 #define offset_in_page(p) ((unsigned long)(p) & ~PAGE_MASK)
 
-/* Allocation flags. Only __GFP_ZERO changes behaviour: nothing sleeps here. */
+/* Allocation flags. Only __GFP_ZERO (clear) and __GFP_NOWARN (a failure
+ * leaves sim_mem_last_error() alone) change behaviour: nothing sleeps here. */
 #define __GFP_ZERO 0x100u
 #define __GFP_NOWARN 0x200u
 #define GFP_KERNEL 0x01u
