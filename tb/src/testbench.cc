@@ -124,6 +124,8 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
         std::unique_ptr<Transfer>(new Transfer(x, channel, w, next_pattern_base(x->bytes))));
     Transfer& t = *transfers_.back();
     if (!payload_checked()) return t;  // the buffers stay untouched
+    // The fills below write every buffer: back them in bulk, not a fault per page.
+    sim_mem_populate();
     if (x->src.sgl) scoreboard_.fill_source(x->src, t.pattern_base_);
     if (x->dst.sgl) Scoreboard::fill_destination(x->dst, x->spec.seg.layout);
     return t;
