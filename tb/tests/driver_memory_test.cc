@@ -172,6 +172,14 @@ TEST_F(DriverMemory, PackedSegmentsShareFragmentBlocksBackToBack) {
     EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
 }
 
+TEST(DriverErrors, ChannelErrorsAreNamedAsTheRegisterMapNamesThem) {
+    EXPECT_STREQ(dmasim_error_name(DMA_ERR_CHAIN_LOOP), "CHAIN_LOOP");
+    EXPECT_STREQ(dmasim_error_name(DMA_ERR_DATA_BUS), "DATA_BUS");
+    EXPECT_STREQ(dmasim_error_name(DMA_ERR_ABORTED), "ABORTED");
+    EXPECT_STREQ(dmasim_error_name(dmasim_status_error(DMA_STATUS_ERROR | 0x604u)), "CHAIN_LOOP");
+    EXPECT_STREQ(dmasim_error_name(200), "UNKNOWN");
+}
+
 TEST_F(DriverMemory, InvalidDepthIsRejected) {
     dmasim_xfer_spec spec{};
     spec.dir = DMA_HW_MEM_TO_MEM;
