@@ -48,6 +48,11 @@ std::vector<Case> cases() {
     out.push_back({"offset_contiguous",
                    "configs/default.yaml",
                    {"workload.offset=100", "memory.placement=contiguous"}});
+    // Longer than a 32 KiB fragment block: packed gives them pages of their own.
+    out.push_back(
+        {"large_segments",
+         "configs/default.yaml",
+         {"workload.entries=6", "workload.segment_bytes=40000", "workload.chain_depth=2"}});
     for (const char* scenario :
          {"contention", "streaming", "multi_channel", "example_two_lists", "throughput"})
         out.push_back({scenario, fmt::format("configs/scenarios/{}.yaml", scenario), {}});
