@@ -104,7 +104,7 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
 
 // Functional side of the planned bursts: the bytes move now, by DMI.
 void DmaChannel::copy_bytes(const Slice& s) {
-    if (s.bytes == 0) return;
+    if (s.bytes == 0 || !params_.move_payload) return;
     // Only the addresses the direction uses were checked, so only those
     // become host pointers.
     auto host = [this, &s](uint64_t bus) { return bus_.dmi + bus + s.offset; };

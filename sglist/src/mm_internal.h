@@ -19,6 +19,15 @@ void frames_free(unsigned long pfn, unsigned long count);
 unsigned long frames_in_use(void);
 unsigned long frames_free_count(void);
 unsigned long frames_largest_free_run(void);
+/* First allocated frame at or after @from and the length of its run in
+ * @count; 0 when none is left. */
+unsigned long frames_next_allocated_run(unsigned long from,
+					unsigned long *count);
+
+/* struct page flags: who carved the frame (each allocator owns its bits). */
+#define PG_SLAB 0x1UL /* slab.c: page is carved into one size class */
+#define PG_RUN 0x2UL  /* slab.c: page heads a large kmalloc's frame run */
+#define PG_FRAG 0x4UL /* page_frag.c: page heads a fragment block */
 
 /* kmalloc (slab.c): forget every size class's pages. */
 void slab_reset(void);

@@ -17,9 +17,6 @@
 #define KMALLOC_MAX_CACHE (1UL << KMALLOC_MAX_SHIFT)
 #define NR_CLASSES (KMALLOC_MAX_SHIFT - KMALLOC_MIN_SHIFT + 1)
 
-#define PG_SLAB 0x1UL /* page is carved into one size class */
-#define PG_RUN 0x2UL  /* page heads a large kmalloc's frame run */
-
 static struct page *partial[NR_CLASSES]; /* pages with free objects */
 
 void slab_reset(void)

@@ -90,7 +90,9 @@ using model::DescriptorFormat;
 using model::FaultKind;
 using model::StatusWriteback;
 using model::WritePolicy;
+using tb::Buffers;
 using tb::Direction;
+using tb::Payload;
 using tb::Placement;
 using tb::SizeDistribution;
 
@@ -277,6 +279,18 @@ std::vector<KeyDef> build_table() {
     t.push_back(integer_key(
         "workload.seed", "", 0, kMaxU64, "Seed for page placement, segment sizes and payload",
         [](auto& c) -> auto& { return c.workload.seed; }));
+    t.push_back(choice_key<Payload>(
+        "workload.payload",
+        "checked: patterned data moved and compared byte for byte; none: timing only, buffers "
+        "never touched or copied (same cycles; integrity reports not_checked)",
+        {{"checked", Payload::checked}, {"none", Payload::none}},
+        [](auto& c) -> auto& { return c.workload.payload; }));
+    t.push_back(choice_key<Buffers>(
+        "workload.buffers",
+        "pages: each segment in page frames of its own; packed: segments back to back in page "
+        "fragments (32 KiB blocks placed by memory.placement; workload.offset must be 0)",
+        {{"pages", Buffers::pages}, {"packed", Buffers::packed}},
+        [](auto& c) -> auto& { return c.workload.buffers; }));
 
     t.push_back(choice_key<FaultKind>(
         "fault.kind",

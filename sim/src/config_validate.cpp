@@ -1,5 +1,6 @@
 // config_validate.cpp - checks that involve more than one key. Single-key
 // type and range checks live in the key table (config_value.cpp).
+#include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -27,6 +28,25 @@ uint64_t largest_segment(const tb::WorkloadConfig& w) {
             break;
     }
     return 0;
+}
+
+// A fragment block of the page-fragment allocator (sglist's
+// PAGE_FRAG_CACHE_MAX_SIZE): packed segments up to this size share blocks.
+constexpr uint64_t kFragmentBlockBytes = 8 * kPageBytes;
+
+/// Page frames one list of `entries` segments of at most `segment` bytes takes.
+uint64_t list_pages(const tb::WorkloadConfig& w, uint64_t segment) {
+    if (w.buffers == tb::Buffers::packed && segment <= kFragmentBlockBytes) {
+        const uint64_t per_block = kFragmentBlockBytes / segment;
+        return (w.entries + per_block - 1) / per_block * (kFragmentBlockBytes / kPageBytes);
+    }
+    const uint64_t offset = w.buffers == tb::Buffers::packed ? 0 : w.offset;
+    return w.entries * pages_for(offset, segment);
+}
+
+unsigned scenario_traits(const std::string& name) {
+    const tb::ScenarioInfo* s = tb::ScenarioRegistry::instance().find(name);
+    return s ? s->traits : 0;
 }
 
 }  // namespace
@@ -78,9 +98,36 @@ void ConfigBuilder::validate() const {
             fmt::format("fault.channel = {} names no channel: dma.channels = {}",
                         p.dma.fault.channel, p.dma.channels));
 
+    require(w.buffers != tb::Buffers::packed || w.offset == 0,
+            {"workload.buffers", "workload.offset"},
+            fmt::format("workload.buffers = packed lays segments back to back, so "
+                        "workload.offset = {} must be 0",
+                        w.offset));
+    const unsigned traits = scenario_traits(w.scenario);
+    require(w.payload == tb::Payload::checked || !(traits & tb::kChecksMemory),
+            {"workload.payload", "workload.scenario"},
+            fmt::format("workload.payload = none leaves scenario {} nothing to check (it checks "
+                        "memory contents): use workload.payload = checked",
+                        w.scenario));
+    // The engine stops a list beyond its limits with CHAIN_LOOP; refuse it
+    // now rather than after simulating, unless the scenario means to.
+    if (!(traits & tb::kInjectsErrors)) {
+        require(w.chain_depth - 1 <= p.dma.max_chain_depth,
+                {"workload.chain_depth", "dma.max_chain_depth"},
+                fmt::format("workload.chain_depth = {} makes {} chain links, more than "
+                            "dma.max_chain_depth = {}: the engine would stop with CHAIN_LOOP; "
+                            "raise dma.max_chain_depth or lower workload.chain_depth",
+                            w.chain_depth, w.chain_depth - 1, p.dma.max_chain_depth));
+        require(w.entries <= p.dma.max_descriptors, {"workload.entries", "dma.max_descriptors"},
+                fmt::format("workload.entries = {} descriptors are more than "
+                            "dma.max_descriptors = {}: the engine would stop with CHAIN_LOOP; "
+                            "raise dma.max_descriptors or shorten the list",
+                            w.entries, p.dma.max_descriptors));
+    }
+
     if (uint64_t segment = largest_segment(w)) {
         const uint64_t buffers = w.direction == tb::Direction::mem_to_mem ? 2 : 1;
-        const uint64_t pages = w.entries * pages_for(w.offset, segment) * buffers;
+        const uint64_t pages = list_pages(w, segment) * buffers;
         const uint64_t available = config_.memory_size_mib * (1024 * 1024 / kPageBytes);
         require(pages <= available,
                 {"workload.entries", "workload.segment_bytes", "memory.size_mib"},

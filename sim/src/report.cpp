@@ -65,6 +65,14 @@ std::string platform_line(const tb::SimConfig& c) {
         text_of(c, "dma.descriptor_format"), text_of(c, "dma.write_policy"));
 }
 
+namespace {
+// not_checked: nothing failed, but payload none compared no bytes.
+std::string integrity_text(const tb::RunResult& r) {
+    if (!r.integrity) return "fail";
+    return r.payload_checked ? "pass" : "not_checked";
+}
+}  // namespace
+
 Json make_report(const tb::SimConfig& config, const tb::RunResult& r, double wall_seconds) {
     Json result = {{"bytes", r.bytes},
                    {"descriptors", r.descriptors},
@@ -75,7 +83,7 @@ Json make_report(const tb::SimConfig& config, const tb::RunResult& r, double wal
                    {"bytes_per_cycle", r.bytes_per_cycle},
                    {"descriptor_bytes_fetched", r.descriptor_bytes_fetched},
                    {"bus_utilization", r.bus_utilization},
-                   {"integrity", r.integrity ? "pass" : "fail"}};
+                   {"integrity", integrity_text(r)}};
     if (!r.integrity) {
         result["failure"] = r.failure;
         if (r.first_bad_address) result["first_bad_address"] = *r.first_bad_address;
@@ -100,7 +108,7 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
     out += fmt::format("bus util.    {:.1f} %\n", 100 * r.bus_utilization);
     out += fmt::format("descriptors  {} (+{} chain links, {} descriptor bytes fetched)\n",
                        r.descriptors, r.chain_links, r.descriptor_bytes_fetched);
-    out += fmt::format("integrity    {}\n", r.integrity ? "pass" : "FAIL: " + r.failure);
+    out += fmt::format("integrity    {}\n", r.integrity ? integrity_text(r) : "FAIL: " + r.failure);
     const double rate = wall_seconds > 0 ? r.bytes / wall_seconds : 0;
     out += fmt::format("wall time    {:.3f} s ({}/s simulated)\n", wall_seconds, human_bytes(rate));
     return out;

@@ -41,8 +41,9 @@ std::string describe(const SweepPoint& point) {
 /// and a failed point is retried and still counts as failed).
 bool already_done(const SweepDir& dir, const SweepPoint& point) {
     auto report = read_complete_report(dir.report(point.index));
-    return report && (*report)["config"] == config_to_json(point.config) &&
-           (*report)["result"].value("integrity", "") == "pass";
+    if (!report || (*report)["config"] != config_to_json(point.config)) return false;
+    const std::string integrity = (*report)["result"].value("integrity", "");
+    return integrity == "pass" || integrity == "not_checked";
 }
 
 std::vector<Job> prepare_jobs(const SweepOptions& o, const SweepDir& dir,

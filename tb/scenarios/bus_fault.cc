@@ -24,7 +24,8 @@ void check_faulted(Bench& bench, const Transfer& t, const FaultParams& f) {
     bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
                  fmt::format("channel {}: status {:#x} has error {}, expected {} (fault.index = "
                              "{} may lie past the transfer)",
-                             t.channel(), t.status(), t.error(), expected, f.index));
+                             t.channel(), t.status(), dmasim_error_name(t.error()),
+                             dmasim_error_name(expected), f.index));
     if (data)
         bench.expect(t.descs_done() == f.index,
                      fmt::format("channel {}: {} descriptors done before the data fault on "
@@ -60,6 +61,8 @@ DMASIM_SCENARIO_CHECK(bus_fault) {
             {"fault.index", "workload.entries", "workload.chain_depth", "workload.scenario"}};
     return std::nullopt;
 }
+// Its point is that memory outside the faulted transfer stays unchanged.
+DMASIM_SCENARIO_TRAITS(bus_fault, dmasim::tb::kChecksMemory);
 
 DMASIM_SCENARIO(bus_fault) {
     const FaultParams& f = bench.config().platform.dma.fault;

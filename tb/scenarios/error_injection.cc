@@ -107,7 +107,7 @@ WorkloadConfig workload_with_depth(const Bench& bench, uint64_t depth, uint64_t 
 void expect_error(Bench& bench, const Transfer& t, const char* name, unsigned expected) {
     bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
                  fmt::format("{}: channel status {:#x} has error {}, expected {}", name, t.status(),
-                             t.error(), expected));
+                             dmasim_error_name(t.error()), dmasim_error_name(expected)));
     bench.check_untouched(t);
 }
 
@@ -150,6 +150,7 @@ DMASIM_SCENARIO_CHECK(error_injection) {
                     config.memory_size_mib),
         {"dma.max_chain_depth", "memory.size_mib", "workload.scenario"}};
 }
+DMASIM_SCENARIO_TRAITS(error_injection, dmasim::tb::kChecksMemory | dmasim::tb::kInjectsErrors);
 
 DMASIM_SCENARIO(error_injection) {
     const uint64_t seed = bench.config().workload.seed;

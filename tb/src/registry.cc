@@ -28,6 +28,10 @@ void ScenarioRegistry::add_check(std::string_view name, ScenarioCheck check) {
     entry(name).check = check;
 }
 
+void ScenarioRegistry::add_traits(std::string_view name, unsigned traits) {
+    entry(name).traits |= traits;
+}
+
 const ScenarioInfo* ScenarioRegistry::find(std::string_view name) const {
     auto it = std::find_if(scenarios_.begin(), scenarios_.end(),
                            [&](const ScenarioInfo& s) { return s.name == name && s.run; });

@@ -56,6 +56,7 @@ void judge(const Testbench& tb, bool finished, RunResult& result) {
             fmt::format("{} page frames of simulated memory were not freed", result.leaked_pages);
     }
     result.integrity = result.failure.empty();
+    result.payload_checked = tb.config().workload.payload == Payload::checked;
 }
 
 RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
@@ -107,6 +108,7 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     if (std::string why = fit_error(resolved.workload, spec, resolved.memory_size_mib);
         !why.empty())
         throw ConfigError(why);
+    resolved.platform.dma.move_payload = resolved.workload.payload == Payload::checked;
     resolved.platform.memory.backing = static_cast<uint8_t*>(sim_mem_base());
     resolved.platform.memory.size_bytes = sim_mem_size();
     return simulate(resolved, scenario, options);

@@ -49,16 +49,26 @@ size_t first_non_fill(const uint8_t* p, size_t n) {
     return n;
 }
 
-uint8_t* block_of(const scatterlist* sg) {
-    return static_cast<uint8_t*>(page_address(sg_page(const_cast<scatterlist*>(sg))));
+uint8_t* segment_of(const scatterlist* sg) {
+    return static_cast<uint8_t*>(page_address(sg_page(const_cast<scatterlist*>(sg)))) + sg->offset;
 }
 
-size_t block_bytes(const scatterlist* sg) {
-    return size_t{PAGE_SIZE} << get_order(uint64_t{sg->offset} + sg->length);
+uint64_t segment_bus(const scatterlist* sg) {
+    return page_to_phys(sg_page(const_cast<scatterlist*>(sg))) + sg->offset;
 }
 
-uint64_t block_bus(const scatterlist* sg) {
-    return page_to_phys(sg_page(const_cast<scatterlist*>(sg)));
+// The memory a segment owns: its whole page block, or (a page fragment,
+// whose neighbours are other segments) just its own bytes.
+struct Block {
+    uint8_t* start;
+    size_t bytes;
+    size_t segment_offset;  ///< where the segment starts in it
+};
+
+Block block_of(const scatterlist* sg, dmasim_buf_layout layout) {
+    if (dmasim_buf_is_fragment(layout, sg->length)) return {segment_of(sg), sg->length, 0};
+    return {segment_of(sg) - sg->offset,
+            size_t{PAGE_SIZE} << get_order(uint64_t{sg->offset} + sg->length), sg->offset};
 }
 
 }  // namespace
@@ -82,7 +92,7 @@ void Scoreboard::fill_source(const sg_table& sgt, uint64_t base) const {
     unsigned int i;
     uint64_t pos = base;
     for_each_sgtable_sg(&sgt, sg, i) {
-        auto* dst = block_of(sg) + sg->offset;
+        auto* dst = segment_of(sg);
         for (size_t done = 0; done < sg->length;) {
             size_t avail;
             const uint8_t* src = pattern_.at(pos, avail);
@@ -94,10 +104,13 @@ void Scoreboard::fill_source(const sg_table& sgt, uint64_t base) const {
     }
 }
 
-void Scoreboard::fill_destination(const sg_table& sgt) {
+void Scoreboard::fill_destination(const sg_table& sgt, dmasim_buf_layout layout) {
     scatterlist* sg;
     unsigned int i;
-    for_each_sgtable_sg(&sgt, sg, i) std::memset(block_of(sg), kDestinationFill, block_bytes(sg));
+    for_each_sgtable_sg(&sgt, sg, i) {
+        const Block b = block_of(sg, layout);
+        std::memset(b.start, kDestinationFill, b.bytes);
+    }
 }
 
 std::optional<Mismatch> Scoreboard::compare(const sg_table& sgt, uint64_t base,
@@ -106,7 +119,7 @@ std::optional<Mismatch> Scoreboard::compare(const sg_table& sgt, uint64_t base,
     unsigned int i;
     uint64_t pos = base;
     for_each_sgtable_sg(&sgt, sg, i) {
-        const uint8_t* got = block_of(sg) + sg->offset;
+        const uint8_t* got = segment_of(sg);
         for (size_t done = 0; done < sg->length;) {
             size_t avail;
             const uint8_t* want = pattern_.at(pos, avail);
@@ -114,7 +127,7 @@ std::optional<Mismatch> Scoreboard::compare(const sg_table& sgt, uint64_t base,
             const size_t bad = first_difference(got + done, want, step);
             if (bad < step) {
                 const size_t at = done + bad;
-                return Mismatch{block_bus(sg) + sg->offset + at,
+                return Mismatch{segment_bus(sg) + at,
                                 fmt::format("{} segment {} byte {}: read {:#04x}, expected {:#04x}",
                                             list_name, i, at, got[at], want[bad])};
             }
@@ -130,7 +143,7 @@ std::optional<Mismatch> Scoreboard::compare_device(const sg_table& sgt, uint64_t
     scatterlist* sg;
     unsigned int i;
     for_each_sgtable_sg(&sgt, sg, i) {
-        const uint8_t* got = block_of(sg) + sg->offset;
+        const uint8_t* got = segment_of(sg);
         for (size_t done = 0; done < sg->length;) {
             const size_t step = std::min<size_t>(want.size(), sg->length - done);
             // The device's stream is a hash of the offset: regenerate a block.
@@ -138,7 +151,7 @@ std::optional<Mismatch> Scoreboard::compare_device(const sg_table& sgt, uint64_t
             const size_t bad = first_difference(got + done, want.data(), step);
             if (bad < step) {
                 const size_t at = done + bad;
-                return Mismatch{block_bus(sg) + sg->offset + at,
+                return Mismatch{segment_bus(sg) + at,
                                 fmt::format("destination segment {} byte {}: read {:#04x}, the "
                                             "device sent {:#04x}",
                                             i, at, got[at], want[bad])};
@@ -154,30 +167,31 @@ uint64_t Scoreboard::digest(const sg_table& sgt, uint64_t digest) {
     scatterlist* sg;
     unsigned int i;
     for_each_sgtable_sg(&sgt, sg, i) digest =
-        model::DevicePort::digest_of(block_of(sg) + sg->offset, sg->length, digest);
+        model::DevicePort::digest_of(segment_of(sg), sg->length, digest);
     return digest;
 }
 
-std::optional<Mismatch> Scoreboard::compare_fill(const sg_table& sgt, bool include_segments) {
+std::optional<Mismatch> Scoreboard::compare_fill(const sg_table& sgt, bool include_segments,
+                                                 dmasim_buf_layout layout) {
     scatterlist* sg;
     unsigned int i;
     for_each_sgtable_sg(&sgt, sg, i) {
-        const uint8_t* block = block_of(sg);
-        const size_t size = block_bytes(sg);
-        const size_t end = size_t{sg->offset} + sg->length;
+        const Block b = block_of(sg, layout);
+        const size_t end = b.segment_offset + sg->length;
         size_t bad;
         if (include_segments) {
-            bad = first_non_fill(block, size);
+            bad = first_non_fill(b.start, b.bytes);
         } else {
-            bad = first_non_fill(block, sg->offset);
-            if (bad == sg->offset) bad = end + first_non_fill(block + end, size - end);
+            bad = first_non_fill(b.start, b.segment_offset);
+            if (bad == b.segment_offset) bad = end + first_non_fill(b.start + end, b.bytes - end);
         }
-        if (bad < size)
+        if (bad < b.bytes)
             return Mismatch{
-                block_bus(sg) + bad,
-                fmt::format("destination segment {}: byte {} of its page block{} "
-                            "changed to {:#04x}",
-                            i, bad, include_segments ? "" : ", outside the segment,", block[bad])};
+                segment_bus(sg) - b.segment_offset + bad,
+                fmt::format(
+                    "destination segment {}: byte {} of its {}{} changed to {:#04x}", i, bad,
+                    b.segment_offset == 0 && b.bytes == sg->length ? "fragment" : "page block",
+                    include_segments ? "" : ", outside the segment,", b.start[bad])};
     }
     return std::nullopt;
 }

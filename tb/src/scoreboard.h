@@ -2,13 +2,13 @@
 // destination, using only memcpy/memcmp over whole runs of bytes.
 #pragma once
 
+#include <dmasim/driver/dmasim_dma.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-struct sg_table;
 
 namespace dmasim::tb {
 
@@ -41,8 +41,9 @@ public:
 
     /// Writes the stream starting at `base` into the segments of `sgt`.
     void fill_source(const sg_table& sgt, uint64_t base) const;
-    /// Fills the whole page blocks of `sgt`'s segments with the fill byte.
-    static void fill_destination(const sg_table& sgt);
+    /// Fills the memory `sgt`'s segments own with the fill byte: their whole
+    /// page blocks, or just the segment for a page fragment.
+    static void fill_destination(const sg_table& sgt, dmasim_buf_layout layout);
 
     /// First segment byte of `sgt` that differs from the stream at `base`.
     std::optional<Mismatch> compare(const sg_table& sgt, uint64_t base,
@@ -53,9 +54,11 @@ public:
     /// FNV-1a digest (model::DevicePort::digest_of) of `sgt`'s segments in
     /// order, continuing from `digest`: what a device sink folds them into.
     static uint64_t digest(const sg_table& sgt, uint64_t digest);
-    /// First byte of `sgt`'s page blocks that is not the fill byte: outside
-    /// the segments only, or (for a list never written) everywhere.
-    static std::optional<Mismatch> compare_fill(const sg_table& sgt, bool include_segments);
+    /// First byte of the memory `sgt`'s segments own (as fill_destination)
+    /// that is not the fill byte: outside the segments only, or (for a list
+    /// never written) everywhere.
+    static std::optional<Mismatch> compare_fill(const sg_table& sgt, bool include_segments,
+                                                dmasim_buf_layout layout);
 
 private:
     Pattern pattern_;

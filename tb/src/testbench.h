@@ -63,6 +63,7 @@ private:
     void fail(const Mismatch& m);
     bool record(const std::optional<Mismatch>& m);
     uint64_t next_pattern_base(uint64_t bytes);
+    bool payload_checked() const { return config_.workload.payload == Payload::checked; }
     void note_device_start(Transfer& t);
     bool check_device(const Transfer& t);
 

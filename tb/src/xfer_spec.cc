@@ -95,6 +95,7 @@ dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat
     spec.seg.sigma = w.lognormal_sigma;
     spec.seg.offset = static_cast<uint32_t>(w.offset);
     spec.seg.seed = w.seed;
+    spec.seg.layout = w.buffers == Buffers::packed ? DMASIM_BUF_PACKED : DMASIM_BUF_PAGES;
     return spec;
 }
 

@@ -145,6 +145,41 @@ TEST_F(DriverMemory, OutOfMemoryLeavesNothingAllocated) {
     EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
 }
 
+// Packed buffers: 1001-byte segments, 32 per 32 KiB fragment block
+// (32 x 1001 = 32032 <= 32768 < 33 x 1001), so 100 segments take
+// ceil(100 / 32) = 4 blocks of 8 frames per list, laid back to back.
+TEST_F(DriverMemory, PackedSegmentsShareFragmentBlocksBackToBack) {
+    dmasim_seg_spec seg{};
+    seg.dist = DMASIM_SEG_FIXED;
+    seg.bytes = 1001;
+    seg.seed = 5;
+    seg.layout = DMASIM_BUF_PACKED;
+    const uint64_t blocks = (100 + 31) / 32;
+    EXPECT_EQ(dmasim_buf_pages_needed(&seg, 100), blocks * 8);
+
+    sg_table sgt{};
+    const unsigned long table_pages = sim_mem_pages_in_use();
+    ASSERT_EQ(dmasim_buf_alloc(&sgt, 100, &seg), 0);
+    scatterlist* sg = sgt.sgl;
+    for (unsigned i = 1; i < 32; ++i) {
+        scatterlist* next = sg_next(sg);
+        EXPECT_EQ(sg_phys(next), sg_phys(sg) + 1001) << "segment " << i;
+        sg = next;
+    }
+    // The frames in use: the table's own page and the fragment blocks.
+    EXPECT_EQ(sim_mem_pages_in_use() - table_pages, blocks * 8 + 1);
+    dmasim_buf_free(&sgt, DMASIM_BUF_PACKED);
+    EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
+}
+
+TEST(DriverErrors, ChannelErrorsAreNamedAsTheRegisterMapNamesThem) {
+    EXPECT_STREQ(dmasim_error_name(DMA_ERR_CHAIN_LOOP), "CHAIN_LOOP");
+    EXPECT_STREQ(dmasim_error_name(DMA_ERR_DATA_BUS), "DATA_BUS");
+    EXPECT_STREQ(dmasim_error_name(DMA_ERR_ABORTED), "ABORTED");
+    EXPECT_STREQ(dmasim_error_name(dmasim_status_error(DMA_STATUS_ERROR | 0x604u)), "CHAIN_LOOP");
+    EXPECT_STREQ(dmasim_error_name(200), "UNKNOWN");
+}
+
 TEST_F(DriverMemory, InvalidDepthIsRejected) {
     dmasim_xfer_spec spec{};
     spec.dir = DMA_HW_MEM_TO_MEM;

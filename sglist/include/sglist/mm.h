@@ -25,7 +25,8 @@ extern "C" {
 #define PAGE_ALIGN(addr) (((addr) + PAGE_SIZE - 1) & PAGE_MASK)
 #define offset_in_page(p) ((unsigned long)(p) & ~PAGE_MASK)
 
-/* Allocation flags. Only __GFP_ZERO changes behaviour: nothing sleeps here. */
+/* Allocation flags. Only __GFP_ZERO (clear) and __GFP_NOWARN (a failure
+ * leaves sim_mem_last_error() alone) change behaviour: nothing sleeps here. */
 #define __GFP_ZERO 0x100u
 #define __GFP_NOWARN 0x200u
 #define GFP_KERNEL 0x01u
@@ -45,12 +46,14 @@ extern "C" {
  * kmalloc's pages, so plain alloc_pages() never touches mem_map.
  */
 struct page {
-	unsigned long flags; /* PG_* bits of the kmalloc allocator */
-	unsigned long priv;  /* slab: size class; page run: frame count */
+	unsigned long flags; /* PG_* bits of kmalloc and page_frag */
+	unsigned long priv;  /* slab: size class; page run: frame count;
+			      * fragment block: order */
 	void *freelist;	     /* slab: first free object in this page */
 	struct page *next;   /* slab: partial-page list */
 	struct page *prev;
-	unsigned int inuse; /* slab: objects handed out */
+	unsigned int inuse; /* slab: objects handed out; fragment block:
+			       references (fragments + its cache) */
 };
 
 /* Where the simulated RAM lives on the host; read through the inlines. */
@@ -99,6 +102,18 @@ unsigned long sim_mem_pages_in_use(void);
 unsigned long sim_mem_pages_free(void);
 
 /**
+ * sim_mem_populate - back every allocated page frame with host memory now
+ *
+ * One MADV_POPULATE_WRITE per run of allocated frames instead of a page
+ * fault per page at first touch: faster when a workload is about to write
+ * all of its buffers. Frames already backed are left as they are.
+ *
+ * Return: 0; -EOPNOTSUPP if the kernel lacks MADV_POPULATE_WRITE (first
+ * touch then backs the pages as before).
+ */
+int sim_mem_populate(void);
+
+/**
  * sim_mem_last_error - why the last allocation failed
  *
  * Return: a message naming the failed request, the frames still free and
@@ -140,6 +155,54 @@ unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
  * @order: the order it was allocated with
  */
 void free_pages(unsigned long addr, unsigned int order);
+
+/*
+ * Page fragments: small buffers packed back to back into blocks of
+ * physically contiguous page frames, as the kernel's page_frag_alloc()
+ * hands out network buffers. A block returns to the page allocator when
+ * every fragment of it has been freed and the cache has moved on.
+ */
+#define PAGE_FRAG_CACHE_MAX_ORDER 3
+#define PAGE_FRAG_CACHE_MAX_SIZE (PAGE_SIZE << PAGE_FRAG_CACHE_MAX_ORDER)
+
+/* A fragment cache: the block being carved and how far. Zero-initialise. */
+struct page_frag_cache {
+	struct page *page; /* head frame of the current block, or NULL */
+	unsigned int size; /* bytes in the current block */
+	unsigned int offset; /* bytes of it already handed out */
+};
+
+/**
+ * page_frag_alloc - carve @fragsz bytes from a fragment cache
+ * @nc: the cache
+ * @fragsz: fragment size, 1..PAGE_FRAG_CACHE_MAX_SIZE
+ * @gfp: flags for a new block (__GFP_ZERO clears the whole block)
+ *
+ * Fragments follow one another without padding; when the current block
+ * cannot hold @fragsz more bytes, a new block of 2^PAGE_FRAG_CACHE_MAX_ORDER
+ * frames is allocated (one frame if no such run is free), placed by the
+ * page allocator's policy.
+ *
+ * Return: the fragment's linear-map address, or NULL (bad size, or no
+ * memory: see sim_mem_last_error()).
+ */
+void *page_frag_alloc(struct page_frag_cache *nc, unsigned int fragsz,
+		      gfp_t gfp);
+
+/**
+ * page_frag_free - free a fragment from page_frag_alloc()
+ * @addr: any address inside the fragment
+ */
+void page_frag_free(void *addr);
+
+/**
+ * page_frag_cache_drain - let go of the cache's current block
+ * @nc: the cache; it is empty (and reusable) afterwards
+ *
+ * The block is freed now if no fragment of it is still allocated, else
+ * when its last fragment is freed.
+ */
+void page_frag_cache_drain(struct page_frag_cache *nc);
 
 #define __get_free_page(gfp) __get_free_pages((gfp), 0)
 #define get_zeroed_page(gfp) __get_free_pages((gfp) | __GFP_ZERO, 0)

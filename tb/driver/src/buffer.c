@@ -1,12 +1,28 @@
 // SPDX-License-Identifier: MIT
 /*
- * buffer.c - data buffers of a transfer: one physically contiguous block
- * of page frames per scatter list segment, so the placement policy of the
- * page allocator decides how fragmented the list is.
+ * buffer.c - data buffers of a transfer. Pages layout: one physically
+ * contiguous block of page frames per scatter list segment, so the
+ * placement policy of the page allocator decides how fragmented the list
+ * is. Packed layout: segments back to back in page fragments
+ * (page_frag_alloc()), so small segments share frames; a segment too big
+ * for a fragment block still gets frames of its own.
  */
 #include <errno.h>
 
 #include <dmasim/driver/dmasim_dma.h>
+
+/**
+ * dmasim_buf_is_fragment - whether a segment lives in a page fragment
+ * @layout: the list's layout
+ * @length: the segment's length
+ *
+ * Return: nonzero for a packed segment that fits a fragment block.
+ */
+int dmasim_buf_is_fragment(enum dmasim_buf_layout layout, uint32_t length)
+{
+	return layout == DMASIM_BUF_PACKED &&
+	       length <= PAGE_FRAG_CACHE_MAX_SIZE;
+}
 
 static unsigned int seg_order(const struct scatterlist *sg)
 {
@@ -14,7 +30,7 @@ static unsigned int seg_order(const struct scatterlist *sg)
 }
 
 /* Gives one segment of @len bytes at @offset its own block of pages. */
-static int seg_fill(struct scatterlist *sg, uint32_t len, uint32_t offset)
+static int seg_fill_pages(struct scatterlist *sg, uint32_t len, uint32_t offset)
 {
 	struct page *page =
 		alloc_pages(GFP_KERNEL, get_order((uint64_t)offset + len));
@@ -25,11 +41,28 @@ static int seg_fill(struct scatterlist *sg, uint32_t len, uint32_t offset)
 	return 0;
 }
 
+/* Places one segment of @len bytes: a fragment of @nc, or its own pages. */
+static int seg_fill(struct scatterlist *sg, uint32_t len, uint32_t offset,
+		    enum dmasim_buf_layout layout, struct page_frag_cache *nc)
+{
+	void *va;
+
+	if (!dmasim_buf_is_fragment(layout, len))
+		return seg_fill_pages(sg, len,
+				      layout == DMASIM_BUF_PACKED ? 0 : offset);
+	va = page_frag_alloc(nc, len, GFP_KERNEL);
+	if (!va)
+		return -ENOMEM;
+	sg_set_buf(sg, va, len);
+	return 0;
+}
+
 /**
  * dmasim_buf_free - free a list made by dmasim_buf_alloc*()
  * @sgt: the table; segments without a page (a failed allocation) are skipped
+ * @layout: the layout it was allocated with
  */
-void dmasim_buf_free(struct sg_table *sgt)
+void dmasim_buf_free(struct sg_table *sgt, enum dmasim_buf_layout layout)
 {
 	struct scatterlist *sg;
 	unsigned int i;
@@ -38,7 +71,11 @@ void dmasim_buf_free(struct sg_table *sgt)
 		return;
 	for_each_sgtable_sg(sgt, sg, i)
 	{
-		if (sg_page(sg))
+		if (!sg_page(sg))
+			continue;
+		if (dmasim_buf_is_fragment(layout, sg->length))
+			page_frag_free(sg_virt(sg));
+		else
 			__free_pages(sg_page(sg), seg_order(sg));
 	}
 	sg_free_table(sgt);
@@ -48,13 +85,14 @@ void dmasim_buf_free(struct sg_table *sgt)
  * dmasim_buf_alloc - allocate a scatter list and its data buffers
  * @sgt: table to fill; must be zeroed
  * @entries: number of segments, >= 1
- * @seg: segment lengths and in-page offset
+ * @seg: segment lengths, in-page offset and layout
  *
  * Return: 0, or -ENOMEM with nothing left allocated.
  */
 int dmasim_buf_alloc(struct sg_table *sgt, unsigned int entries,
 		     const struct dmasim_seg_spec *seg)
 {
+	struct page_frag_cache nc = {0};
 	struct dmasim_seg_rng rng;
 	struct scatterlist *sg;
 	unsigned int i;
@@ -66,26 +104,31 @@ int dmasim_buf_alloc(struct sg_table *sgt, unsigned int entries,
 	dmasim_seg_rng_init(&rng, seg);
 	for_each_sgtable_sg(sgt, sg, i)
 	{
-		ret = seg_fill(sg, dmasim_seg_next_len(&rng, seg), seg->offset);
-		if (ret) {
-			dmasim_buf_free(sgt);
-			return ret;
-		}
+		ret = seg_fill(sg, dmasim_seg_next_len(&rng, seg), seg->offset,
+			       seg->layout, &nc);
+		if (ret)
+			break;
 	}
-	return 0;
+	page_frag_cache_drain(&nc);
+	if (ret)
+		dmasim_buf_free(sgt, seg->layout);
+	return ret;
 }
 
 /**
  * dmasim_buf_alloc_like - allocate a list with the segment lengths and
- * offsets of another, on freshly allocated (so differently placed) pages
+ * offsets of another, on freshly allocated (so differently placed) memory
  * @sgt: table to fill; must be zeroed
  * @like: the list to copy the shape of
+ * @layout: the layout of both lists
  *
  * Return: 0, or -ENOMEM with nothing left allocated.
  */
-int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like)
+int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like,
+			  enum dmasim_buf_layout layout)
 {
 	struct scatterlist *sg, *from = like->sgl;
+	struct page_frag_cache nc = {0};
 	unsigned int i;
 	int ret;
 
@@ -94,12 +137,50 @@ int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like)
 		return ret;
 	for_each_sgtable_sg(sgt, sg, i)
 	{
-		ret = seg_fill(sg, from->length, from->offset);
-		if (ret) {
-			dmasim_buf_free(sgt);
-			return ret;
-		}
+		ret = seg_fill(sg, from->length, from->offset, layout, &nc);
+		if (ret)
+			break;
 		from = sg_next(from);
 	}
-	return 0;
+	page_frag_cache_drain(&nc);
+	if (ret)
+		dmasim_buf_free(sgt, layout);
+	return ret;
+}
+
+/**
+ * dmasim_buf_pages_needed - page frames dmasim_buf_alloc() will take
+ * @seg: the segments (the same lengths are drawn)
+ * @entries: number of segments
+ *
+ * Counts a packed list's fragment blocks as page_frag_alloc() fills them
+ * (a fragment that does not fit the rest of a block opens the next one).
+ *
+ * Return: number of page frames.
+ */
+uint64_t dmasim_buf_pages_needed(const struct dmasim_seg_spec *seg,
+				 unsigned int entries)
+{
+	uint64_t pages = 0, block_used = PAGE_FRAG_CACHE_MAX_SIZE;
+	struct dmasim_seg_rng rng;
+	unsigned int i;
+	uint32_t len;
+
+	dmasim_seg_rng_init(&rng, seg);
+	for (i = 0; i < entries; i++) {
+		len = dmasim_seg_next_len(&rng, seg);
+		if (!dmasim_buf_is_fragment(seg->layout, len)) {
+			uint32_t offset = seg->layout == DMASIM_BUF_PACKED
+						  ? 0
+						  : seg->offset;
+			pages += 1ull << get_order((uint64_t)offset + len);
+			continue;
+		}
+		if (len > PAGE_FRAG_CACHE_MAX_SIZE - block_used) {
+			pages += 1ull << PAGE_FRAG_CACHE_MAX_ORDER;
+			block_used = 0;
+		}
+		block_used += len;
+	}
+	return pages;
 }

@@ -35,15 +35,10 @@ static int spec_valid(const struct dmasim_xfer_spec *spec)
  */
 uint64_t dmasim_xfer_pages_needed(const struct dmasim_xfer_spec *spec)
 {
-	uint64_t data = 0, desc = 0, slots;
-	struct dmasim_seg_rng rng;
-	unsigned int i, len;
+	uint64_t data = dmasim_buf_pages_needed(&spec->seg, spec->entries);
+	uint64_t desc = 0, slots;
+	unsigned int i;
 
-	dmasim_seg_rng_init(&rng, &spec->seg);
-	for (i = 0; i < spec->entries; i++) {
-		len = dmasim_seg_next_len(&rng, &spec->seg);
-		data += 1ull << get_order((uint64_t)spec->seg.offset + len);
-	}
 	for (i = 0; i < spec->chain_depth; i++) {
 		slots = dmasim_chunk_slots(spec->format, spec->entries,
 					   spec->chain_depth, i);
@@ -83,7 +78,7 @@ static int alloc_lists(struct dmasim_xfer *x)
 	ret = dmasim_buf_alloc(&x->src, spec->entries, &spec->seg);
 	if (ret || spec->dir == DMA_HW_MEM_TO_DEV)
 		return ret;
-	return dmasim_buf_alloc_like(&x->dst, &x->src);
+	return dmasim_buf_alloc_like(&x->dst, &x->src, spec->seg.layout);
 }
 
 static uint64_t list_bytes(const struct sg_table *sgt)
@@ -110,8 +105,8 @@ void dmasim_xfer_free(struct dmasim_dev *dd, struct dmasim_xfer *x)
 		dma_unmap_sgtable(dd->dev, &x->dst, DMA_FROM_DEVICE, 0);
 	if (x->src_mapped)
 		dma_unmap_sgtable(dd->dev, &x->src, DMA_TO_DEVICE, 0);
-	dmasim_buf_free(&x->dst);
-	dmasim_buf_free(&x->src);
+	dmasim_buf_free(&x->dst, x->spec.seg.layout);
+	dmasim_buf_free(&x->src, x->spec.seg.layout);
 	kfree(x);
 }
 

@@ -77,6 +77,10 @@ struct DmaParams {
     unsigned read_refill_bytes = 0;
     unsigned start_latency_cycles = 0;  ///< START written -> first descriptor fetch issued
     FaultParams fault;                  ///< injected bus error (none by default)
+    /// true: bursts move their bytes through DMI; false: timing only (the
+    /// walker still reads descriptors and writes status back), for runs
+    /// whose payload nobody checks
+    bool move_payload = true;
 };
 
 struct DeviceParams {

@@ -7,25 +7,31 @@
 // RunResult. tb/ may add fields; it must not rename these.
 #pragma once
 
+#include <dmasim/model/platform.h>
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <dmasim/model/platform.h>
-
 namespace dmasim::tb {
 
 enum class Direction { mem_to_mem, dev_to_mem, mem_to_dev };
 enum class Placement { contiguous, scattered };
 enum class SizeDistribution { fixed, uniform, lognormal };
+/// checked: patterned sources, bytes moved and compared; none: timing only
+/// (buffers are allocated but never written, read or copied).
+enum class Payload { checked, none };
+/// pages: each segment in page frames of its own; packed: back to back in
+/// page fragments.
+enum class Buffers { pages, packed };
 
 struct WorkloadConfig {
     std::string scenario = "throughput";
     Direction direction = Direction::mem_to_mem;
-    uint64_t entries = 256;             ///< scatter list length
-    uint64_t segment_bytes = 4096;      ///< fixed size, or the mean of a distribution
+    uint64_t entries = 256;         ///< scatter list length
+    uint64_t segment_bytes = 4096;  ///< fixed size, or the mean of a distribution
     SizeDistribution distribution = SizeDistribution::fixed;
     uint64_t segment_bytes_min = 1;     ///< uniform: lower bound
     uint64_t segment_bytes_max = 8192;  ///< uniform: upper bound
@@ -33,10 +39,12 @@ struct WorkloadConfig {
     uint64_t offset = 0;                ///< in-page offset of each segment
     uint64_t chain_depth = 1;           ///< descriptor chunks the list spans
     uint64_t seed = 1;
+    Payload payload = Payload::checked;
+    Buffers buffers = Buffers::pages;
 };
 
 struct SimConfig {
-    model::PlatformParams platform;     ///< memory.backing is set by tb, not sim
+    model::PlatformParams platform;  ///< memory.backing is set by tb, not sim
     model::DescriptorFormat descriptor_format = model::DescriptorFormat::chained_pages;
     uint64_t memory_size_mib = 1024;
     Placement placement = Placement::scattered;
@@ -60,6 +68,7 @@ struct RunResult {
     uint64_t descriptor_bytes_fetched = 0;
     double bus_utilization = 0;
     bool integrity = false;
+    bool payload_checked = true;                ///< false for payload none: no byte was compared
     std::optional<uint64_t> first_bad_address;  ///< set when integrity fails
     std::string failure;                        ///< why integrity failed, for the user
     std::vector<model::StatGroup> statistics;   ///< per channel, per resource, per phase

@@ -84,11 +84,13 @@ public:
     /// Scoreboard: the channel stopped without error after every byte and
     /// every descriptor, every destination byte equals its source byte and
     /// no byte around the destination segments changed. Records the first
-    /// mismatch as an integrity failure. Returns true if all matched.
+    /// mismatch as an integrity failure. Returns true if all matched. With
+    /// workload.payload none only the status and counters are checked.
     virtual bool check(const Transfer& t) = 0;
     /// Like check(), but only that the source and the bytes around the
     /// destination segments are unchanged (for transfers that stopped
     /// early); for a transfer never started, that no destination byte changed.
+    /// Always true with workload.payload none.
     virtual bool check_untouched(const Transfer& t) = 0;
     /// Records an integrity failure with `what` unless `ok`. Returns `ok`.
     virtual bool expect(bool ok, std::string_view what) = 0;
@@ -116,12 +118,22 @@ struct ScenarioRefusal {
 };
 /// Refuses, before anything runs, a config the scenario could only fail on.
 using ScenarioCheck = std::optional<ScenarioRefusal> (*)(const SimConfig& config);
+/// What a scenario does that changes how its config is validated (bits).
+enum ScenarioTrait : unsigned {
+    /// Its checks are about memory contents, so workload.payload none
+    /// would leave it nothing to check: the config is refused.
+    kChecksMemory = 1u << 0,
+    /// It breaks lists on purpose, so lists beyond dma.max_chain_depth or
+    /// dma.max_descriptors are not refused up front.
+    kInjectsErrors = 1u << 1,
+};
 
 struct ScenarioInfo {
     std::string name;
     ScenarioRun run = nullptr;
     ScenarioSetup setup = nullptr;
     ScenarioCheck check = nullptr;
+    unsigned traits = 0;  ///< ScenarioTrait bits
 };
 
 /// Scenarios by name, filled by DMASIM_SCENARIO at static-initialisation time.
@@ -131,6 +143,7 @@ public:
     void add_run(std::string_view name, ScenarioRun run);
     void add_setup(std::string_view name, ScenarioSetup setup);
     void add_check(std::string_view name, ScenarioCheck check);
+    void add_traits(std::string_view name, unsigned traits);
     const ScenarioInfo* find(std::string_view name) const;
     std::vector<std::string> names() const;
 
@@ -148,6 +161,9 @@ struct ScenarioRegistrar {
     }
     ScenarioRegistrar(const char* name, ScenarioCheck check) {
         ScenarioRegistry::instance().add_check(name, check);
+    }
+    ScenarioRegistrar(const char* name, unsigned traits) {
+        ScenarioRegistry::instance().add_traits(name, traits);
     }
 };
 
@@ -177,3 +193,10 @@ struct ScenarioRegistrar {
         #name, &dmasim_scenario_check_##name};                                        \
     static std::optional<::dmasim::tb::ScenarioRefusal> dmasim_scenario_check_##name( \
         const ::dmasim::tb::SimConfig& config)
+
+/// Optional: declares ScenarioTrait bits:
+/// DMASIM_SCENARIO_TRAITS(name, dmasim::tb::kChecksMemory)
+#define DMASIM_SCENARIO_TRAITS(name, bits)                                           \
+    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_traits_reg_##name { \
+#name, static_cast < unsigned>(bits)                                         \
+    }

@@ -31,6 +31,12 @@ enum dmasim_seg_dist {
 				 @max] */
 };
 
+/* Where segment buffers live. */
+enum dmasim_buf_layout {
+	DMASIM_BUF_PAGES,  /* each segment in page frames of its own */
+	DMASIM_BUF_PACKED, /* back to back, as page_frag_alloc() hands them out */
+};
+
 /* The segments of one scatter list. */
 struct dmasim_seg_spec {
 	enum dmasim_seg_dist dist;
@@ -40,6 +46,7 @@ struct dmasim_seg_spec {
 	double sigma;	 /* log-normal: standard deviation of ln(length) */
 	uint32_t offset; /* in-page offset of every segment, < PAGE_SIZE */
 	uint64_t seed;
+	enum dmasim_buf_layout layout; /* packed ignores @offset */
 };
 
 /* What to transfer and how to describe it to the hardware. */
@@ -123,8 +130,12 @@ uint32_t dmasim_seg_next_len(struct dmasim_seg_rng *rng,
 
 int dmasim_buf_alloc(struct sg_table *sgt, unsigned int entries,
 		     const struct dmasim_seg_spec *seg);
-int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like);
-void dmasim_buf_free(struct sg_table *sgt);
+int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like,
+			  enum dmasim_buf_layout layout);
+void dmasim_buf_free(struct sg_table *sgt, enum dmasim_buf_layout layout);
+uint64_t dmasim_buf_pages_needed(const struct dmasim_seg_spec *seg,
+				 unsigned int entries);
+int dmasim_buf_is_fragment(enum dmasim_buf_layout layout, uint32_t length);
 
 /* ---- Transfers --------------------------------------------------------- */
 
@@ -155,6 +166,8 @@ static inline unsigned int dmasim_status_error(uint32_t status)
 {
 	return (status & DMA_STATUS_ERR_MASK) >> DMA_STATUS_ERR_SHIFT;
 }
+
+const char *dmasim_error_name(unsigned int error);
 
 #ifdef __cplusplus
 }
