@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "config_keys.h"
+#include "config_loader.h"
 
 namespace dmasim::sim {
 namespace {
@@ -74,11 +77,24 @@ dma.max_outstanding_reads?"). Checks across keys:
   must fit in `memory.size_mib`.
 )";
 
+/// Whether `key` is `name` or lies in section `name`.
+bool selected_by(const KeyDef& key, const std::string& name) {
+    return key.name == name || key.name.rfind(name + ".", 0) == 0;
+}
+
 }  // namespace
 
-std::string explain_text() {
+std::string explain_text(const std::vector<std::string>& names) {
+    for (const auto& name : names)
+        if (std::none_of(config_keys().begin(), config_keys().end(),
+                         [&](const KeyDef& key) { return selected_by(key, name); }))
+            known_key(name, {"config --explain " + name, 0});  // throws, with a did-you-mean
     std::string out;
     for (const auto& key : config_keys()) {
+        if (!names.empty() && std::none_of(names.begin(), names.end(), [&](const auto& name) {
+                return selected_by(key, name);
+            }))
+            continue;
         out += fmt::format("{}  ({}{}{})\n", key.name, type_name(key.type),
                            key.unit.empty() ? "" : ", ", key.unit);
         out += fmt::format("    default {}; allowed {}\n", format_value(key.default_value()),

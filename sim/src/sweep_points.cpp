@@ -1,6 +1,7 @@
 // sweep_points.cpp - numbering, resolving and sharding the points of a sweep.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "config_loader.h"
@@ -38,6 +39,16 @@ ConfigBuilder common_builder(const SweepSpec& spec) {
     ConfigBuilder common;
     if (!spec.base.empty()) common.apply_file(spec.base);
     if (!spec.set.IsNull()) common.apply_yaml(spec.set, spec.file);
+    const auto swept = spec.swept_keys();
+    for (const auto& assignment : spec.cli_sets) {
+        common.apply_set(assignment);
+        const std::string key = assignment.substr(0, assignment.find('='));
+        if (std::find(swept.begin(), swept.end(), key) != swept.end())
+            throw ConfigError({"--set " + assignment, 0},
+                              fmt::format("{} is swept by {}; --set fixes keys the sweep does "
+                                          "not vary",
+                                          key, spec.file));
+    }
     return common;
 }
 

@@ -130,7 +130,8 @@ void report_failures(const std::vector<Failure>& failures, const SweepDir& dir,
 }  // namespace
 
 int run_sweep(const SweepOptions& o) {
-    const SweepSpec spec = load_sweep(o.sweep_file, o.default_config);
+    SweepSpec spec = load_sweep(o.sweep_file, o.default_config);
+    spec.cli_sets = o.sets;
     const std::vector<SweepPoint> points = expand_sweep(spec);
     const SweepDir dir{o.out_dir};
     dir.create();

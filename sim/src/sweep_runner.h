@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sweep_spec.h"
 
@@ -13,6 +14,8 @@ struct SweepOptions {
     std::string out_dir;
     std::string default_config;  ///< base when the sweep file names none
     std::string dmasim_exe;      ///< the binary each point runs
+    /// --set KEY=VALUE, fixed for every point.
+    std::vector<std::string> sets;
     unsigned jobs = 1;
     Shard shard;
     bool resume = false;

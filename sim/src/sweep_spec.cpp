@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <set>
 
 #include "config_loader.h"
@@ -12,8 +11,6 @@
 
 namespace dmasim::sim {
 namespace {
-
-namespace fs = std::filesystem;
 
 Location where_of(const YAML::Node& node, const std::string& file) {
     return {file, node.Mark().line + 1};
@@ -27,15 +24,6 @@ YAML::Node load_yaml(const std::string& path) {
     } catch (const YAML::ParserException& e) {
         throw ConfigError({path, e.mark.line + 1}, fmt::format("YAML syntax error: {}", e.msg));
     }
-}
-
-std::string resolve_base(const YAML::Node& node, const std::string& file) {
-    if (!node.IsScalar()) throw ConfigError(where_of(node, file), "base: expects a config path");
-    fs::path base = fs::path(file).parent_path() / node.Scalar();
-    if (!fs::is_regular_file(base))
-        throw ConfigError(where_of(node, file),
-                          fmt::format("base config {} not found", base.string()));
-    return base.lexically_normal().string();
 }
 
 SweepAxis single_key_axis(const YAML::Node& key_node, const YAML::Node& values,
@@ -111,7 +99,7 @@ SweepSpec load_sweep(const std::string& path, const std::string& default_base) {
     for (const auto& entry : root) {
         const std::string name = entry.first.Scalar();
         if (name == "base") {
-            spec.base = resolve_base(entry.second, path);
+            spec.base = base_path(entry.second, path);
         } else if (name == "set") {
             spec.set = entry.second;
         } else if (name == "sweep") {

@@ -31,6 +31,8 @@ struct SweepSpec {
     std::string file;
     std::string base;  ///< config file the points start from
     YAML::Node set;    ///< fixed overrides applied to every point (may be null)
+    /// `sweep --set KEY=VALUE` assignments, applied after `set:`.
+    std::vector<std::string> cli_sets;
     std::vector<SweepAxis> axes;
 
     /// Swept keys in axis order (zip groups contribute all their keys).

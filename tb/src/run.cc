@@ -87,8 +87,17 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     measure(window, platform, result);
     judge(tb, finished, result);
     platform.set_trace(nullptr);
-    if (trace) trace->finish();
-    if (vcd) vcd->finish();
+    // A file that cannot be finished must not lose the simulated result.
+    auto finish = [&result](auto& writer) {
+        if (!writer) return;
+        try {
+            writer->finish();
+        } catch (const std::exception& e) {
+            result.output_errors.push_back(e.what());
+        }
+    };
+    finish(trace);
+    finish(vcd);
     return result;
 }
 

@@ -64,6 +64,9 @@ struct RunResult {
     std::string failure;                        ///< why integrity failed, for the user
     std::vector<model::StatGroup> statistics;   ///< per channel, per resource, per phase
     uint64_t leaked_pages = 0;  ///< page frames still allocated after teardown (a leak if > 0)
+    /// Trace or VCD files that could not be finished after the run (the
+    /// result itself is intact; `dmasim run` prints it and exits 1).
+    std::vector<std::string> output_errors;
 };
 
 /// The configuration cannot be run (e.g. the list does not fit in memory):
