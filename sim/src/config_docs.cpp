@@ -60,7 +60,21 @@ workload.entries: 1024         # flat form, same meaning
 
 On the command line, `--set KEY=VALUE` overrides a key after the file is
 read (`dmasim run configs/default.yaml --set workload.chain_depth=8`). The
-same list is printed by `dmasim config --explain`.
+same list is printed by `dmasim config --explain [KEY|SECTION]...`, and
+`dmasim config --schema` writes it as a JSON Schema for editors.
+
+Configs compose: `dmasim run a.yaml b.yaml` reads the files left to right
+(later ones override), and a file may start from another with
+`base: other.yaml` (relative to the file that names it; chains are
+followed, a cycle is an error).
+
+Units: size keys (unit bytes or MiB) accept `B`, `KiB`, `MiB`, `GiB`,
+`TiB` (powers of 1024) and `kB`, `MB`, `GB`, `TB` (powers of 1000), e.g.
+`4KiB`; frequency keys (MHz) accept `Hz`, `kHz`, `MHz`, `GHz`, e.g.
+`1GHz`; cycle keys accept times `ps`, `ns`, `us`, `ms`, `s`, converted at
+the final `clock_mhz` (`10ns` at 1000 MHz is 10 cycles). The value must
+come out whole in the key's unit; resolved configs, reports and CSVs
+always hold the plain number.
 
 Errors name the file, line, key, value and the allowed range, and exit with
 status 2. An unknown key gets the closest known one ("did you mean
