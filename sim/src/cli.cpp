@@ -66,6 +66,7 @@ void add_sweep(CLI::App& app, SweepCommand& c) {
     cmd->add_option("--shard", c.shard, "Run only shard K of N (1-based): index mod N == K-1");
     cmd->add_option("--set", c.options.sets, "Fix a key for every point: --set KEY=VALUE");
     cmd->add_flag("--resume", c.options.resume, "Run only points without a complete report");
+    cmd->add_flag("--prune", c.options.prune, "Remove the files of points no longer in the sweep");
     cmd->add_flag("--no-plot", c.no_plot, "Do not draw plots");
 }
 

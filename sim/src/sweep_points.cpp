@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "config_loader.h"
+#include "sweep_identity.h"
 #include "sweep_spec.h"
 
 namespace dmasim::sim {
@@ -72,6 +73,7 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
             point.skipped = e.what();
         }
         point.config = builder.config();
+        point.id = point_id(point.config);
         points.push_back(std::move(point));
     }
     return points;

@@ -19,6 +19,7 @@ struct SweepOptions {
     unsigned jobs = 1;
     Shard shard;
     bool resume = false;
+    bool prune = false;  ///< remove files of points no longer in the sweep
     bool plot = true;
 };
 

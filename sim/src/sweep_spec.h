@@ -51,6 +51,7 @@ SweepSpec load_sweep(const std::string& path, const std::string& default_base);
 /// (a cross-key check failed), empty if it can.
 struct SweepPoint {
     size_t index = 0;
+    std::string id;  ///< content hash naming its files (sweep_identity.h)
     std::vector<Assignment> values;
     tb::SimConfig config;
     std::string skipped;
