@@ -155,14 +155,16 @@ TEST(SimConfigSchema, EveryKeyIsDescribedNestedAndFlat) {
     const auto schema = nlohmann::json::parse(config_schema());
     const auto& top = schema["properties"];
     for (const auto& key : config_keys()) {
-        const size_t dot = key.name.find('.');
-        if (dot == std::string::npos) {
-            EXPECT_TRUE(top.contains(key.name)) << key.name;
-            continue;
+        EXPECT_TRUE(top.contains(key.name)) << key.name;  // flat (or top-level) form
+        // Nested form: one object per dotted component.
+        const nlohmann::json* node = &schema;
+        size_t from = 0;
+        for (size_t dot = key.name.find('.'); dot != std::string::npos;
+             from = dot + 1, dot = key.name.find('.', from)) {
+            node = &(*node)["properties"][key.name.substr(from, dot - from)];
+            ASSERT_TRUE(node->is_object()) << key.name;
         }
-        EXPECT_TRUE(top.contains(key.name)) << key.name;  // flat form
-        EXPECT_TRUE(top[key.name.substr(0, dot)]["properties"].contains(key.name.substr(dot + 1)))
-            << key.name;
+        EXPECT_TRUE((*node)["properties"].contains(key.name.substr(from))) << key.name;
     }
     EXPECT_FALSE(schema["additionalProperties"].get<bool>());
     EXPECT_TRUE(top.contains("base"));

@@ -86,6 +86,7 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
         window = Window{*tb.first_start(), *tb.last_completion(), tb.measured_bytes()};
     measure(window, platform, result);
     judge(tb, finished, result);
+    result.scenario_results = tb.results();
     platform.set_trace(nullptr);
     // A file that cannot be finished must not lose the simulated result.
     auto finish = [&result](auto& writer) {

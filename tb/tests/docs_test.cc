@@ -33,4 +33,12 @@ TEST(ScenarioTutorial, WorkedExampleIsTheShippedScenarioFile) {
     EXPECT_EQ(code_block_after(doc, "<!-- example_two_lists.cc begin -->"), file);
 }
 
+TEST(ScenarioTutorial, ParametersExampleIsTheShippedScenarioFile) {
+    const std::string root = DMASIM_SOURCE_DIR;
+    const std::string doc = slurp(root + "/docs/scenarios.md");
+    const std::string file = slurp(root + "/tb/scenarios/example_repeat.cc");
+    ASSERT_FALSE(file.empty());
+    EXPECT_EQ(code_block_after(doc, "<!-- example_repeat.cc begin -->"), file);
+}
+
 }  // namespace

@@ -102,35 +102,69 @@ public:
     virtual void delay_cycles(uint64_t cycles) = 0;
     /// Simulated-memory size in bytes (bus addresses [0, size) are RAM).
     virtual uint64_t memory_bytes() const = 0;
+
+    /// The value of this scenario's parameter `name` (declared with
+    /// DMASIM_SCENARIO_PARAM; config key scenario.<scenario>.<name>).
+    double param(std::string_view name) const;
+    /// Adds a named figure to the report, results.csv and the summary.
+    virtual void add_result(const std::string& name, double value, const std::string& unit,
+                            const std::string& description) = 0;
 };
 
 using ScenarioRun = void (*)(Bench& bench);
 /// Adjusts the platform before elaboration (e.g. turns on traffic).
 using ScenarioSetup = void (*)(SimConfig& config);
 
+/// A parameter a scenario declares: config key scenario.<scenario>.<name>,
+/// validated, documented and sweepable like every built-in key.
+struct ScenarioParam {
+    const char* scenario;
+    const char* name;
+    bool integer;  ///< whole numbers only (else any number in range)
+    double default_value;
+    double min, max;  ///< inclusive range
+    const char* unit;
+    const char* description;
+    std::string key() const;  ///< "scenario.<scenario>.<name>"
+};
+
 struct ScenarioInfo {
     std::string name;
     ScenarioRun run = nullptr;
     ScenarioSetup setup = nullptr;
+    std::string file;  ///< source file of its DMASIM_SCENARIO
+    std::vector<ScenarioParam> params;
 };
 
 /// Scenarios by name, filled by DMASIM_SCENARIO at static-initialisation time.
 class ScenarioRegistry {
 public:
     static ScenarioRegistry& instance();
-    void add_run(std::string_view name, ScenarioRun run);
+    void add_run(std::string_view name, ScenarioRun run, const char* file);
     void add_setup(std::string_view name, ScenarioSetup setup);
+    void add_param(const ScenarioParam& param);
     const ScenarioInfo* find(std::string_view name) const;
     std::vector<std::string> names() const;
+    /// Every declared parameter, by scenario name then declaration order.
+    std::vector<ScenarioParam> params() const;
+    /// The parameter with config key `key`, or nullptr.
+    const ScenarioParam* find_param(std::string_view key) const;
+    /// Registration mistakes (a name defined in two files, a parameter
+    /// declared twice): dmasim refuses to start while there are any.
+    const std::vector<std::string>& errors() const { return errors_; }
 
 private:
     ScenarioInfo& entry(std::string_view name);
     std::vector<ScenarioInfo> scenarios_;
+    std::vector<std::string> errors_;
 };
 
 struct ScenarioRegistrar {
-    ScenarioRegistrar(const char* name, ScenarioRun run) {
-        ScenarioRegistry::instance().add_run(name, run);
+    ScenarioRegistrar(const char* name, ScenarioRun run, const char* file) {
+        ScenarioRegistry::instance().add_run(name, run, file);
+    }
+    explicit ScenarioRegistrar(const ScenarioParam& param) {
+        ScenarioRegistry::instance().add_param(param);
     }
     ScenarioRegistrar(const char* name, ScenarioSetup setup) {
         ScenarioRegistry::instance().add_setup(name, setup);
@@ -143,7 +177,7 @@ struct ScenarioRegistrar {
 #define DMASIM_SCENARIO(name)                                                \
     static void dmasim_scenario_run_##name(::dmasim::tb::Bench& bench);      \
     static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_reg_##name{ \
-        #name, &dmasim_scenario_run_##name};                                 \
+        #name, &dmasim_scenario_run_##name, __FILE__};                       \
     static void dmasim_scenario_run_##name(::dmasim::tb::Bench& bench)
 
 /// Optional: adjusts the configuration before elaboration:
@@ -153,3 +187,10 @@ struct ScenarioRegistrar {
     static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_setup_reg_##name{ \
         #name, &dmasim_scenario_setup_##name};                                     \
     static void dmasim_scenario_setup_##name(::dmasim::tb::SimConfig& config)
+
+/// Declares a numeric parameter of scenario `scn`, read with
+/// bench.param("name"): DMASIM_SCENARIO_PARAM(scn, name, integer, default,
+/// min, max, "unit", "description"); `integer` is true for whole numbers.
+#define DMASIM_SCENARIO_PARAM(scn, pname, integer, def, lo, hi, unit, description)  \
+    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_param_##scn##_##pname{ \
+        ::dmasim::tb::ScenarioParam{#scn, #pname, integer, def, lo, hi, unit, description}}
