@@ -153,47 +153,42 @@ TEST(SimPlotE2E, MissingMatplotlibNamesTheDebianPackage) {
     EXPECT_FALSE(fs::exists(dir.path() + "/p.png"));
 }
 
-/// entries x chain depth {1, 2} at 1 KiB segments, for the given entries.
-std::string write_entries_sweep(const TempDir& dir, const std::string& entries) {
-    return dir.write("grid.yaml",
-                     "set:\n  workload.segment_bytes: 1024\nsweep:\n"
-                     "  workload.entries: " +
-                         entries + "\n  workload.chain_depth: [1, 2]\n");
+/// Sweeps entries (a YAML list) x chain depth {1, 2} at 1 KiB segments
+/// into `out`, with extra `flags`; the sweep file is DIR/grid.yaml.
+test::Outcome sweep_entries(const TempDir& dir, const std::string& entries, const std::string& out,
+                            const std::vector<std::string>& flags = {}) {
+    const std::string grid = dir.write("grid.yaml",
+                                       "set:\n  workload.segment_bytes: 1024\nsweep:\n"
+                                       "  workload.entries: " +
+                                           entries + "\n  workload.chain_depth: [1, 2]\n");
+    std::vector<std::string> args = {"sweep", grid, "--out", out, "--no-plot"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    return run_dmasim(dir, args);
 }
 
 TEST(SimSweepIdentityE2E, ValueInsertedInTheMiddleRerunsOnlyItsPoints) {
     TempDir dir;
     const std::string out = dir.path() + "/out";
-    ASSERT_EQ(
-        run_dmasim(dir, {"sweep", write_entries_sweep(dir, "[4, 8]"), "--out", out, "--no-plot"})
-            .status,
-        0);
+    ASSERT_EQ(sweep_entries(dir, "[4, 8]", out).status, 0);
     const auto before = reports(out);
     // 6 between 4 and 8: 3 x 2 points, of which the 2 with 6 entries are new.
-    auto r = run_dmasim(dir, {"sweep", write_entries_sweep(dir, "[4, 6, 8]"), "--out", out,
-                              "--no-plot", "--resume"});
+    auto r = sweep_entries(dir, "[4, 6, 8]", out, {"--resume"});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("2 to run, 4 already complete"), std::string::npos) << r.out;
     const auto after = reports(out);
     for (const auto& [name, text] : before) EXPECT_EQ(after.at(name), text) << name;
     // The CSV equals that of a fresh run of the edited sweep.
     const std::string fresh = dir.path() + "/fresh";
-    ASSERT_EQ(
-        run_dmasim(dir, {"sweep", dir.path() + "/grid.yaml", "--out", fresh, "--no-plot"}).status,
-        0);
+    ASSERT_EQ(sweep_entries(dir, "[4, 6, 8]", fresh).status, 0);
     EXPECT_EQ(read_file(out + "/results.csv"), read_file(fresh + "/results.csv"));
 }
 
 TEST(SimSweepIdentityE2E, RemovedValuesAreIgnoredOnResumeAndPruned) {
     TempDir dir;
     const std::string out = dir.path() + "/out";
-    ASSERT_EQ(
-        run_dmasim(dir, {"sweep", write_entries_sweep(dir, "[4, 6, 8]"), "--out", out, "--no-plot"})
-            .status,
-        0);
+    ASSERT_EQ(sweep_entries(dir, "[4, 6, 8]", out).status, 0);
     // Dropping 8 leaves its 2 reports behind: ignored and said so.
-    auto r = run_dmasim(
-        dir, {"sweep", write_entries_sweep(dir, "[4, 6]"), "--out", out, "--no-plot", "--resume"});
+    auto r = sweep_entries(dir, "[4, 6]", out, {"--resume"});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("0 to run, 4 already complete"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("ignoring 2 point report(s)"), std::string::npos) << r.out;
@@ -205,8 +200,7 @@ TEST(SimSweepIdentityE2E, RemovedValuesAreIgnoredOnResumeAndPruned) {
     EXPECT_NE(m.err.find("ignoring 2 point report(s)"), std::string::npos) << m.err;
     EXPECT_EQ(read_file(dir.path() + "/m/results.csv"), read_file(out + "/results.csv"));
     // --prune removes their report, config and log: 2 x 3 files.
-    auto p = run_dmasim(dir, {"sweep", dir.path() + "/grid.yaml", "--out", out, "--no-plot",
-                              "--resume", "--prune"});
+    auto p = sweep_entries(dir, "[4, 6]", out, {"--resume", "--prune"});
     ASSERT_EQ(p.status, 0) << p.out << p.err;
     EXPECT_NE(p.out.find("pruned 6 file(s)"), std::string::npos) << p.out;
     EXPECT_EQ(reports(out).size(), 4u);
@@ -215,12 +209,8 @@ TEST(SimSweepIdentityE2E, RemovedValuesAreIgnoredOnResumeAndPruned) {
 TEST(SimSweepIdentityE2E, ReorderedValuesRerunNothingAndKeepPointOrder) {
     TempDir dir;
     const std::string out = dir.path() + "/out";
-    ASSERT_EQ(
-        run_dmasim(dir, {"sweep", write_entries_sweep(dir, "[4, 8]"), "--out", out, "--no-plot"})
-            .status,
-        0);
-    auto r = run_dmasim(
-        dir, {"sweep", write_entries_sweep(dir, "[8, 4]"), "--out", out, "--no-plot", "--resume"});
+    ASSERT_EQ(sweep_entries(dir, "[4, 8]", out).status, 0);
+    auto r = sweep_entries(dir, "[8, 4]", out, {"--resume"});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("0 to run, 4 already complete"), std::string::npos) << r.out;
     const std::string csv = read_file(out + "/results.csv");
