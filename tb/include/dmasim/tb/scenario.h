@@ -191,6 +191,7 @@ struct ScenarioRegistrar {
 /// Declares a numeric parameter of scenario `scn`, read with
 /// bench.param("name"): DMASIM_SCENARIO_PARAM(scn, name, integer, default,
 /// min, max, "unit", "description"); `integer` is true for whole numbers.
-#define DMASIM_SCENARIO_PARAM(scn, pname, integer, def, lo, hi, unit, description)  \
-    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_param_##scn##_##pname{ \
-        ::dmasim::tb::ScenarioParam{#scn, #pname, integer, def, lo, hi, unit, description}}
+#define DMASIM_SCENARIO_PARAM(scn, pname, integer, def, lo, hi, unit, description)            \
+    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_param_##scn##_##pname {      \
+        ::dmasim::tb::ScenarioParam { #scn, #pname, integer, def, lo, hi, unit, description } \
+    }
