@@ -13,7 +13,7 @@ namespace dmasim::sim {
 
 int run_command(const RunCommand& c) {
     const ConfigBuilder builder =
-        build_config(c.config.empty() ? default_config_path() : c.config, c.sets);
+        build_config(c.configs.empty() ? std::vector{default_config_path()} : c.configs, c.sets);
     check_scenario(builder);
     const tb::SimConfig& config = builder.config();
 
@@ -22,17 +22,25 @@ int run_command(const RunCommand& c) {
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    if (!c.report.empty())
-        write_file_atomically(c.report, make_report(config, result, wall).dump(2) + "\n");
+    // The summary comes first: if an output cannot be written, the
+    // simulated result has still reached the terminal.
     if (!c.quiet) fmt::print("{}", summary_text(config, result, wall));
+    std::vector<std::string> unwritten = result.output_errors;
+    if (!c.report.empty()) try {
+            write_file_atomically(c.report, make_report(config, result, wall).dump(2) + "\n");
+        } catch (const std::exception& e) {
+            unwritten.push_back(fmt::format("report: {}", e.what()));
+        }
     if (result.leaked_pages > 0)
         fmt::print(stderr, "dmasim: warning: {} simulated page frames were not freed\n",
                    result.leaked_pages);
+    for (const auto& why : unwritten)
+        fmt::print(stderr, "dmasim: error: output not written after the run: {}\n", why);
     if (!result.integrity) {
         fmt::print(stderr, "dmasim: integrity check failed: {}\n", result.failure);
         return 1;
     }
-    return 0;
+    return unwritten.empty() ? 0 : 1;
 }
 
 }  // namespace dmasim::sim

@@ -314,9 +314,15 @@ std::vector<KeyDef> build_table() {
 
 }  // namespace
 
-const std::vector<KeyDef>& config_keys() {
-    static const std::vector<KeyDef> table = build_table();
+std::vector<KeyDef>& mutable_table() {
+    static std::vector<KeyDef> table = build_table();
     return table;
+}
+
+const std::vector<KeyDef>& config_keys() { return mutable_table(); }
+
+void add_config_keys(std::vector<KeyDef> keys) {
+    for (auto& key : keys) mutable_table().push_back(std::move(key));
 }
 
 const KeyDef* find_key(std::string_view name) {

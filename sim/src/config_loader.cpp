@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+
+#include "config_units.h"
 #include "strict_yaml.h"
 #include "suggest.h"
 
@@ -45,9 +49,33 @@ const KeyDef& known_key(const std::string& name, const Location& where) {
     return *key;
 }
 
+std::string base_path(const YAML::Node& node, const std::string& including_file) {
+    namespace fs = std::filesystem;
+    if (!node.IsScalar() || node.Scalar().empty())
+        throw ConfigError(location_of(node, including_file), "base: expects a config path");
+    const fs::path base = fs::path(including_file).parent_path() / node.Scalar();
+    if (!fs::is_regular_file(base))
+        throw ConfigError(location_of(node, including_file),
+                          fmt::format("base config {} not found", base.string()));
+    return base.lexically_normal().string();
+}
+
 void ConfigBuilder::apply_file(const std::string& path) {
-    const YAML::Node root = load_strict_yaml(path, "config");
+    YAML::Node root = load_strict_yaml(path, "config");
     if (root.IsNull()) return;  // an empty config keeps every default
+    if (root.IsMap() && root["base"]) {
+        const YAML::Node base = root["base"];
+        const std::string base_file = base_path(base, path);
+        const std::string next = std::filesystem::weakly_canonical(base_file).string();
+        reading_.push_back(std::filesystem::weakly_canonical(path).string());
+        if (std::find(reading_.begin(), reading_.end(), next) != reading_.end())
+            throw ConfigError(location_of(base, path),
+                              fmt::format("base: {} makes a cycle: {} -> {}", base.Scalar(),
+                                          fmt::join(reading_, " -> "), next));
+        apply_file(base_file);  // the base first, so this file overrides it
+        reading_.pop_back();
+        root.remove("base");
+    }
     apply_yaml(root, path);
 }
 
@@ -95,12 +123,31 @@ void ConfigBuilder::apply_set(const std::string& assignment) {
 
 void ConfigBuilder::apply(const std::string& name, const std::string& text, const Location& where) {
     const KeyDef& key = known_key(name, where);
+    origin_[name] = where;
+    const auto ns = takes_time(key) ? time_in_ns(text) : std::nullopt;
+    if (ns) {
+        times_[name] = {text, *ns};
+        set_cycles_from_time(key);
+        return;
+    }
+    times_.erase(name);
     try {
         key.set(config_, parse_value(key, text));
     } catch (const std::invalid_argument& e) {
         throw ConfigError(where, e.what());
     }
-    origin_[name] = where;
+    if (name == "clock_mhz")
+        for (const auto& [time_key, value] : times_) set_cycles_from_time(*find_key(time_key));
+}
+
+void ConfigBuilder::set_cycles_from_time(const KeyDef& key) {
+    const TimeValue& time = times_.at(key.name);
+    try {
+        key.set(config_,
+                parse_value(key, cycles_text(key, time.text, time.ns, config_.platform.clock_mhz)));
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(origin_.at(key.name), e.what());
+    }
 }
 
 Location ConfigBuilder::origin(const std::vector<std::string>& keys) const {
@@ -109,12 +156,22 @@ Location ConfigBuilder::origin(const std::vector<std::string>& keys) const {
     return {fmt::format("default of {}", keys.front()), 0};
 }
 
-ConfigBuilder build_config(const std::string& path, const std::vector<std::string>& sets) {
+ConfigBuilder build_config(const std::vector<std::string>& paths,
+                           const std::vector<std::string>& sets) {
     ConfigBuilder builder;
-    builder.apply_file(path);
+    for (const auto& path : paths) builder.apply_file(path);
     for (const auto& assignment : sets) builder.apply_set(assignment);
     builder.validate();
     return builder;
+}
+
+ConfigBuilder build_config(const std::string& path, const std::vector<std::string>& sets) {
+    return build_config(std::vector<std::string>{path}, sets);
+}
+
+tb::SimConfig load_config(const std::vector<std::string>& paths,
+                          const std::vector<std::string>& sets) {
+    return build_config(paths, sets).config();
 }
 
 tb::SimConfig load_config(const std::string& path, const std::vector<std::string>& sets) {

@@ -9,6 +9,7 @@
 
 #include "config_keys.h"
 #include "number_grammar.h"
+#include "config_units.h"
 #include "suggest.h"
 
 namespace dmasim::sim {
@@ -99,7 +100,8 @@ std::string describe_allowed(const KeyDef& key) {
     return "any text";
 }
 
-Value parse_value(const KeyDef& key, const std::string& text) {
+Value parse_value(const KeyDef& key, const std::string& given) {
+    const std::string text = in_key_unit(key, given).value_or(given);
     switch (key.type) {
         case KeyType::integer:
             return parse_integer(key, text);

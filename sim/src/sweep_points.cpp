@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "config_loader.h"
+#include "sweep_identity.h"
 #include "sweep_spec.h"
 
 namespace dmasim::sim {
@@ -39,6 +40,16 @@ ConfigBuilder common_builder(const SweepSpec& spec) {
     ConfigBuilder common;
     if (!spec.base.empty()) common.apply_file(spec.base);
     if (!spec.set.IsNull()) common.apply_yaml(spec.set, spec.file);
+    const auto swept = spec.swept_keys();
+    for (const auto& assignment : spec.cli_sets) {
+        common.apply_set(assignment);
+        const std::string key = assignment.substr(0, assignment.find('='));
+        if (std::find(swept.begin(), swept.end(), key) != swept.end())
+            throw ConfigError({"--set " + assignment, 0},
+                              fmt::format("{} is swept by {}; --set fixes keys the sweep does "
+                                          "not vary",
+                                          key, spec.file));
+    }
     return common;
 }
 
@@ -70,6 +81,7 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& ch
             point.skipped = e.what();
         }
         point.config = builder.config();
+        point.id = point_id(point.config);
         points.push_back(std::move(point));
     }
     return points;

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <set>
 
 #include "config_loader.h"
@@ -13,8 +12,6 @@
 
 namespace dmasim::sim {
 namespace {
-
-namespace fs = std::filesystem;
 
 Location where_of(const YAML::Node& node, const std::string& file) {
     return {file, node.Mark().line + 1};
@@ -117,7 +114,7 @@ SweepSpec load_sweep(const std::string& path, const std::string& default_base,
     for (const auto& entry : root) {
         const std::string name = entry.first.Scalar();
         if (name == "base") {
-            spec.base = resolve_base(entry.second, path);
+            spec.base = base_path(entry.second, path);
         } else if (name == "set") {
             spec.set = entry.second;
         } else if (name == "sweep") {

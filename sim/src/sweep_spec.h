@@ -35,6 +35,8 @@ struct SweepSpec {
     std::string file;
     std::string base;  ///< config file the points start from
     YAML::Node set;    ///< fixed overrides applied to every point (may be null)
+    /// `sweep --set KEY=VALUE` assignments, applied after `set:`.
+    std::vector<std::string> cli_sets;
     std::vector<SweepAxis> axes;
 
     /// Swept keys in axis order (zip groups contribute all their keys).
@@ -58,6 +60,7 @@ SweepSpec load_sweep(const std::string& path, const std::string& default_base,
 /// (a cross-key check failed), empty if it can.
 struct SweepPoint {
     size_t index = 0;
+    std::string id;  ///< content hash naming its files (sweep_identity.h)
     std::vector<Assignment> values;
     tb::SimConfig config;
     std::string skipped;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "number_grammar.h"
+#include "config_units.h"
 
 namespace dmasim::sim {
 namespace {
@@ -135,12 +136,18 @@ std::vector<Assignment> expand_value_list(const KeyDef& key, const YAML::Node& n
                                           const std::string& file, uint64_t limit) {
     std::vector<Assignment> out;
     for (auto& [text, where] : raw_values(key, node, file, limit)) {
+        // A time on a cycle key is checked when a point applies it at its clock.
+        if (takes_time(key) && time_in_ns(text)) {
+            out.push_back({key.name, text, where});
+            continue;
+        }
         try {
             parse_value(key, text);
+            // "4KiB" is swept as 4096: CSV columns and point identities use the number.
+            out.push_back({key.name, in_key_unit(key, text).value_or(text), where});
         } catch (const std::invalid_argument& e) {
             throw ConfigError(where, e.what());
         }
-        out.push_back({key.name, text, where});
     }
     if (out.empty()) throw ConfigError(where_of(node, file), key.name + ": empty value list");
     return out;

@@ -4,7 +4,9 @@
 // (data burst) and an interrupt, after exactly the data descriptors before
 // a data fault, leaving every byte outside what it moved unchanged; every
 // other channel must finish and pass the scoreboard. Only the channels
-// without the fault are measured.
+// without the fault are measured; the faulted channel's outcome is in the
+// scenario results fault.code (the error code it reported) and fault.held
+// (1 if every check of it held).
 #include <dmasim/driver/dmasim_dma.h>
 #include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
@@ -21,17 +23,26 @@ using dmasim::tb::Transfer;
 void check_faulted(Bench& bench, const Transfer& t, const FaultParams& f) {
     const bool data = f.kind == FaultKind::data;
     const unsigned expected = data ? DMA_ERR_DATA_BUS : DMA_ERR_DESC_BUS;
-    bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
-                 fmt::format("channel {}: status {:#x} has error {}, expected {} (fault.index = "
-                             "{} may lie past the transfer)",
-                             t.channel(), t.status(), dmasim_error_name(t.error()),
-                             dmasim_error_name(expected), f.index));
+    const char* name = dmasim_error_name(expected);
+    bool held = bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
+                             fmt::format("channel {}: status {:#x} has error {}, expected {} "
+                                         "(fault.index = {} may lie past the transfer)",
+                                         t.channel(), t.status(), dmasim_error_name(t.error()),
+                                         dmasim_error_name(expected), f.index));
     if (data)
-        bench.expect(t.descs_done() == f.index,
-                     fmt::format("channel {}: {} descriptors done before the data fault on "
-                                 "descriptor {}",
-                                 t.channel(), t.descs_done(), f.index));
-    bench.check_untouched(t);
+        held &= bench.expect(t.descs_done() == f.index,
+                             fmt::format("channel {}: {} descriptors done before the data fault "
+                                         "on descriptor {}",
+                                         t.channel(), t.descs_done(), f.index));
+    held &= bench.check_untouched(t);
+    bench.add_result("fault.code", t.error(), "error code",
+                     fmt::format("channel {}: error code reported, expected {} ({})", t.channel(),
+                                 expected, name));
+    bench.add_result(
+        "fault.held", held ? 1 : 0, "",
+        fmt::format("1 if channel {} stopped with {}, an interrupt{} and every byte "
+                    "outside what it moved unchanged",
+                    t.channel(), name, data ? ", after the descriptors before the fault" : ""));
 }
 
 }  // namespace

@@ -87,9 +87,19 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
         window = Window{*tb.first_start(), *tb.last_completion(), tb.measured_bytes()};
     measure(window, platform, result);
     judge(tb, finished, result);
+    result.scenario_results = tb.results();
     platform.set_trace(nullptr);
-    if (trace) trace->finish();
-    if (vcd) vcd->finish();
+    // A file that cannot be finished must not lose the simulated result.
+    auto finish = [&result](auto& writer) {
+        if (!writer) return;
+        try {
+            writer->finish();
+        } catch (const std::exception& e) {
+            result.output_errors.push_back(e.what());
+        }
+    };
+    finish(trace);
+    finish(vcd);
     return result;
 }
 

@@ -268,4 +268,9 @@ void Testbench::delay_cycles(uint64_t cycles) {
         static_cast<double>(cycles) * 1000.0 / config_.platform.clock_mhz, sc_core::SC_NS));
 }
 
+void Testbench::add_result(const std::string& name, double value, const std::string& unit,
+                           const std::string& description) {
+    results_.push_back({name, value, unit, description});
+}
+
 }  // namespace dmasim::tb
