@@ -17,15 +17,6 @@ Location where_of(const YAML::Node& node, const std::string& file) {
     return {file, node.Mark().line + 1};
 }
 
-std::string resolve_base(const YAML::Node& node, const std::string& file) {
-    if (!node.IsScalar()) throw ConfigError(where_of(node, file), "base: expects a config path");
-    fs::path base = fs::path(file).parent_path() / node.Scalar();
-    if (!fs::is_regular_file(base))
-        throw ConfigError(where_of(node, file),
-                          fmt::format("base config {} not found", base.string()));
-    return base.lexically_normal().string();
-}
-
 /// Points so far against --max-points: each new axis may have at most
 /// max / points values, so the product never overflows and no axis is
 /// built past the cap.
