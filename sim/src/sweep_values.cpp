@@ -88,16 +88,17 @@ bool is_power_of_two(const Number& n) {
            (*n.magnitude & (*n.magnitude - 1)) == 0;
 }
 
-std::vector<std::string> pow2_values(const YAML::Node& list, const std::string& file) {
+std::vector<std::string> pow2_values(const YAML::Node& list, const std::string& file,
+                                     uint64_t limit) {
     const auto n = numbers(list, 2, "pow2", file);
     if (!is_power_of_two(n[0]) || !is_power_of_two(n[1]) || *n[0].magnitude > *n[1].magnitude)
         throw ConfigError(where_of(list, file), "pow2 needs two powers of two, lo <= hi");
+    // log2(hi / lo) + 1 values, at most 64.
+    uint64_t count = 1;
+    while ((*n[0].magnitude << (count - 1)) != *n[1].magnitude) ++count;
+    if (count > limit) too_many(list, file, limit);
     std::vector<std::string> out;
-    // At most 64 values; the loop stops before doubling past hi overflows.
-    for (uint64_t v = *n[0].magnitude;; v *= 2) {
-        out.push_back(fmt::format("{}", v));
-        if (v == *n[1].magnitude) break;
-    }
+    for (uint64_t i = 0; i < count; ++i) out.push_back(fmt::format("{}", *n[0].magnitude << i));
     return out;
 }
 
@@ -120,7 +121,7 @@ std::vector<std::pair<std::string, Location>> raw_values(const KeyDef& key, cons
     } else if (node.IsMap() && node.size() == 1 && node["range"]) {
         add_all(range_values(key, node["range"], file, limit));
     } else if (node.IsMap() && node.size() == 1 && node["pow2"]) {
-        add_all(pow2_values(node["pow2"], file));
+        add_all(pow2_values(node["pow2"], file, limit));
     } else {
         throw ConfigError(where_of(node, file),
                           fmt::format("{}: expected [a, b, ...], {{range: [lo, hi, step]}} or "

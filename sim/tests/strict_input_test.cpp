@@ -233,6 +233,12 @@ TEST(SimSweepPoints, PointCountCannotOverflowAndIsCapped) {
     EXPECT_TRUE(has(e, "--max-points")) << e;
     EXPECT_TRUE(
         has(sweep_error("sweep:\n  workload.entries: [1, 2, 3]\n", 2), "more than 2 values"));
+    // Every value form counts: pow2 [1, 65536] has 17 values (found by
+    // scripts/config-mutate, which saw 17 points run under --max-points 4).
+    EXPECT_TRUE(has(sweep_error("sweep:\n  workload.entries: {pow2: [1, 65536]}\n", 4),
+                    "more than 4 values"));
+    EXPECT_TRUE(has(sweep_error("sweep:\n  workload.entries: {range: [1, 5, 1]}\n", 4),
+                    "more than 4 values"));
     EXPECT_EQ(sweep_error("sweep:\n  workload.entries: [1, 2]\n  dma.channels: [1, 2]\n", 4), "");
 }
 
