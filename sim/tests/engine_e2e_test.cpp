@@ -73,6 +73,22 @@ TEST(SimEngineE2E, KnobsWorkInEveryFormatAndDirection) {
             }
 }
 
+TEST(SimEngineE2E, ErrorInjectionFindsEveryErrorInEveryDescriptorSize) {
+    // The scenario edits descriptors in whatever layout CAPS reports; each
+    // malformed list must still stop with its own error code.
+    TempDir dir;
+    for (const char* format : {"chained_pages", "linked_list"})
+        for (const char* bytes : {"16", "64"}) {
+            SCOPED_TRACE(fmt::format("{} {}", format, bytes));
+            EXPECT_EQ(run_result(dir, {"run", "--set", "workload.scenario=error_injection", "--set",
+                                       fmt::format("dma.descriptor_format={}", format), "--set",
+                                       fmt::format("dma.descriptor_bytes={}", bytes), "--set",
+                                       "workload.entries=16", "--set", "workload.chain_depth=2",
+                                       "--set", "memory.size_mib=64"})["integrity"],
+                      "pass");
+        }
+}
+
 TEST(SimEngineE2E, BadKnobValuesExitTwoNamingKeyAndRange) {
     TempDir dir;
     struct Case {

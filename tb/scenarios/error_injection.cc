@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace {
 
@@ -20,35 +21,61 @@ using dmasim::tb::WorkloadConfig;
 
 bool linked(const dmasim_xfer& x) { return x.spec.format == DMA_HW_FMT_LINKED_LIST; }
 
-// The fields an injection edits, in either descriptor format.
-struct DescFields {
-    uint64_t* src;
-    uint64_t* next_link;  ///< where the address of the next chunk lives
-    uint32_t* length;
-    uint32_t* flags;
-};
+// The fields an injection edits, in every descriptor layout (dma_hw.h):
+// compact slots hold 32-bit addresses and 16-bit flags. The next chunk's
+// address is `src` of a chain slot, or `next` in a linked list.
+enum class Field { src, next_link, length, flag_bits };
 
-DescFields fields(dmasim_xfer& x, unsigned chunk, unsigned slot) {
-    void* p = dmasim_xfer_desc(&x, chunk, slot);
-    if (linked(x)) {
-        auto* d = static_cast<dma_hw_ll_desc*>(p);
-        return {&d->src, &d->next, &d->length, &d->flags};
-    }
-    auto* d = static_cast<dma_hw_desc*>(p);
-    return {&d->src, &d->src, &d->length, &d->flags};
+template <typename Desc>
+auto& link_field(Desc* d) {
+    if constexpr (std::is_same_v<Desc, dma_hw_desc> || std::is_same_v<Desc, dma_hw_desc16>)
+        return d->src;
+    else
+        return d->next;
 }
 
-// The descriptor that links chunk `chunk` to the next one.
-DescFields link_of(dmasim_xfer& x, unsigned chunk) {
+template <typename Desc>
+void edit_as(void* slot, Field f, uint64_t value) {
+    auto* d = static_cast<Desc*>(slot);
+    using Addr = std::remove_reference_t<decltype(d->src)>;
+    using Flags = decltype(d->flags);
+    switch (f) {
+        case Field::src:
+            d->src = static_cast<Addr>(value);
+            break;
+        case Field::next_link:
+            link_field(d) = static_cast<Addr>(value);
+            break;
+        case Field::length:
+            d->length = static_cast<uint32_t>(value);
+            break;
+        case Field::flag_bits:
+            d->flags = static_cast<Flags>(d->flags | value);
+            break;
+    }
+}
+
+// The 64-byte layouts start with the 32/48-byte ones.
+void edit(dmasim_xfer& x, unsigned chunk, unsigned slot, Field f, uint64_t value) {
+    void* p = dmasim_xfer_desc(&x, chunk, slot);
+    const bool compact = x.spec.desc_bytes == DMA_HW_DESC16_SIZE;
+    if (linked(x))
+        compact ? edit_as<dma_hw_ll_desc24>(p, f, value) : edit_as<dma_hw_ll_desc>(p, f, value);
+    else
+        compact ? edit_as<dma_hw_desc16>(p, f, value) : edit_as<dma_hw_desc>(p, f, value);
+}
+
+// Edits the descriptor that links chunk `chunk` to the next one.
+void edit_link(dmasim_xfer& x, unsigned chunk, uint64_t target) {
     const unsigned last = x.chunks[chunk].nr_desc;
-    return fields(x, chunk, linked(x) ? last - 1 : last);
+    edit(x, chunk, linked(x) ? last - 1 : last, Field::next_link, target);
 }
 
 // Past the end of simulated RAM, so outside memory for any access.
 uint64_t outside_memory(const Bench& bench) { return bench.memory_bytes() + 0x1000; }
 
-// Flag bit 31 means nothing to the controller.
-constexpr uint32_t kUnknownFlag = 0x80000000u;
+// Flag bit 15 means nothing to the controller (and fits compact flags).
+constexpr uint32_t kUnknownFlag = 0x8000u;
 static_assert((kUnknownFlag & DMA_DESC_FLAGS_VALID) == 0);
 
 uint64_t one_chunk(Bench&) { return 1; }
@@ -68,20 +95,20 @@ struct Case {
     void (*inject)(Bench& bench, Transfer& t);
 };
 
-void zero_length(Bench&, Transfer& t) { *fields(t.xfer(), 0, 0).length = 0; }
+void zero_length(Bench&, Transfer& t) { edit(t.xfer(), 0, 0, Field::length, 0); }
 
 void descriptor_outside(Bench& bench, Transfer& t) { t.xfer().head = outside_memory(bench); }
 
 void data_outside(Bench& bench, Transfer& t) {
-    *fields(t.xfer(), 0, 0).src = outside_memory(bench);
+    edit(t.xfer(), 0, 0, Field::src, outside_memory(bench));
 }
 
 void chain_loop(Bench&, Transfer& t) {
     dmasim_xfer& x = t.xfer();
-    *link_of(x, x.nr_chunks - 2).next_link = dmasim_xfer_desc_bus(&x, 0, 0);
+    edit_link(x, x.nr_chunks - 2, dmasim_xfer_desc_bus(&x, 0, 0));
 }
 
-void bad_flags(Bench&, Transfer& t) { *fields(t.xfer(), 0, 0).flags |= kUnknownFlag; }
+void bad_flags(Bench&, Transfer& t) { edit(t.xfer(), 0, 0, Field::flag_bits, kUnknownFlag); }
 
 void too_deep(Bench&, Transfer&) {
     // The list itself is the fault: it has more chunks than the walker allows.
