@@ -164,5 +164,15 @@ TEST(SimCliE2E, UnwritableReportStillPrintsTheSummaryAndExitsOne) {
     EXPECT_TRUE(contains(r.err, "output not written after the run")) << r.err;
 }
 
+TEST(SimCliE2E, UnwritableTraceStillPrintsTheSummaryAndExitsOne) {
+    TempDir dir;
+    std::filesystem::create_directories(dir.path() + "/taken/x");
+    auto r =
+        run_dmasim(dir, {"run", "--set", "workload.entries=8", "--trace", dir.path() + "/taken"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_TRUE(contains(r.out, "integrity    pass")) << r.out;
+    EXPECT_TRUE(contains(r.err, "cannot rename")) << r.err;
+}
+
 }  // namespace
 }  // namespace dmasim::sim
