@@ -26,11 +26,11 @@ int run_command(const RunCommand& c) {
     // simulated result has still reached the terminal.
     if (!c.quiet) fmt::print("{}", summary_text(config, result, wall));
     std::vector<std::string> unwritten = result.output_errors;
-    if (!c.report.empty()) try {
-            write_file_atomically(c.report, make_report(config, result, wall).dump(2) + "\n");
-        } catch (const std::exception& e) {
-            unwritten.push_back(fmt::format("report: {}", e.what()));
-        }
+    if (!c.report.empty())
+        if (std::string why = write_file_atomically_or_error(
+                c.report, make_report(config, result, wall).dump(2) + "\n");
+            !why.empty())
+            unwritten.push_back("report: " + why);
     if (result.leaked_pages > 0)
         fmt::print(stderr, "dmasim: warning: {} simulated page frames were not freed\n",
                    result.leaked_pages);

@@ -137,19 +137,25 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
     return out;
 }
 
-void write_file_atomically(const std::string& path, const std::string& text) {
+std::string write_file_atomically_or_error(const std::string& path, const std::string& text) {
     const std::string temp = fmt::format("{}.tmp.{}", path, getpid());
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         out << text;
         out.flush();
-        if (!out) throw std::runtime_error(fmt::format("cannot write {}", temp));
+        if (!out) return fmt::format("cannot write {}", temp);
     }
     if (std::rename(temp.c_str(), path.c_str()) != 0) {
         std::string why = std::strerror(errno);
         std::remove(temp.c_str());
-        throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", temp, path, why));
+        return fmt::format("cannot rename {} to {}: {}", temp, path, why);
     }
+    return "";
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+    if (std::string why = write_file_atomically_or_error(path, text); !why.empty())
+        throw std::runtime_error(why);
 }
 
 }  // namespace dmasim::sim

@@ -29,4 +29,8 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& resul
 /// file is either absent or complete. Throws std::runtime_error on failure.
 void write_file_atomically(const std::string& path, const std::string& text);
 
+/// write_file_atomically() that returns why it failed ("" if it did not),
+/// for use after a simulation, where AddressSanitizer misreports exceptions.
+std::string write_file_atomically_or_error(const std::string& path, const std::string& text);
+
 }  // namespace dmasim::sim

@@ -152,16 +152,29 @@ TEST(SimCliE2E, SweepSetOfASweptKeyIsUsageError) {
     EXPECT_TRUE(contains(r.err, "workload.chain_depth is swept")) << r.err;
 }
 
-TEST(SimCliE2E, UnwritableReportStillPrintsTheSummaryAndExitsOne) {
-    // The path is a directory, so it passes any check that its parent
-    // exists and fails only when the report is renamed onto it.
+/// Runs with output `option` pointing at a non-empty directory: it passes
+/// any check that its parent exists and fails only when the finished file
+/// is renamed onto it, after the simulation. The summary must still print.
+void expect_summary_despite_unwritable(const char* option) {
     TempDir dir;
     std::filesystem::create_directories(dir.path() + "/taken/x");
-    auto r =
-        run_dmasim(dir, {"run", "--set", "workload.entries=8", "--report", dir.path() + "/taken"});
+    auto r = run_dmasim(dir, {"run", "--set", "workload.entries=8", option, dir.path() + "/taken"});
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_TRUE(contains(r.out, "integrity    pass")) << r.out;
     EXPECT_TRUE(contains(r.err, "output not written after the run")) << r.err;
+    EXPECT_TRUE(contains(r.err, "cannot rename")) << r.err;
+}
+
+TEST(SimCliE2E, UnwritableReportStillPrintsTheSummaryAndExitsOne) {
+    expect_summary_despite_unwritable("--report");
+}
+
+TEST(SimCliE2E, UnwritableTraceStillPrintsTheSummaryAndExitsOne) {
+    expect_summary_despite_unwritable("--trace");
+}
+
+TEST(SimCliE2E, UnwritableVcdStillPrintsTheSummaryAndExitsOne) {
+    expect_summary_despite_unwritable("--vcd");
 }
 
 }  // namespace

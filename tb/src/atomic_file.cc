@@ -14,10 +14,12 @@ std::string AtomicFile::temp_name(const std::string& path) {
     return fmt::format("{}.tmp.{}", path, ::getpid());
 }
 
-void AtomicFile::publish(const std::string& temp, const std::string& path) {
-    if (std::rename(temp.c_str(), path.c_str()) != 0)
-        throw std::runtime_error(
-            fmt::format("cannot rename {} to {}: {}", temp, path, std::strerror(errno)));
+std::string AtomicFile::publish(const std::string& temp, const std::string& path) {
+    if (std::rename(temp.c_str(), path.c_str()) == 0) return "";
+    const std::string why =
+        fmt::format("cannot rename {} to {}: {}", temp, path, std::strerror(errno));
+    std::remove(temp.c_str());
+    return why;
 }
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), temp_(temp_name(path_)) {
@@ -32,15 +34,15 @@ AtomicFile::~AtomicFile() {
     std::remove(temp_.c_str());
 }
 
-void AtomicFile::commit() {
+std::string AtomicFile::commit() {
     const bool failed = std::ferror(file_) != 0;
     const bool closed = std::fclose(file_) == 0;
     file_ = nullptr;
     if (failed || !closed) {
         std::remove(temp_.c_str());
-        throw std::runtime_error(fmt::format("cannot write {}", temp_));
+        return fmt::format("cannot write {}", temp_);
     }
-    publish(temp_, path_);
+    return publish(temp_, path_);
 }
 
 }  // namespace dmasim::tb

@@ -17,14 +17,17 @@ public:
     AtomicFile& operator=(const AtomicFile&) = delete;
 
     std::FILE* get() const { return file_; }
-    /// Closes and renames onto the final path; throws std::runtime_error.
-    void commit();
+    /// Closes and renames onto the final path. Returns why it failed, or ""
+    /// (no exception: it runs after sc_start, where AddressSanitizer
+    /// misreports exceptions).
+    std::string commit();
 
     /// The temporary name used for `path` (for writers that open it
     /// themselves, like SystemC's VCD writer).
     static std::string temp_name(const std::string& path);
-    /// Renames a finished temporary file onto `path`; throws on failure.
-    static void publish(const std::string& temp, const std::string& path);
+    /// Renames a finished temporary file onto `path`; returns why it
+    /// failed, or "".
+    static std::string publish(const std::string& temp, const std::string& path);
 
 private:
     std::string path_;

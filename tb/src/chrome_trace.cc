@@ -75,9 +75,9 @@ void ChromeTrace::instant(const std::string& track, const char* what, sc_core::s
                escaped(what), micros(at), ids.pid, ids.tid);
 }
 
-void ChromeTrace::finish() {
+std::string ChromeTrace::finish() {
     fmt::print(file_.get(), "\n]}}\n");
-    file_.commit();
+    return file_.commit();
 }
 
 }  // namespace dmasim::tb

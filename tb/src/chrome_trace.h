@@ -21,7 +21,7 @@ public:
               sc_core::sc_time end) override;
     void instant(const std::string& track, const char* what, sc_core::sc_time at) override;
     /// Ends the JSON document and moves it into place.
-    void finish();
+    std::string finish();
 
 private:
     struct Ids {

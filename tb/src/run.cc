@@ -90,16 +90,8 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     result.scenario_results = tb.results();
     platform.set_trace(nullptr);
     // A file that cannot be finished must not lose the simulated result.
-    auto finish = [&result](auto& writer) {
-        if (!writer) return;
-        try {
-            writer->finish();
-        } catch (const std::exception& e) {
-            result.output_errors.push_back(e.what());
-        }
-    };
-    finish(trace);
-    finish(vcd);
+    for (const std::string& why : {trace ? trace->finish() : "", vcd ? vcd->finish() : ""})
+        if (!why.empty()) result.output_errors.push_back(why);
     return result;
 }
 

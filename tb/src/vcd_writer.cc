@@ -28,10 +28,10 @@ VcdWriter::~VcdWriter() {
     std::remove((temp_ + ".vcd").c_str());
 }
 
-void VcdWriter::finish() {
+std::string VcdWriter::finish() {
     sc_core::sc_close_vcd_trace_file(file_);
     file_ = nullptr;
-    AtomicFile::publish(temp_ + ".vcd", path_);
+    return AtomicFile::publish(temp_ + ".vcd", path_);
 }
 
 }  // namespace dmasim::tb

@@ -18,7 +18,7 @@ public:
     VcdWriter& operator=(const VcdWriter&) = delete;
 
     /// Closes the trace and renames it onto the final path.
-    void finish();
+    std::string finish();
 
 private:
     std::string path_;
