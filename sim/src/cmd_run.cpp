@@ -26,43 +26,12 @@ void check_scenario(const ConfigBuilder& builder) {
                     guess ? ", did you mean " + *guess + "?" : "", fmt::join(names, ", ")));
 }
 
-/// What the scenario's traits (tb::ScenarioTrait) rule out.
-void check_scenario_fits(const ConfigBuilder& builder) {
-    const auto& w = builder.config().workload;
-    const auto& dma = builder.config().platform.dma;
-    const unsigned traits = tb::ScenarioRegistry::instance().find(w.scenario)->traits;
-    auto require = [&builder](bool ok, std::initializer_list<const char*> keys,
-                              const std::string& message) {
-        if (!ok) throw ConfigError(builder.origin(keys), message);
-    };
-    require(w.payload == tb::Payload::checked || !(traits & tb::kChecksMemory),
-            {"workload.payload", "workload.scenario"},
-            fmt::format("workload.payload = none leaves scenario {} nothing to check (it checks "
-                        "memory contents): use workload.payload = checked",
-                        w.scenario));
-    // The engine stops a list beyond its limits with CHAIN_LOOP; refuse it
-    // now rather than after simulating, unless the scenario means to.
-    if (traits & tb::kInjectsErrors) return;
-    require(w.chain_depth - 1 <= dma.max_chain_depth,
-            {"workload.chain_depth", "dma.max_chain_depth"},
-            fmt::format("workload.chain_depth = {} makes {} chain links, more than "
-                        "dma.max_chain_depth = {}: the engine would stop with CHAIN_LOOP; "
-                        "raise dma.max_chain_depth or lower workload.chain_depth",
-                        w.chain_depth, w.chain_depth - 1, dma.max_chain_depth));
-    require(w.entries <= dma.max_descriptors, {"workload.entries", "dma.max_descriptors"},
-            fmt::format("workload.entries = {} descriptors are more than "
-                        "dma.max_descriptors = {}: the engine would stop with CHAIN_LOOP; "
-                        "raise dma.max_descriptors or shorten the list",
-                        w.entries, dma.max_descriptors));
-}
-
 }  // namespace
 
 int run_command(const RunCommand& c) {
     const ConfigBuilder builder =
         build_config(c.config.empty() ? default_config_path() : c.config, c.sets);
     check_scenario(builder);
-    check_scenario_fits(builder);
     const tb::SimConfig& config = builder.config();
 
     const auto start = std::chrono::steady_clock::now();

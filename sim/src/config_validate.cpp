@@ -1,5 +1,6 @@
 // config_validate.cpp - checks that involve more than one key. Single-key
 // type and range checks live in the key table (config_value.cpp).
+#include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -42,6 +43,11 @@ uint64_t list_pages(const tb::WorkloadConfig& w, uint64_t segment) {
     return w.entries * pages_for(offset, segment);
 }
 
+unsigned scenario_traits(const std::string& name) {
+    const tb::ScenarioInfo* s = tb::ScenarioRegistry::instance().find(name);
+    return s ? s->traits : 0;
+}
+
 }  // namespace
 
 void ConfigBuilder::validate() const {
@@ -82,6 +88,28 @@ void ConfigBuilder::validate() const {
             fmt::format("workload.buffers = packed lays segments back to back, so "
                         "workload.offset = {} must be 0",
                         w.offset));
+    const unsigned traits = scenario_traits(w.scenario);
+    require(w.payload == tb::Payload::checked || !(traits & tb::kChecksMemory),
+            {"workload.payload", "workload.scenario"},
+            fmt::format("workload.payload = none leaves scenario {} nothing to check (it checks "
+                        "memory contents): use workload.payload = checked",
+                        w.scenario));
+    // The engine stops a list beyond its limits with CHAIN_LOOP; refuse it
+    // now rather than after simulating, unless the scenario means to.
+    if (!(traits & tb::kInjectsErrors)) {
+        require(w.chain_depth - 1 <= p.dma.max_chain_depth,
+                {"workload.chain_depth", "dma.max_chain_depth"},
+                fmt::format("workload.chain_depth = {} makes {} chain links, more than "
+                            "dma.max_chain_depth = {}: the engine would stop with CHAIN_LOOP; "
+                            "raise dma.max_chain_depth or lower workload.chain_depth",
+                            w.chain_depth, w.chain_depth - 1, p.dma.max_chain_depth));
+        require(w.entries <= p.dma.max_descriptors, {"workload.entries", "dma.max_descriptors"},
+                fmt::format("workload.entries = {} descriptors are more than "
+                            "dma.max_descriptors = {}: the engine would stop with CHAIN_LOOP; "
+                            "raise dma.max_descriptors or shorten the list",
+                            w.entries, p.dma.max_descriptors));
+    }
+
     if (uint64_t segment = largest_segment(w)) {
         const uint64_t buffers = w.direction == tb::Direction::mem_to_mem ? 2 : 1;
         const uint64_t pages = list_pages(w, segment) * buffers;
