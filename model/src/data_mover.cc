@@ -32,6 +32,7 @@ void DataMover::reset(uint64_t now) {
     last_read_issue_ = last_write_issue_ = now;
     covered_ = now;
     blocked_until_ = now;
+    granted_ = 0;
 }
 
 void DataMover::begin(const Segment& seg, dma_hw_direction dir, uint64_t ready) {
@@ -48,7 +49,7 @@ Slice DataMover::advance(uint64_t horizon, uint64_t max_reads) {
     uint64_t reads = 0;
     while (w_done_ < seg_.length) {
         bool read_fits =
-            r_done_ < seg_.length && r_stream_ + next_read_bytes() <= w_stream_ + buffer_;
+            r_done_ < seg_.length && space_wanted(next_read_bytes()) <= w_stream_ + buffer_;
         if (read_fits) {
             if (reads == max_reads || !plan_read(horizon)) break;
             ++reads;
@@ -67,6 +68,15 @@ uint64_t DataMover::next_read_bytes() const {
     return burst_end(at, base + seg_.length, bus_.width, params_.max_burst_beats) - at;
 }
 
+// With read_refill_bytes = R the engine waits until R bytes of the buffer
+// are free and then reads into all of them: a read of n bytes beyond the
+// space already granted asks for max(n, R) more. R = 0 asks for n, so each
+// read waits only for its own space.
+uint64_t DataMover::space_wanted(uint64_t n) const {
+    if (r_stream_ + n <= granted_) return granted_;
+    return r_stream_ + std::max<uint64_t>(n, params_.read_refill_bytes);
+}
+
 uint64_t DataMover::release_time(uint64_t stream_offset) {
     while (sinks_.front().end < stream_offset) sinks_.pop_front();
     return sinks_.front().release;
@@ -82,7 +92,8 @@ bool DataMover::plan_read(uint64_t horizon) {
     uint64_t n = next_read_bytes();
     uint64_t t = std::max(ready_, last_read_issue_);
     if (reads_ >= read_done_.size()) t = std::max(t, read_done_[reads_ % read_done_.size()]);
-    if (r_stream_ + n > buffer_) t = std::max(t, release_time(r_stream_ + n - buffer_));
+    uint64_t wanted = space_wanted(n);
+    if (wanted > buffer_) t = std::max(t, release_time(wanted - buffer_));
     if (t > horizon) {
         blocked_until_ = t;
         return false;
@@ -107,6 +118,7 @@ bool DataMover::plan_read(uint64_t horizon) {
     r_stream_ += n;
     sources_.push_back({r_stream_, data_start, done});
     last_read_issue_ = t;
+    granted_ = wanted;
     stats_.read_bursts += 1;
     cover(t, done);
     tracks_.span(tracks_.read, "read", t, done);

@@ -19,37 +19,51 @@ dma_hw_error check_data(const Descriptor& d) {
     return DMA_ERR_NONE;
 }
 
-dma_hw_error decode_chained(const uint8_t* bytes, Descriptor* d) {
-    dma_hw_desc raw;
+template <typename Raw>
+Raw read_raw(const uint8_t* bytes) {
+    Raw raw;
     std::memcpy(&raw, bytes, sizeof raw);
+    return raw;
+}
+
+template <typename Raw>
+void take_fields(const Raw& raw, Descriptor* d) {
     d->src = raw.src;
     d->dst = raw.dst;
     d->length = raw.length;
     d->flags = raw.flags;
-    d->is_chain_slot = (raw.flags & DMA_DESC_CHAIN) != 0;
+}
+
+template <typename Raw>
+dma_hw_error decode_chained(const uint8_t* bytes, Descriptor* d) {
+    take_fields(read_raw<Raw>(bytes), d);
+    d->is_chain_slot = (d->flags & DMA_DESC_CHAIN) != 0;
     return d->is_chain_slot ? check_chain_slot(*d) : check_data(*d);
 }
 
+template <typename Raw>
 dma_hw_error decode_linked(const uint8_t* bytes, Descriptor* d) {
-    dma_hw_ll_desc raw;
-    std::memcpy(&raw, bytes, sizeof raw);
+    Raw raw = read_raw<Raw>(bytes);
+    take_fields(raw, d);
     d->next = raw.next;
-    d->src = raw.src;
-    d->dst = raw.dst;
-    d->length = raw.length;
-    d->flags = raw.flags;
     if (raw.reserved != 0) return DMA_ERR_BAD_DESCRIPTOR;
     return check_data(*d);
 }
 
 }  // namespace
 
+// The 64-byte layouts start with the 32-byte ones; the hardware ignores
+// their tail.
 dma_hw_error decode_descriptor(DescriptorFormat f, const uint8_t* bytes, uint64_t addr,
-                               Descriptor* out) {
+                               Descriptor* out, unsigned descriptor_bytes) {
     *out = Descriptor{};
     out->addr = addr;
-    return f == DescriptorFormat::chained_pages ? decode_chained(bytes, out)
-                                                : decode_linked(bytes, out);
+    bool compact = descriptor_bytes == DMA_HW_DESC16_SIZE;
+    if (f == DescriptorFormat::chained_pages)
+        return compact ? decode_chained<dma_hw_desc16>(bytes, out)
+                       : decode_chained<dma_hw_desc>(bytes, out);
+    return compact ? decode_linked<dma_hw_ll_desc24>(bytes, out)
+                   : decode_linked<dma_hw_ll_desc>(bytes, out);
 }
 
 }  // namespace dmasim::model

@@ -17,7 +17,7 @@ DescriptorWalker::DescriptorWalker(const DmaParams& params, BusPort& bus, Channe
 
 void DescriptorWalker::start(uint64_t first, DescriptorFormat format, uint64_t now) {
     format_ = format;
-    size_ = descriptor_size(format);
+    size_ = descriptor_size(format, params_.descriptor_bytes);
     fifo_.clear();
     chunk_starts_.clear();
     chunk_starts_.insert(first);
@@ -88,7 +88,8 @@ void DescriptorWalker::fetch(uint64_t issue) {
     for (unsigned i = 0; i < n; ++i) {
         Descriptor d;
         uint64_t slot = addr + uint64_t(i) * size_;
-        dma_hw_error err = decode_descriptor(format_, bus_.dmi + slot, slot, &d);
+        dma_hw_error err =
+            decode_descriptor(format_, bus_.dmi + slot, slot, &d, params_.descriptor_bytes);
         if (!decode_slot(d, err, done)) return;
     }
 }

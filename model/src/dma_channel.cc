@@ -44,7 +44,7 @@ void DmaChannel::start(uint64_t now) {
     writebacks_.clear();
     planning_ = true;
     mover_.reset(now);
-    walker_.start(desc_addr, format(), now);
+    walker_.start(desc_addr, format(), now + params_.start_latency_cycles);
     if (direction() > DMA_HW_MEM_TO_DEV) stop(now, DMA_ERR_BAD_DESCRIPTOR);
 }
 
@@ -121,16 +121,33 @@ void DmaChannel::copy_bytes(const Slice& s) {
     }
 }
 
+bool DmaChannel::writes_status(uint32_t flags) const {
+    switch (params_.status_writeback) {
+        case StatusWriteback::per_descriptor:
+            return true;
+        case StatusWriteback::irq_only:
+            return (flags & DMA_DESC_IRQ) != 0;
+        case StatusWriteback::last:
+            return (flags & DMA_DESC_END) != 0;
+        case StatusWriteback::none:
+            break;
+    }
+    return false;
+}
+
 // A data descriptor is done when its status write-back (one small write
-// after its last write response) completes. The bytes and counters are
-// settled now; the write-back waits in a queue until the mover's writes
-// reach its cycle, so the write channel is booked in time order.
+// after its last write response) completes, or at that response if the
+// policy writes none for it. The bytes and counters are settled now; the
+// completion waits in a queue until the mover's writes reach its cycle, so
+// the write channel is booked in time order.
 void DmaChannel::complete_descriptor() {
     mover_.end_segment();
-    uint64_t at = current_.addr + status_offset(format());
+    bool write = writes_status(current_.flags);
+    uint64_t at = current_.addr + status_offset(format(), params_.descriptor_bytes);
+    // Little-endian: a compact slot's 16-bit status is the first 2 bytes.
     uint32_t words[2] = {DMA_DESC_STATUS_DONE, current_.length};
-    std::memcpy(bus_.dmi + at, words, sizeof words);
-    writebacks_.push_back({mover_.last_response(), at, current_.flags});
+    if (write) std::memcpy(bus_.dmi + at, words, status_bytes(params_.descriptor_bytes));
+    writebacks_.push_back({mover_.last_response(), at, current_.flags, write});
 
     stats_.descriptors += 1;
     stats_.bytes += current_.length;
@@ -140,13 +157,18 @@ void DmaChannel::complete_descriptor() {
 }
 
 void DmaChannel::before_write(uint64_t t) {
+    const uint32_t bytes = status_bytes(params_.descriptor_bytes);
     while (!writebacks_.empty() && writebacks_.front().issue <= t) {
         const Writeback& wb = writebacks_.front();
-        uint64_t done =
-            bus_.memory->write_burst(wb.issue + bus_.latency, beats_of(wb.addr, 8, bus_.width), 8)
-                .response;
-        tracks_.span(tracks_.write, "write-back", wb.issue, done);
-        stats_.writeback_cycles += done - wb.issue;
+        uint64_t done = wb.issue;
+        if (wb.write) {
+            done = bus_.memory
+                       ->write_burst(wb.issue + bus_.latency, beats_of(wb.addr, bytes, bus_.width),
+                                     bytes)
+                       .response;
+            tracks_.span(tracks_.write, "write-back", wb.issue, done);
+            stats_.writeback_cycles += done - wb.issue;
+        }
         last_done_ = std::max(last_done_, done);
         if (wb.flags & DMA_DESC_IRQ) raise_irq(done);
         writebacks_.pop_front();

@@ -23,6 +23,10 @@ void check_params(const DmaParams& p, const BusParams& bus) {
     uint64_t burst = uint64_t(p.max_burst_beats) * bus.width_bytes;
     if (p.buffer_bytes < 2 * std::min<uint64_t>(burst, 4096))
         throw std::invalid_argument("dma.buffer_bytes must hold two maximal bursts");
+    if (p.descriptor_bytes != 16 && p.descriptor_bytes != 32 && p.descriptor_bytes != 64)
+        throw std::invalid_argument("dma.descriptor_bytes must be 16, 32 or 64");
+    if (p.read_refill_bytes > p.buffer_bytes)
+        throw std::invalid_argument("dma.read_refill_bytes must be at most dma.buffer_bytes");
 }
 }  // namespace
 
@@ -109,7 +113,8 @@ const RegisterInfo* DmaController::find_register(uint32_t offset, unsigned* chan
 
 uint32_t DmaController::caps() const {
     return channels() | DMA_CAPS_CHAINED_PAGES | DMA_CAPS_LINKED_LIST |
-           (DMA_HW_DESC_SIZE << DMA_CAPS_DESC_SIZE_SHIFT);
+           (params_.descriptor_bytes << DMA_CAPS_DESC_SIZE_SHIFT) |
+           (static_cast<uint32_t>(params_.status_writeback) << DMA_CAPS_WRITEBACK_SHIFT);
 }
 
 uint32_t DmaController::read_register(const RegisterInfo& r, unsigned ch) const {

@@ -137,13 +137,27 @@ std::vector<unsigned> chunk_sizes(unsigned entries, unsigned depth) {
 
 namespace {
 
-void put_chained(uint8_t* ram, uint64_t at, uint64_t src, uint64_t dst, uint32_t len,
-                 uint32_t flags) {
+// Writes a descriptor in the layout of the given slot size (dma_hw.h); the
+// 64-byte layouts are the 32/48-byte ones plus ignored bytes.
+void put_chained(uint8_t* ram, uint64_t at, unsigned bytes, uint64_t src, uint64_t dst,
+                 uint32_t len, uint32_t flags) {
+    if (bytes == DMA_HW_DESC16_SIZE) {
+        dma_hw_desc16 d{uint32_t(src), uint32_t(dst), len, uint16_t(flags), 0};
+        std::memcpy(ram + at, &d, sizeof d);
+        return;
+    }
     dma_hw_desc d{src, dst, len, flags, 0, 0};
     std::memcpy(ram + at, &d, sizeof d);
 }
 
-void put_linked(uint8_t* ram, uint64_t at, uint64_t next, const Seg& s, uint32_t flags) {
+void put_linked(uint8_t* ram, uint64_t at, unsigned bytes, uint64_t next, const Seg& s,
+                uint32_t flags) {
+    if (bytes == DMA_HW_DESC16_SIZE) {
+        dma_hw_ll_desc24 d{
+            uint32_t(next), uint32_t(s.src), uint32_t(s.dst), s.length, uint16_t(flags), 0, 0};
+        std::memcpy(ram + at, &d, sizeof d);
+        return;
+    }
     dma_hw_ll_desc d{next, s.src, s.dst, s.length, flags, 0, 0, 0};
     std::memcpy(ram + at, &d, sizeof d);
 }
@@ -151,28 +165,31 @@ void put_linked(uint8_t* ram, uint64_t at, uint64_t next, const Seg& s, uint32_t
 }  // namespace
 
 uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
-                       const std::vector<uint64_t>& chunks) {
+                       const std::vector<uint64_t>& chunks, unsigned descriptor_bytes) {
+    const unsigned size = descriptor_size(DescriptorFormat::chained_pages, descriptor_bytes);
     std::vector<unsigned> sizes =
         chunk_sizes(static_cast<unsigned>(segs.size()), static_cast<unsigned>(chunks.size()));
     size_t k = 0;
     for (size_t c = 0; c < chunks.size(); ++c) {
         uint64_t at = chunks[c];
-        for (unsigned i = 0; i < sizes[c]; ++i, ++k, at += DMA_HW_DESC_SIZE) {
+        for (unsigned i = 0; i < sizes[c]; ++i, ++k, at += size) {
             uint32_t flags = segs[k].flags | (k + 1 == segs.size() ? DMA_DESC_END : 0);
-            put_chained(ram, at, segs[k].src, segs[k].dst, segs[k].length, flags);
+            put_chained(ram, at, descriptor_bytes, segs[k].src, segs[k].dst, segs[k].length, flags);
         }
-        if (c + 1 < chunks.size()) put_chained(ram, at, chunks[c + 1], 0, 0, DMA_DESC_CHAIN);
+        if (c + 1 < chunks.size())
+            put_chained(ram, at, descriptor_bytes, chunks[c + 1], 0, 0, DMA_DESC_CHAIN);
     }
     return chunks[0];
 }
 
 uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
-                      const std::vector<uint64_t>& chunks) {
+                      const std::vector<uint64_t>& chunks, unsigned descriptor_bytes) {
+    const unsigned size = descriptor_size(DescriptorFormat::linked_list, descriptor_bytes);
     std::vector<unsigned> sizes =
         chunk_sizes(static_cast<unsigned>(segs.size()), static_cast<unsigned>(chunks.size()));
     std::vector<uint64_t> addr;
     for (size_t c = 0; c < chunks.size(); ++c)
-        for (unsigned i = 0; i < sizes[c]; ++i) addr.push_back(chunks[c] + i * DMA_HW_LL_DESC_SIZE);
+        for (unsigned i = 0; i < sizes[c]; ++i) addr.push_back(chunks[c] + i * size);
     size_t k = 0;
     for (size_t c = 0; c < chunks.size(); ++c) {
         for (unsigned i = 0; i < sizes[c]; ++i, ++k) {
@@ -180,7 +197,7 @@ uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
             bool chunk_end = i + 1 == sizes[c] && !last;
             uint32_t flags =
                 segs[k].flags | (last ? DMA_DESC_END : 0) | (chunk_end ? DMA_DESC_CHAIN : 0);
-            put_linked(ram, addr[k], last ? 0 : addr[k + 1], segs[k], flags);
+            put_linked(ram, addr[k], descriptor_bytes, last ? 0 : addr[k + 1], segs[k], flags);
         }
     }
     return chunks[0];

@@ -106,13 +106,15 @@ std::vector<Seg> segments(uint64_t src, uint64_t dst, unsigned count, uint32_t l
 /// (design §7: the first entries mod depth chunks get one more).
 std::vector<unsigned> chunk_sizes(unsigned entries, unsigned depth);
 
-/// Writes a chained_pages list over the given chunk addresses; returns the
-/// first descriptor's address.
+/// Writes a chained_pages list over the given chunk addresses, in the
+/// layout of dma.descriptor_bytes; returns the first descriptor's address.
 uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
-                       const std::vector<uint64_t>& chunks);
+                       const std::vector<uint64_t>& chunks,
+                       unsigned descriptor_bytes = DMA_HW_DESC_SIZE);
 /// Writes a linked_list over the given chunk addresses.
 uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
-                      const std::vector<uint64_t>& chunks);
+                      const std::vector<uint64_t>& chunks,
+                      unsigned descriptor_bytes = DMA_HW_DESC_SIZE);
 
 /// Fills n bytes with a seed-dependent pattern.
 void fill_pattern(uint8_t* p, uint64_t n, uint32_t seed);

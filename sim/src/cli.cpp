@@ -7,11 +7,14 @@
 #include <filesystem>
 #include <thread>
 
+#include "completion.h"
 #include "config_docs.h"
 #include "config_loader.h"
+#include "config_schema.h"
 #include "merge.h"
 #include "paths.h"
 #include "plot.h"
+#include "scenario_check.h"
 #include "sweep_runner.h"
 
 namespace dmasim::sim {
@@ -22,7 +25,8 @@ constexpr int kExitUsage = 2;
 struct ConfigCommand {
     bool markdown = false;
     bool resolve = false;
-    std::string config;
+    bool schema = false;
+    std::vector<std::string> args;  ///< KEYs for --explain, CONFIGs for --resolve
     std::vector<std::string> sets;
 };
 
@@ -40,7 +44,9 @@ struct MergeCommand {
 
 void add_run(CLI::App& app, RunCommand& c) {
     auto* cmd = app.add_subcommand("run", "Simulate one configuration and print a summary");
-    cmd->add_option("config", c.config, "YAML config (default: configs/default.yaml)");
+    cmd->add_option("config", c.configs,
+                    "YAML configs, later ones overriding earlier ones (default: "
+                    "configs/default.yaml)");
     cmd->add_option("--set", c.sets, "Override a key: --set KEY=VALUE (repeatable)");
     cmd->add_option("--report", c.report, "Write the report JSON here");
     cmd->add_option("--trace", c.trace, "Write a Chrome/Perfetto trace-event JSON here");
@@ -58,8 +64,13 @@ void add_sweep(CLI::App& app, SweepCommand& c) {
         ->check(CLI::Range(1u, 4096u));
     cmd->add_option("--out", c.options.out_dir,
                     "Output directory (default: results/<sweep name>[-shardKofN])");
+    cmd->add_option("--max-points", c.options.max_points,
+                    fmt::format("Refuse a sweep with more points (default {})", kDefaultMaxPoints))
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
     cmd->add_option("--shard", c.shard, "Run only shard K of N (1-based): index mod N == K-1");
+    cmd->add_option("--set", c.options.sets, "Fix a key for every point: --set KEY=VALUE");
     cmd->add_flag("--resume", c.options.resume, "Run only points without a complete report");
+    cmd->add_flag("--prune", c.options.prune, "Remove the files of points no longer in the sweep");
     cmd->add_flag("--no-plot", c.no_plot, "Do not draw plots");
 }
 
@@ -85,23 +96,30 @@ void add_plot(CLI::App& app, PlotRequest& r) {
 void add_config(CLI::App& app, ConfigCommand& c) {
     auto* cmd = app.add_subcommand(
         "config",
-        "Explain every config key (default), print docs/configuration.md, or print "
-        "a fully resolved config");
-    cmd->add_flag("--explain", "List every key with default, unit, range and description");
+        "Explain config keys (default), print docs/configuration.md or a JSON Schema, or "
+        "print a fully resolved config");
+    cmd->add_flag("--explain",
+                  "List keys (all, or the KEYs/sections given) with default, "
+                  "unit, range and description");
     cmd->add_flag("--markdown", c.markdown, "Print docs/configuration.md");
-    cmd->add_flag("--resolve", c.resolve, "Print CONFIG with --set applied, every key");
-    cmd->add_option("config", c.config, "YAML config for --resolve (default: default.yaml)");
+    cmd->add_flag("--schema", c.schema, "Print a JSON Schema of every key (for editors)");
+    cmd->add_flag("--resolve", c.resolve, "Print CONFIGs layered, with --set applied, every key");
+    cmd->add_option("args", c.args,
+                    "--explain: keys or sections; --resolve: configs (default: default.yaml)");
     cmd->add_option("--set", c.sets, "Override a key for --resolve: --set KEY=VALUE");
 }
 
 int config_command(const ConfigCommand& c) {
     if (c.markdown)
         fmt::print("{}", config_markdown());
+    else if (c.schema)
+        fmt::print("{}", config_schema());
     else if (c.resolve)
-        fmt::print("{}", resolved_yaml(load_config(
-                             c.config.empty() ? default_config_path() : c.config, c.sets)));
+        fmt::print("{}",
+                   resolved_yaml(load_config(
+                       c.args.empty() ? std::vector{default_config_path()} : c.args, c.sets)));
     else
-        fmt::print("{}", explain_text());
+        fmt::print("{}", explain_text(c.args));
     return 0;
 }
 
@@ -123,6 +141,7 @@ int sweep_command(SweepCommand& c) {
     o.plot = !c.no_plot;
     o.default_config = default_config_path();
     o.dmasim_exe = self_exe();
+    o.check = check_scenario;
     return run_sweep(o);
 }
 
@@ -131,6 +150,7 @@ int sweep_command(SweepCommand& c) {
 int cli_main(int argc, char* argv[]) {
     CLI::App app{"dmasim: a cycle-approximate simulator of a scatter/gather DMA engine", "dmasim"};
     app.require_subcommand(1);
+    app.set_version_flag("--version", "dmasim " DMASIM_VERSION);
     RunCommand run;
     SweepCommand sweep;
     MergeCommand merge;
@@ -141,6 +161,11 @@ int cli_main(int argc, char* argv[]) {
     add_merge(app, merge);
     add_plot(app, plot);
     add_config(app, config);
+    app.add_subcommand("completion",
+                       "Print the bash completion script: "
+                       "source <(dmasim completion bash)")
+        ->add_option("shell", "Shell (bash)")
+        ->check(CLI::IsMember({"bash"}));
 
     try {
         app.parse(argc, argv);
@@ -152,6 +177,10 @@ int cli_main(int argc, char* argv[]) {
         if (app.got_subcommand("sweep")) return sweep_command(sweep);
         if (app.got_subcommand("merge")) return merge_sweeps(merge.dirs, merge.out, !merge.no_plot);
         if (app.got_subcommand("plot")) return plot_command(plot);
+        if (app.got_subcommand("completion")) {
+            fmt::print("{}", bash_completion());
+            return 0;
+        }
         return config_command(config);
     } catch (const ConfigError& e) {
         fmt::print(stderr, "dmasim: error: {}\n", e.what());

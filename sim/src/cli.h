@@ -12,7 +12,7 @@ int cli_main(int argc, char* argv[]);
 
 /// `dmasim run`'s options.
 struct RunCommand {
-    std::string config;  ///< empty: configs/default.yaml
+    std::vector<std::string> configs;  ///< layered left to right; none: configs/default.yaml
     std::vector<std::string> sets;
     std::string report;
     std::string trace;

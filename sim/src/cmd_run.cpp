@@ -1,5 +1,4 @@
 // cmd_run.cpp - `dmasim run`: one simulation in this process.
-#include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -8,29 +7,13 @@
 #include "config_loader.h"
 #include "paths.h"
 #include "report.h"
-#include "suggest.h"
+#include "scenario_check.h"
 
 namespace dmasim::sim {
-namespace {
-
-/// Scenarios are compiled into tb/, so the names are only known here.
-void check_scenario(const ConfigBuilder& builder) {
-    const auto& registry = tb::ScenarioRegistry::instance();
-    const std::string& name = builder.config().workload.scenario;
-    if (registry.find(name)) return;
-    auto names = registry.names();
-    auto guess = closest_match(name, names);
-    throw ConfigError(
-        builder.origin({"workload.scenario"}),
-        fmt::format("unknown scenario '{}'{} (known: {})", name,
-                    guess ? ", did you mean " + *guess + "?" : "", fmt::join(names, ", ")));
-}
-
-}  // namespace
 
 int run_command(const RunCommand& c) {
     const ConfigBuilder builder =
-        build_config(c.config.empty() ? default_config_path() : c.config, c.sets);
+        build_config(c.configs.empty() ? std::vector{default_config_path()} : c.configs, c.sets);
     check_scenario(builder);
     const tb::SimConfig& config = builder.config();
 
@@ -39,17 +22,25 @@ int run_command(const RunCommand& c) {
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    if (!c.report.empty())
-        write_file_atomically(c.report, make_report(config, result, wall).dump(2) + "\n");
+    // The summary comes first: if an output cannot be written, the
+    // simulated result has still reached the terminal.
     if (!c.quiet) fmt::print("{}", summary_text(config, result, wall));
+    std::vector<std::string> unwritten = result.output_errors;
+    if (!c.report.empty()) try {
+            write_file_atomically(c.report, make_report(config, result, wall).dump(2) + "\n");
+        } catch (const std::exception& e) {
+            unwritten.push_back(fmt::format("report: {}", e.what()));
+        }
     if (result.leaked_pages > 0)
         fmt::print(stderr, "dmasim: warning: {} simulated page frames were not freed\n",
                    result.leaked_pages);
+    for (const auto& why : unwritten)
+        fmt::print(stderr, "dmasim: error: output not written after the run: {}\n", why);
     if (!result.integrity) {
         fmt::print(stderr, "dmasim: integrity check failed: {}\n", result.failure);
         return 1;
     }
-    return 0;
+    return unwritten.empty() ? 0 : 1;
 }
 
 }  // namespace dmasim::sim

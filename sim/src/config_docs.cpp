@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "config_keys.h"
+#include "config_loader.h"
 
 namespace dmasim::sim {
 namespace {
@@ -57,7 +60,21 @@ workload.entries: 1024         # flat form, same meaning
 
 On the command line, `--set KEY=VALUE` overrides a key after the file is
 read (`dmasim run configs/default.yaml --set workload.chain_depth=8`). The
-same list is printed by `dmasim config --explain`.
+same list is printed by `dmasim config --explain [KEY|SECTION]...`, and
+`dmasim config --schema` writes it as a JSON Schema for editors.
+
+Configs compose: `dmasim run a.yaml b.yaml` reads the files left to right
+(later ones override), and a file may start from another with
+`base: other.yaml` (relative to the file that names it; chains are
+followed, a cycle is an error).
+
+Units: size keys (unit bytes or MiB) accept `B`, `KiB`, `MiB`, `GiB`,
+`TiB` (powers of 1024) and `kB`, `MB`, `GB`, `TB` (powers of 1000), e.g.
+`4KiB`; frequency keys (MHz) accept `Hz`, `kHz`, `MHz`, `GHz`, e.g.
+`1GHz`; cycle keys accept times `ps`, `ns`, `us`, `ms`, `s`, converted at
+the final `clock_mhz` (`10ns` at 1000 MHz is 10 cycles). The value must
+come out whole in the key's unit; resolved configs, reports and CSVs
+always hold the plain number.
 
 Errors name the file, line, key, value and the allowed range, and exit with
 status 2. An unknown key gets the closest known one ("did you mean
@@ -71,14 +88,61 @@ dma.max_outstanding_reads?"). Checks across keys:
 - with `fault.kind` other than `none`, `fault.channel` must be below
   `dma.channels`;
 - the workload's buffers (twice for `mem_to_mem`, whole pages per segment)
-  must fit in `memory.size_mib`.
+  must fit in `memory.size_mib`;
+- the scenario's own needs (`dmasim run` and `dmasim sweep`):
+  `workload.scenario` must name a compiled-in scenario; `bus_fault` needs
+  `fault.kind` other than `none` and a `fault.index` the list reaches;
+  `error_injection`'s list of `dma.max_chain_depth` + 2 chunks must fit in
+  `memory.size_mib`.
+
+## Numbers
+
+Every numeric key, in a config file, in `--set` and in sweep values
+(lists, `range:` and `pow2:`), reads one grammar, the YAML 1.2 core
+schema's:
+
+| form | examples | for |
+|---|---|---|
+| decimal integer, optional sign | `16`, `+16`, `-0` | integer and number keys |
+| hexadecimal, octal | `0x10`, `0o20` | integer and number keys |
+| decimal with `.` and/or exponent | `0.5`, `.5`, `5.`, `1e-3`, `2.5E3` | number keys |
+
+A decimal integer part that starts with `0` followed by a digit (`017`,
+`00.5`) is refused: YAML 1.1 reads `017` as octal 15, YAML 1.2 as 17.
+Anything else is refused too: trailing text (`16xyz`), `_` separators,
+`.inf` and `.nan` (no key takes them), and a fraction or exponent for an
+integer key (`1.5`, `1e3`). A value out of a key's range names the range.
+
+## YAML rules
+
+A file is one YAML document (a second `---` is an error) with plain-text
+keys, none given twice: a repeated key or section, or one key given both
+nested and flat (`workload: {entries: 4}` and `workload.entries: 8`), is
+an error naming both lines. Anchors and aliases work, but an alias inside
+the anchor it names (a cycle) is an error, and all aliases of a file
+together may expand to at most 10,000 nodes. An unknown key is an error
+even when it holds an empty map (`dmaa: {}`). A directory, a file over
+64 MiB or one of more than 1,000,000 YAML nodes is refused by name.
 )";
+
+/// Whether `key` is `name` or lies in section `name`.
+bool selected_by(const KeyDef& key, const std::string& name) {
+    return key.name == name || key.name.rfind(name + ".", 0) == 0;
+}
 
 }  // namespace
 
-std::string explain_text() {
+std::string explain_text(const std::vector<std::string>& names) {
+    for (const auto& name : names)
+        if (std::none_of(config_keys().begin(), config_keys().end(),
+                         [&](const KeyDef& key) { return selected_by(key, name); }))
+            known_key(name, {"config --explain " + name, 0});  // throws, with a did-you-mean
     std::string out;
     for (const auto& key : config_keys()) {
+        if (!names.empty() && std::none_of(names.begin(), names.end(), [&](const auto& name) {
+                return selected_by(key, name);
+            }))
+            continue;
         out += fmt::format("{}  ({}{}{})\n", key.name, type_name(key.type),
                            key.unit.empty() ? "" : ", ", key.unit);
         out += fmt::format("    default {}; allowed {}\n", format_value(key.default_value()),

@@ -5,11 +5,14 @@
 #include <dmasim/tb/run.h>
 
 #include <string>
+#include <vector>
 
 namespace dmasim::sim {
 
-/// Plain-text listing of every key for the terminal.
-std::string explain_text();
+/// Plain-text listing of the keys for the terminal: every key, or those
+/// `names` select (a key, or a section such as "dma"). Throws ConfigError
+/// with a did-you-mean for a name that is neither.
+std::string explain_text(const std::vector<std::string>& names = {});
 
 /// The whole of docs/configuration.md.
 std::string config_markdown();

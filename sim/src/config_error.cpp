@@ -9,7 +9,9 @@ std::string Location::to_string() const {
     return line > 0 ? fmt::format("{}:{}", file, line) : file;
 }
 
-ConfigError::ConfigError(const Location& where, const std::string& message)
-    : std::runtime_error(fmt::format("{}: {}", where.to_string(), message)) {}
+ConfigError::ConfigError(const Location& where, const std::string& message,
+                         std::vector<std::string> keys)
+    : std::runtime_error(fmt::format("{}: {}", where.to_string(), message)),
+      keys(std::move(keys)) {}
 
 }  // namespace dmasim::sim

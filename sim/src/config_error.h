@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace dmasim::sim {
 
@@ -16,7 +17,12 @@ struct Location {
 };
 
 struct ConfigError : std::runtime_error {
-    ConfigError(const Location& where, const std::string& message);
+    ConfigError(const Location& where, const std::string& message,
+                std::vector<std::string> keys = {});
+
+    /// The keys a failed cross-key check involves (empty for other errors):
+    /// a sweep skips a point only if one of them is swept.
+    std::vector<std::string> keys;
 };
 
 }  // namespace dmasim::sim

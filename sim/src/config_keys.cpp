@@ -88,6 +88,7 @@ KeyDef choice_key(std::string name, std::string description,
 using model::DescriptorFetch;
 using model::DescriptorFormat;
 using model::FaultKind;
+using model::StatusWriteback;
 using model::WritePolicy;
 using tb::Buffers;
 using tb::Direction;
@@ -191,6 +192,29 @@ std::vector<KeyDef> build_table() {
     t.push_back(integer_key(
         "dma.irq_latency_cycles", "cycles", 0, kMaxCycles, "Completion to interrupt line raised",
         [](auto& c) -> auto& { return c.platform.dma.irq_latency_cycles; }));
+    t.push_back(choice_key<StatusWriteback>(
+        "dma.status_writeback",
+        "Which data descriptors get a status write-back: every one, only those raising an "
+        "interrupt, only the last (END), or none (completion only in the channel registers)",
+        {{"per_descriptor", StatusWriteback::per_descriptor},
+         {"irq_only", StatusWriteback::irq_only},
+         {"last", StatusWriteback::last},
+         {"none", StatusWriteback::none}},
+        [](auto& c) -> auto& { return c.platform.dma.status_writeback; }));
+    t.push_back(integer_key(
+        "dma.descriptor_bytes", "bytes", 16, 64,
+        "Descriptor slot size: 16 (compact, 32-bit addresses: memory.size_mib <= 4096), 32 or "
+        "64 (32 ignored padding bytes); linked_list adds its next pointer (24, 48, 80)",
+        [](auto& c) -> auto& { return c.platform.dma.descriptor_bytes; }, true));
+    t.push_back(integer_key(
+        "dma.read_refill_bytes", "bytes", 0, 1u << 24,
+        "Reads wait until this much buffer space is free, then fill it (<= dma.buffer_bytes); "
+        "0 = one burst, each read waits only for its own space",
+        [](auto& c) -> auto& { return c.platform.dma.read_refill_bytes; }));
+    t.push_back(integer_key(
+        "dma.start_latency_cycles", "cycles", 0, kMaxCycles,
+        "START register write to the first descriptor fetch",
+        [](auto& c) -> auto& { return c.platform.dma.start_latency_cycles; }));
 
     t.push_back(real_key(
         "device.rate_bytes_per_cycle", "bytes/cycle", 0.001, 4096,
@@ -290,9 +314,15 @@ std::vector<KeyDef> build_table() {
 
 }  // namespace
 
-const std::vector<KeyDef>& config_keys() {
-    static const std::vector<KeyDef> table = build_table();
+std::vector<KeyDef>& mutable_table() {
+    static std::vector<KeyDef> table = build_table();
     return table;
+}
+
+const std::vector<KeyDef>& config_keys() { return mutable_table(); }
+
+void add_config_keys(std::vector<KeyDef> keys) {
+    for (auto& key : keys) mutable_table().push_back(std::move(key));
 }
 
 const KeyDef* find_key(std::string_view name) {

@@ -42,6 +42,11 @@ struct KeyDef {
 /// Every key, in documentation order.
 const std::vector<KeyDef>& config_keys();
 
+/// Appends keys declared outside the table (scenario parameters, which
+/// only the binaries that link the testbench know). Call before anything
+/// reads the table: find_key() pointers are not stable across it.
+void add_config_keys(std::vector<KeyDef> keys);
+
 /// The key named `name`, or nullptr.
 const KeyDef* find_key(std::string_view name);
 

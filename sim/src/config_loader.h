@@ -5,9 +5,9 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <initializer_list>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "config_error.h"
 #include "config_keys.h"
@@ -16,13 +16,15 @@ namespace dmasim::sim {
 
 class ConfigBuilder {
 public:
-    /// Applies a YAML config file (nested maps or dotted keys).
+    /// Applies a YAML config file (nested maps or dotted keys), after the
+    /// chain of files its `base:` key names (relative to it; cycles throw).
     void apply_file(const std::string& path);
     /// Applies an already parsed YAML map; `file` names it in errors.
     void apply_yaml(const YAML::Node& map, const std::string& file);
     /// Applies one "KEY=VALUE" assignment from the command line.
     void apply_set(const std::string& assignment);
-    /// Applies one value given as text.
+    /// Applies one value given as text (times on cycle keys are converted
+    /// at clock_mhz, and again whenever clock_mhz changes).
     void apply(const std::string& key, const std::string& text, const Location& where);
 
     /// Runs the cross-key checks; throws ConfigError naming the offending key.
@@ -32,22 +34,41 @@ public:
 
     /// Where the first of `keys` that was set explicitly was set (a check
     /// involving several keys names the one the user wrote).
-    Location origin(std::initializer_list<const char*> keys) const;
+    Location origin(const std::vector<std::string>& keys) const;
 
 private:
-    void apply_node(const std::string& prefix, const YAML::Node& map, const std::string& file);
+    void apply_node(const std::string& prefix, const YAML::Node& map, const std::string& file,
+                    std::map<std::string, Location>& seen);
+    void set_cycles_from_time(const KeyDef& key);
+
+    /// A cycle key given as a time, kept so a later clock_mhz reconverts it.
+    struct TimeValue {
+        std::string text;
+        double ns;
+    };
 
     tb::SimConfig config_;
     std::map<std::string, Location> origin_;
+    std::map<std::string, TimeValue> times_;
+    std::vector<std::string> reading_;  ///< files whose base: chain is being read
 };
 
 /// Throws ConfigError (with a did-you-mean) unless `name` is a config key.
 const KeyDef& known_key(const std::string& name, const Location& where);
 
-/// Loads `path`, then each --set assignment, and validates the result.
+/// The config file a `base:` node names, relative to the file holding it;
+/// throws ConfigError at the node if it is not a path to an existing file.
+std::string base_path(const YAML::Node& node, const std::string& including_file);
+
+/// Loads the files left to right (a later file overrides an earlier one),
+/// then each --set assignment, and validates the result.
+ConfigBuilder build_config(const std::vector<std::string>& paths,
+                           const std::vector<std::string>& sets);
 ConfigBuilder build_config(const std::string& path, const std::vector<std::string>& sets);
 
 /// build_config(), for callers that need only the config.
+tb::SimConfig load_config(const std::vector<std::string>& paths,
+                          const std::vector<std::string>& sets);
 tb::SimConfig load_config(const std::string& path, const std::vector<std::string>& sets);
 
 }  // namespace dmasim::sim

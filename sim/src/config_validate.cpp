@@ -11,6 +11,7 @@ namespace dmasim::sim {
 namespace {
 
 constexpr uint64_t kPageBytes = 4096;
+constexpr uint64_t kCompactMemoryMib = 4096;  // 4 GiB: what 32-bit addresses reach
 
 uint64_t pages_for(uint64_t offset, uint64_t bytes) {
     return (offset + bytes + kPageBytes - 1) / kPageBytes;
@@ -53,9 +54,9 @@ unsigned scenario_traits(const std::string& name) {
 void ConfigBuilder::validate() const {
     const auto& w = config_.workload;
     const auto& p = config_.platform;
-    auto require = [this](bool ok, std::initializer_list<const char*> keys,
+    auto require = [this](bool ok, const std::vector<std::string>& keys,
                           const std::string& message) {
-        if (!ok) throw ConfigError(origin(keys), message);
+        if (!ok) throw ConfigError(origin(keys), message, keys);
     };
 
     require(w.chain_depth <= w.entries, {"workload.chain_depth", "workload.entries"},
@@ -78,6 +79,20 @@ void ConfigBuilder::validate() const {
             fmt::format("dma.buffer_bytes = {} must hold two bursts of {} bytes "
                         "(dma.max_burst_beats x bus.width_bytes, at most 4096)",
                         p.dma.buffer_bytes, largest_burst));
+    require(p.dma.read_refill_bytes <= p.dma.buffer_bytes,
+            {"dma.read_refill_bytes", "dma.buffer_bytes"},
+            fmt::format("dma.read_refill_bytes = {} must be at most dma.buffer_bytes = {} "
+                        "(0 = one burst)",
+                        p.dma.read_refill_bytes, p.dma.buffer_bytes));
+    // Compact descriptors hold 32-bit addresses: every buffer and descriptor
+    // chunk must lie below 4 GiB, so RAM may not extend past it.
+    require(p.dma.descriptor_bytes != 16 || config_.memory_size_mib <= kCompactMemoryMib,
+            {"dma.descriptor_bytes", "memory.size_mib"},
+            fmt::format("dma.descriptor_bytes = 16 (compact, 32-bit addresses) needs every "
+                        "buffer and descriptor chunk below 4 GiB, but memory.size_mib = {} "
+                        "places pages above it: use memory.size_mib <= {} or "
+                        "dma.descriptor_bytes = 32 or 64",
+                        config_.memory_size_mib, kCompactMemoryMib));
     require(p.dma.fault.kind == model::FaultKind::none || p.dma.fault.channel < p.dma.channels,
             {"fault.channel", "dma.channels"},
             fmt::format("fault.channel = {} names no channel: dma.channels = {}",

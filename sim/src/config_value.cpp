@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <stdexcept>
 
 #include "config_keys.h"
+#include "number_grammar.h"
+#include "config_units.h"
 #include "suggest.h"
 
 namespace dmasim::sim {
@@ -28,22 +28,27 @@ bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
         fmt::format("{} = '{}': {} (allowed: {})", key.name, text, why, describe_allowed(key)));
 }
 
+Number parse_number_of(const KeyDef& key, const std::string& text) {
+    try {
+        return parse_number(text);
+    } catch (const std::invalid_argument& e) {
+        reject(key, text, e.what());
+    }
+}
+
 Value parse_integer(const KeyDef& key, const std::string& text) {
-    uint64_t v = 0;
-    const char* end = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(text.data(), end, v);
-    if (ec == std::errc::result_out_of_range) reject(key, text, "out of range");
-    if (ec != std::errc() || ptr != end) reject(key, text, "not a whole number");
+    const Number n = parse_number_of(key, text);
+    if (!n.integral) reject(key, text, "not a whole number");
+    if (!n.magnitude || (n.negative && *n.magnitude != 0)) reject(key, text, "out of range");
+    const uint64_t v = *n.magnitude;
     if (v < key.int_min || v > key.int_max) reject(key, text, "out of range");
     if (key.power_of_two && !is_power_of_two(v)) reject(key, text, "not a power of two");
     return v;
 }
 
 Value parse_real(const KeyDef& key, const std::string& text) {
-    char* end = nullptr;
-    double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
-        reject(key, text, "not a number");
+    const double v = parse_number_of(key, text).value;
+    if (!std::isfinite(v)) reject(key, text, "not a finite number");
     if (v < key.real_min || v > key.real_max) reject(key, text, "out of range");
     return v;
 }
@@ -95,7 +100,8 @@ std::string describe_allowed(const KeyDef& key) {
     return "any text";
 }
 
-Value parse_value(const KeyDef& key, const std::string& text) {
+Value parse_value(const KeyDef& key, const std::string& given) {
+    const std::string text = in_key_unit(key, given).value_or(given);
     switch (key.type) {
         case KeyType::integer:
             return parse_integer(key, text);

@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <set>
 
 #include "config_error.h"
 #include "sweep_dir.h"
+#include "sweep_identity.h"
 #include "sweep_manifest.h"
 
 namespace dmasim::sim {
@@ -15,23 +17,35 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Copies point reports of `from` into `to` (same names), unless same dir.
+std::set<std::string> point_ids(const Json& manifest) {
+    std::set<std::string> ids;
+    for (const auto& point : manifest["points"]) ids.insert(point["id"].get<std::string>());
+    return ids;
+}
+
+/// Copies point reports of `from` into `to` (same names), unless same dir,
+/// and says how many of its reports belong to no point of the sweep.
 void gather_reports(const SweepDir& from, const SweepDir& to, const Json& manifest) {
+    if (size_t stale = count_reports(stale_point_files(from, point_ids(manifest))))
+        fmt::print(stderr,
+                   "dmasim merge: {}: ignoring {} point report(s) that are not in this sweep "
+                   "(`dmasim sweep --prune` removes them)\n",
+                   from.root, stale);
     std::error_code ec;
     if (fs::equivalent(from.root, to.root, ec)) return;
     for (const auto& point : manifest["points"]) {
-        const size_t index = point["index"].get<size_t>();
-        if (read_complete_report(from.report(index)))
-            fs::copy_file(from.report(index), to.report(index),
-                          fs::copy_options::overwrite_existing);
+        const std::string id = point["id"].get<std::string>();
+        if (read_complete_report(from.report(id)))
+            fs::copy_file(from.report(id), to.report(id), fs::copy_options::overwrite_existing);
     }
 }
 
 /// What makes two manifests shards of one sweep: the swept keys and every
-/// point's values (not paths or skip messages, which differ between hosts).
+/// point's identity, i.e. its resolved config and the dmasim version (not
+/// paths or skip messages, which differ between hosts).
 Json fingerprint(const Json& manifest) {
     Json points = Json::array();
-    for (const auto& point : manifest["points"]) points.push_back(point["values"]);
+    for (const auto& point : manifest["points"]) points.push_back(point["id"]);
     return {manifest["swept_keys"], points};
 }
 

@@ -46,6 +46,22 @@ Json statistics_to_json(const std::vector<model::StatGroup>& groups) {
     return out;
 }
 
+/// {name: {value, unit, description}}, in the order the scenario added them.
+Json scenario_results_json(const tb::RunResult& r) {
+    Json out = Json::object();
+    for (const auto& s : r.scenario_results)
+        out[s.name] = {{"value", s.value}, {"unit", s.unit}, {"description", s.description}};
+    return out;
+}
+
+std::string scenario_lines(const tb::RunResult& r) {
+    std::string out;
+    for (const auto& s : r.scenario_results)
+        out += fmt::format("scenario     {} = {}{}  ({})\n", s.name, s.value,
+                           s.unit.empty() ? "" : " " + s.unit, s.description);
+    return out;
+}
+
 }  // namespace
 
 Json config_to_json(const tb::SimConfig& config) {
@@ -84,6 +100,7 @@ Json make_report(const tb::SimConfig& config, const tb::RunResult& r, double wal
                    {"descriptor_bytes_fetched", r.descriptor_bytes_fetched},
                    {"bus_utilization", r.bus_utilization},
                    {"integrity", integrity_text(r)}};
+    if (!r.scenario_results.empty()) result["scenario_results"] = scenario_results_json(r);
     if (!r.integrity) {
         result["failure"] = r.failure;
         if (r.first_bad_address) result["first_bad_address"] = *r.first_bad_address;
@@ -100,14 +117,20 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
                        config.workload.scenario, text_of(config, "workload.direction"),
                        config.workload.entries, config.workload.segment_bytes,
                        config.workload.chain_depth);
-    out +=
-        fmt::format("bytes        {} ({})\n", r.bytes, human_bytes(static_cast<double>(r.bytes)));
-    out += fmt::format("sim time     {:.1f} ns ({} cycles)\n", r.sim_time_ns, r.cycles);
-    out += fmt::format("throughput   {:.3f} GB/s, {:.3f} bytes/cycle\n", r.throughput_gbps,
-                       r.bytes_per_cycle);
-    out += fmt::format("bus util.    {:.1f} %\n", 100 * r.bus_utilization);
-    out += fmt::format("descriptors  {} (+{} chain links, {} descriptor bytes fetched)\n",
-                       r.descriptors, r.chain_links, r.descriptor_bytes_fetched);
+    if (r.bytes == 0 && !r.scenario_results.empty()) {
+        // Every transfer was excluded (injected errors): no throughput to show.
+        out += "measured     nothing: the scenario's transfers are not measured\n";
+    } else {
+        out += fmt::format("bytes        {} ({})\n", r.bytes,
+                           human_bytes(static_cast<double>(r.bytes)));
+        out += fmt::format("sim time     {:.1f} ns ({} cycles)\n", r.sim_time_ns, r.cycles);
+        out += fmt::format("throughput   {:.3f} GB/s, {:.3f} bytes/cycle\n", r.throughput_gbps,
+                           r.bytes_per_cycle);
+        out += fmt::format("bus util.    {:.1f} %\n", 100 * r.bus_utilization);
+        out += fmt::format("descriptors  {} (+{} chain links, {} descriptor bytes fetched)\n",
+                           r.descriptors, r.chain_links, r.descriptor_bytes_fetched);
+    }
+    out += scenario_lines(r);
     out += fmt::format("integrity    {}\n", r.integrity ? integrity_text(r) : "FAIL: " + r.failure);
     const double rate = wall_seconds > 0 ? r.bytes / wall_seconds : 0;
     out += fmt::format("wall time    {:.3f} s ({}/s simulated)\n", wall_seconds, human_bytes(rate));

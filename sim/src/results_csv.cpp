@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dmasim::sim {
 namespace {
 
@@ -12,6 +14,19 @@ Json lookup(const Json& report, const char* section, const std::string& key) {
     if (part == report.end()) return nullptr;
     auto value = part->find(key);
     return value == part->end() ? Json() : *value;
+}
+
+/// Names of the scenario results in `reports`, in first-seen order.
+std::vector<std::string> scenario_result_names(const std::vector<Json>& reports) {
+    std::vector<std::string> names;
+    for (const auto& report : reports) {
+        const Json results = lookup(report, "result", "scenario_results");
+        if (!results.is_object()) continue;
+        for (const auto& item : results.items())
+            if (std::find(names.begin(), names.end(), item.key()) == names.end())
+                names.push_back(item.key());
+    }
+    return names;
 }
 
 }  // namespace
@@ -40,14 +55,21 @@ std::string csv_field(const Json& value) {
 
 std::string results_csv(const std::vector<std::string>& swept_keys,
                         const std::vector<Json>& reports) {
+    const auto scenario_names = scenario_result_names(reports);
     std::vector<std::string> header = swept_keys;
     header.insert(header.end(), result_keys().begin(), result_keys().end());
+    header.insert(header.end(), scenario_names.begin(), scenario_names.end());
     std::string out = fmt::format("{}\n", fmt::join(header, ","));
     for (const auto& report : reports) {
         std::vector<std::string> row;
         for (const auto& key : swept_keys) row.push_back(csv_field(lookup(report, "config", key)));
         for (const auto& key : result_keys())
             row.push_back(csv_field(lookup(report, "result", key)));
+        const Json results = lookup(report, "result", "scenario_results");
+        for (const auto& name : scenario_names)
+            row.push_back(results.is_object() && results.contains(name)
+                              ? csv_field(results[name]["value"])
+                              : std::string());
         out += fmt::format("{}\n", fmt::join(row, ","));
     }
     return out;

@@ -13,17 +13,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string numbered(const std::string& root, const char* sub, size_t index, const char* ext) {
-    return (fs::path(root) / sub / fmt::format("{:05d}.{}", index, ext)).string();
+std::string named(const std::string& root, const char* sub, const std::string& id,
+                  const char* ext) {
+    return (fs::path(root) / sub / fmt::format("{}.{}", id, ext)).string();
 }
 
 }  // namespace
 
-std::string SweepDir::report(size_t index) const { return numbered(root, "points", index, "json"); }
-std::string SweepDir::config(size_t index) const {
-    return numbered(root, "configs", index, "yaml");
+std::string SweepDir::report(const std::string& id) const {
+    return named(root, "points", id, "json");
 }
-std::string SweepDir::log(size_t index) const { return numbered(root, "logs", index, "log"); }
+std::string SweepDir::config(const std::string& id) const {
+    return named(root, "configs", id, "yaml");
+}
+std::string SweepDir::log(const std::string& id) const { return named(root, "logs", id, "log"); }
 std::string SweepDir::manifest() const { return (fs::path(root) / "sweep.json").string(); }
 std::string SweepDir::csv() const { return (fs::path(root) / "results.csv").string(); }
 std::string SweepDir::failures() const { return (fs::path(root) / "failures.txt").string(); }

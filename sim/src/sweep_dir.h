@@ -1,8 +1,9 @@
 // sweep_dir.h - the layout of a sweep's output directory:
 //   sweep.json      manifest: swept keys, every point and why any was skipped
 //   results.csv     one row per point that produced a report
-//   points/NNNNN.json  per-point reports;  configs/NNNNN.yaml  resolved configs
-//   logs/NNNNN.log  each point's stderr;  failures.txt  failed points, if any
+//   points/ID.json  per-point reports;  configs/ID.yaml  resolved configs
+//   logs/ID.log     each point's stderr;  failures.txt  failed points, if any
+// where ID is the point's content hash (sweep_identity.h).
 //   throughput.png/.svg  plots
 #pragma once
 
@@ -16,9 +17,9 @@ namespace dmasim::sim {
 struct SweepDir {
     std::string root;
 
-    std::string report(size_t index) const;
-    std::string config(size_t index) const;
-    std::string log(size_t index) const;
+    std::string report(const std::string& id) const;
+    std::string config(const std::string& id) const;
+    std::string log(const std::string& id) const;
     std::string manifest() const;
     std::string csv() const;
     std::string failures() const;

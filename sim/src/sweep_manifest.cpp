@@ -53,8 +53,8 @@ Json choose_plot(const SweepSpec& spec) {
 Json point_json(const SweepPoint& point) {
     Json values = Json::object();
     for (const auto& a : point.values)
-        values[a.key] = format_value(parse_value(*find_key(a.key), a.text));
-    Json out = {{"index", point.index}, {"values", values}};
+        values[a.key] = format_value(find_key(a.key)->get(point.config));
+    Json out = {{"index", point.index}, {"id", point.id}, {"values", values}};
     if (!point.skipped.empty()) out["skipped"] = point.skipped;
     return out;
 }
@@ -100,7 +100,7 @@ Collected write_results(const SweepDir& dir, const Json& manifest, bool plot) {
     for (const auto& point : manifest["points"]) {
         const size_t index = point["index"].get<size_t>();
         if (!shard.contains(index) || point.contains("skipped")) continue;
-        if (auto report = read_complete_report(dir.report(index)))
+        if (auto report = read_complete_report(dir.report(point["id"].get<std::string>())))
             reports.push_back(std::move(*report));
         else
             collected.missing.push_back(index);

@@ -1,9 +1,11 @@
 // sweep_points.cpp - numbering, resolving and sharding the points of a sweep.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "config_loader.h"
+#include "sweep_identity.h"
 #include "sweep_spec.h"
 
 namespace dmasim::sim {
@@ -38,6 +40,16 @@ ConfigBuilder common_builder(const SweepSpec& spec) {
     ConfigBuilder common;
     if (!spec.base.empty()) common.apply_file(spec.base);
     if (!spec.set.IsNull()) common.apply_yaml(spec.set, spec.file);
+    const auto swept = spec.swept_keys();
+    for (const auto& assignment : spec.cli_sets) {
+        common.apply_set(assignment);
+        const std::string key = assignment.substr(0, assignment.find('='));
+        if (std::find(swept.begin(), swept.end(), key) != swept.end())
+            throw ConfigError({"--set " + assignment, 0},
+                              fmt::format("{} is swept by {}; --set fixes keys the sweep does "
+                                          "not vary",
+                                          key, spec.file));
+    }
     return common;
 }
 
@@ -45,8 +57,14 @@ ConfigBuilder common_builder(const SweepSpec& spec) {
 
 tb::SimConfig common_config(const SweepSpec& spec) { return common_builder(spec).config(); }
 
-std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
+std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& check) {
     const ConfigBuilder common = common_builder(spec);
+    const std::vector<std::string> swept = spec.swept_keys();
+    auto involves_swept = [&](const ConfigError& e) {
+        return std::any_of(e.keys.begin(), e.keys.end(), [&](const std::string& key) {
+            return std::find(swept.begin(), swept.end(), key) != swept.end();
+        });
+    };
 
     std::vector<SweepPoint> points;
     for (size_t i = 0; i < spec.point_count(); ++i) {
@@ -57,10 +75,13 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
         for (const auto& a : point.values) builder.apply(a.key, a.text, a.where);
         try {
             builder.validate();
+            if (check) check(builder);
         } catch (const ConfigError& e) {
+            if (!involves_swept(e)) throw;
             point.skipped = e.what();
         }
         point.config = builder.config();
+        point.id = point_id(point.config);
         points.push_back(std::move(point));
     }
     return points;

@@ -9,11 +9,13 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "config_docs.h"
 #include "process.h"
 #include "progress.h"
 #include "sweep_dir.h"
+#include "sweep_identity.h"
 #include "sweep_manifest.h"
 
 namespace dmasim::sim {
@@ -40,7 +42,7 @@ std::string describe(const SweepPoint& point) {
 /// the same resolved config (so editing the sweep file reruns what changed,
 /// and a failed point is retried and still counts as failed).
 bool already_done(const SweepDir& dir, const SweepPoint& point) {
-    auto report = read_complete_report(dir.report(point.index));
+    auto report = read_complete_report(dir.report(point.id));
     if (!report || (*report)["config"] != config_to_json(point.config)) return false;
     const std::string integrity = (*report)["result"].value("integrity", "");
     return integrity == "pass" || integrity == "not_checked";
@@ -55,12 +57,12 @@ std::vector<Job> prepare_jobs(const SweepOptions& o, const SweepDir& dir,
             ++resumed;
             continue;
         }
-        std::remove(dir.report(p.index).c_str());  // a stale report must not outlive a failure
-        write_file_atomically(dir.config(p.index), resolved_yaml(p.config));
+        std::remove(dir.report(p.id).c_str());  // a stale report must not outlive a failure
+        write_file_atomically(dir.config(p.id), resolved_yaml(p.config));
         jobs.push_back(
             {p.index,
-             {o.dmasim_exe, "run", dir.config(p.index), "--report", dir.report(p.index), "--quiet"},
-             dir.log(p.index)});
+             {o.dmasim_exe, "run", dir.config(p.id), "--report", dir.report(p.id), "--quiet"},
+             dir.log(p.id)});
     }
     return jobs;
 }
@@ -118,8 +120,8 @@ void report_failures(const std::vector<Failure>& failures, const SweepDir& dir,
     std::string text;
     for (const auto& f : failures)
         text += fmt::format("  {:05d}{} (exit status {}, log {})\n      {}\n", f.index,
-                            describe(points[f.index]), f.status, dir.log(f.index),
-                            log_gist(dir.log(f.index)));
+                            describe(points[f.index]), f.status, dir.log(points[f.index].id),
+                            log_gist(dir.log(points[f.index].id)));
     if (text.empty()) {
         std::remove(dir.failures().c_str());
         return;
@@ -128,16 +130,37 @@ void report_failures(const std::vector<Failure>& failures, const SweepDir& dir,
     fmt::print("failed points (also in {}):\n{}", dir.failures(), text);
 }
 
+/// Files of points no longer in the sweep (values removed or changed):
+/// removed with --prune, else left alone and counted, since no output of
+/// this sweep reads them.
+void handle_stale(const SweepOptions& o, const SweepDir& dir,
+                  const std::vector<SweepPoint>& points) {
+    std::set<std::string> ids;
+    for (const auto& p : points) ids.insert(p.id);
+    const auto stale = stale_point_files(dir, ids);
+    if (o.prune) {
+        for (const auto& file : stale) std::remove(file.c_str());
+        fmt::print("pruned {} file(s) of points no longer in the sweep\n", stale.size());
+    } else if (const size_t reports = count_reports(stale)) {
+        fmt::print(
+            "ignoring {} point report(s) in {} that are no longer in the sweep "
+            "(--prune removes them)\n",
+            reports, dir.root);
+    }
+}
+
 }  // namespace
 
 int run_sweep(const SweepOptions& o) {
-    const SweepSpec spec = load_sweep(o.sweep_file, o.default_config);
-    const std::vector<SweepPoint> points = expand_sweep(spec);
+    SweepSpec spec = load_sweep(o.sweep_file, o.default_config, o.max_points);
+    spec.cli_sets = o.sets;
+    const std::vector<SweepPoint> points = expand_sweep(spec, o.check);
     const SweepDir dir{o.out_dir};
     dir.create();
     const Json manifest = make_manifest(spec, points, o.shard);
     write_file_atomically(dir.manifest(), manifest.dump(2) + "\n");
 
+    handle_stale(o, dir, points);
     size_t resumed = 0;
     const std::vector<Job> jobs = prepare_jobs(o, dir, points, resumed);
     const size_t skipped = std::count_if(points.begin(), points.end(),

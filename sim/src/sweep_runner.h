@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sweep_spec.h"
 
@@ -13,10 +14,15 @@ struct SweepOptions {
     std::string out_dir;
     std::string default_config;  ///< base when the sweep file names none
     std::string dmasim_exe;      ///< the binary each point runs
+    /// --set KEY=VALUE, fixed for every point.
+    std::vector<std::string> sets;
     unsigned jobs = 1;
+    uint64_t max_points = kDefaultMaxPoints;
     Shard shard;
     bool resume = false;
+    bool prune = false;  ///< remove files of points no longer in the sweep
     bool plot = true;
+    PointCheck check;  ///< run on every point besides validate()
 };
 
 /// Runs the sweep; returns 0 if every point ran, 1 if any failed.

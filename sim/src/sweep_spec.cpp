@@ -3,30 +3,18 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <set>
 
 #include "config_loader.h"
+#include "strict_yaml.h"
 #include "suggest.h"
 #include "sweep_values.h"
 
 namespace dmasim::sim {
 namespace {
 
-namespace fs = std::filesystem;
-
 Location where_of(const YAML::Node& node, const std::string& file) {
     return {file, node.Mark().line + 1};
-}
-
-YAML::Node load_yaml(const std::string& path) {
-    try {
-        return YAML::LoadFile(path);
-    } catch (const YAML::BadFile&) {
-        throw ConfigError({path, 0}, "cannot read this sweep file");
-    } catch (const YAML::ParserException& e) {
-        throw ConfigError({path, e.mark.line + 1}, fmt::format("YAML syntax error: {}", e.msg));
-    }
 }
 
 std::string resolve_base(const YAML::Node& node, const std::string& file) {
@@ -38,22 +26,34 @@ std::string resolve_base(const YAML::Node& node, const std::string& file) {
     return base.lexically_normal().string();
 }
 
+/// Points so far against --max-points: each new axis may have at most
+/// max / points values, so the product never overflows and no axis is
+/// built past the cap.
+struct PointBudget {
+    uint64_t max = kDefaultMaxPoints;
+    uint64_t points = 1;
+
+    uint64_t axis_limit() const { return max / points; }
+    void add(const SweepAxis& axis) { points *= axis.steps.size(); }
+};
+
 SweepAxis single_key_axis(const YAML::Node& key_node, const YAML::Node& values,
-                          const std::string& file) {
+                          const std::string& file, const PointBudget& budget) {
     const KeyDef& key = known_key(key_node.Scalar(), where_of(key_node, file));
     SweepAxis axis;
     axis.keys = {key.name};
-    for (auto& a : expand_value_list(key, values, file)) axis.steps.push_back({a});
+    for (auto& a : expand_value_list(key, values, file, budget.axis_limit()))
+        axis.steps.push_back({a});
     return axis;
 }
 
-SweepAxis zip_axis(const YAML::Node& zip, const std::string& file) {
+SweepAxis zip_axis(const YAML::Node& zip, const std::string& file, const PointBudget& budget) {
     if (!zip.IsMap() || zip.size() == 0)
         throw ConfigError(where_of(zip, file), "zip: expects 'key: value list' lines");
     SweepAxis axis;
     axis.zipped = true;
     for (const auto& entry : zip) {
-        SweepAxis one = single_key_axis(entry.first, entry.second, file);
+        SweepAxis one = single_key_axis(entry.first, entry.second, file, budget);
         if (!axis.steps.empty() && one.steps.size() != axis.steps.size())
             throw ConfigError(
                 where_of(entry.first, file),
@@ -67,13 +67,14 @@ SweepAxis zip_axis(const YAML::Node& zip, const std::string& file) {
     return axis;
 }
 
-std::vector<SweepAxis> sweep_axes(const YAML::Node& sweep, const std::string& file) {
+void add_sweep_axes(const YAML::Node& sweep, const std::string& file, PointBudget& budget,
+                    std::vector<SweepAxis>& axes) {
     if (!sweep.IsMap())
         throw ConfigError(where_of(sweep, file), "sweep: expects 'key: value list' lines");
-    std::vector<SweepAxis> axes;
-    for (const auto& entry : sweep)
-        axes.push_back(single_key_axis(entry.first, entry.second, file));
-    return axes;
+    for (const auto& entry : sweep) {
+        axes.push_back(single_key_axis(entry.first, entry.second, file, budget));
+        budget.add(axes.back());
+    }
 }
 
 /// The dotted keys a (possibly nested) `set:` map names.
@@ -100,24 +101,27 @@ void check_no_key_twice(const SweepSpec& spec) {
 
 }  // namespace
 
-SweepSpec load_sweep(const std::string& path, const std::string& default_base) {
-    const YAML::Node root = load_yaml(path);
+SweepSpec load_sweep(const std::string& path, const std::string& default_base,
+                     uint64_t max_points) {
+    const YAML::Node root = load_strict_yaml(path, "sweep");
     if (!root.IsMap())
         throw ConfigError({path, 0}, "a sweep file is a map with base/set/sweep/zip");
     SweepSpec spec;
+    PointBudget budget{max_points};
     spec.file = path;
     spec.base = default_base;
     const std::vector<std::string> sections = {"base", "set", "sweep", "zip"};
     for (const auto& entry : root) {
         const std::string name = entry.first.Scalar();
         if (name == "base") {
-            spec.base = resolve_base(entry.second, path);
+            spec.base = base_path(entry.second, path);
         } else if (name == "set") {
             spec.set = entry.second;
         } else if (name == "sweep") {
-            for (auto& axis : sweep_axes(entry.second, path)) spec.axes.push_back(std::move(axis));
+            add_sweep_axes(entry.second, path, budget, spec.axes);
         } else if (name == "zip") {
-            spec.axes.push_back(zip_axis(entry.second, path));
+            spec.axes.push_back(zip_axis(entry.second, path, budget));
+            budget.add(spec.axes.back());
         } else {
             auto guess = closest_match(name, sections);
             throw ConfigError(where_of(entry.first, path),

@@ -5,12 +5,16 @@
 #include <dmasim/tb/run.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "config_error.h"
 
 namespace dmasim::sim {
+
+class ConfigBuilder;
 
 /// One key set to one value (as text), and where the sweep file says so.
 struct Assignment {
@@ -31,6 +35,8 @@ struct SweepSpec {
     std::string file;
     std::string base;  ///< config file the points start from
     YAML::Node set;    ///< fixed overrides applied to every point (may be null)
+    /// `sweep --set KEY=VALUE` assignments, applied after `set:`.
+    std::vector<std::string> cli_sets;
     std::vector<SweepAxis> axes;
 
     /// Swept keys in axis order (zip groups contribute all their keys).
@@ -40,15 +46,21 @@ struct SweepSpec {
     std::vector<Assignment> point_values(size_t index) const;
 };
 
+/// --max-points when not given: a day of points at about a second each.
+inline constexpr uint64_t kDefaultMaxPoints = 100000;
+
 /// Parses and checks a sweep file: sections, keys, every value's type and
-/// range. `default_base` is used when the file names no `base:`.
-/// Throws ConfigError (exit 2) naming the file and line.
-SweepSpec load_sweep(const std::string& path, const std::string& default_base);
+/// range, and that it has at most `max_points` points (found before any
+/// axis is built past that). `default_base` is used when the file names
+/// no `base:`. Throws ConfigError (exit 2) naming the file and line.
+SweepSpec load_sweep(const std::string& path, const std::string& default_base,
+                     uint64_t max_points = kDefaultMaxPoints);
 
 /// A point of the sweep, resolved; `skipped` explains why it cannot run
 /// (a cross-key check failed), empty if it can.
 struct SweepPoint {
     size_t index = 0;
+    std::string id;  ///< content hash naming its files (sweep_identity.h)
     std::vector<Assignment> values;
     tb::SimConfig config;
     std::string skipped;
@@ -57,9 +69,15 @@ struct SweepPoint {
 /// The config every point starts from: the base file with `set:` applied.
 tb::SimConfig common_config(const SweepSpec& spec);
 
-/// Resolves every point. Errors in the base config or `set:` throw; a point
-/// that fails a cross-key check is returned with `skipped` set.
-std::vector<SweepPoint> expand_sweep(const SweepSpec& spec);
+/// A check of a whole config beyond ConfigBuilder::validate() (the
+/// executable adds the scenario's); throws ConfigError.
+using PointCheck = std::function<void(const ConfigBuilder&)>;
+
+/// Resolves every point. Errors in the base config or `set:` throw, and so
+/// does a failed check that involves no swept key (it would fail every
+/// point alike); a point that fails a check on a swept key is returned
+/// with `skipped` set.
+std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& check = {});
 
 /// --shard K/N: runs the points with index mod N == K - 1.
 struct Shard {

@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,9 @@
 namespace dmasim::sim {
 
 /// Expands `node` into one assignment of `key` per value, each checked
-/// against the key's type and range. Throws ConfigError naming file and line.
+/// against the key's type and range. More than `limit` values is an error
+/// found before they are made. Throws ConfigError naming file and line.
 std::vector<Assignment> expand_value_list(const KeyDef& key, const YAML::Node& node,
-                                          const std::string& file);
+                                          const std::string& file, uint64_t limit);
 
 }  // namespace dmasim::sim

@@ -76,9 +76,10 @@ TEST(SimConfigLoader, OutOfRangeValueNamesKeyValueAndRange) {
 }
 
 TEST(SimConfigLoader, WrongTypeIsRejected) {
-    EXPECT_NE(error_of("workload:\n  entries: many\n").find("not a whole number"),
+    EXPECT_NE(error_of("workload:\n  entries: many\n").find("not a number"), std::string::npos);
+    EXPECT_NE(error_of("workload:\n  entries: 2.5\n").find("not a whole number"),
               std::string::npos);
-    EXPECT_NE(error_of("workload:\n  entries: -3\n").find("not a whole number"), std::string::npos);
+    EXPECT_NE(error_of("workload:\n  entries: -3\n").find("out of range"), std::string::npos);
     EXPECT_NE(error_of("dma:\n  descriptor_overlap: maybe\n").find("not a boolean"),
               std::string::npos);
     EXPECT_NE(error_of("workload:\n  entries: [1, 2]\n").find("needs a single value"),

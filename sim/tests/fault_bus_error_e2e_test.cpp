@@ -89,13 +89,28 @@ TEST(SimFaultE2E, DataBurstFaultStopsItsChannelAfterTheDescriptorsBefore) {
     }
 }
 
-TEST(SimFaultE2E, FaultThatNeverFiresFailsTheScenario) {
+/// Runs bus_fault with `f`, which must be refused before anything runs.
+std::string refused_fault(const TempDir& dir, const Fault& f) {
+    auto r = run_dmasim(
+        dir, {"run", "--quiet", "--set", "workload.scenario=bus_fault", "--set",
+              fmt_key("workload.entries", kEntries), "--set", "workload.chain_depth=3", "--set",
+              std::string("fault.kind=") + f.kind, "--set", fmt_key("fault.index", f.index)});
+    EXPECT_EQ(r.status, 2) << r.err;
+    return r.err;
+}
+
+TEST(SimFaultE2E, FaultThatNeverFiresIsRefusedAtValidation) {
     TempDir dir;
-    // Data descriptor kEntries does not exist: the channel finishes, which
-    // bus_fault must report instead of passing.
-    const json r = run_fault(dir, {"data", 1, kEntries}, 1);
-    EXPECT_EQ(r["result"]["integrity"], "fail");
-    EXPECT_NE(r["result"]["failure"].get<std::string>().find("expected 3"), std::string::npos);
+    // Data descriptor kEntries does not exist, and the chained_pages list
+    // has kEntries + 2 descriptors (two chain links), so as many fetches at
+    // most: neither fault could fire.
+    EXPECT_NE(refused_fault(dir, {"data", 0, kEntries}).find("fault.index must be below 12"),
+              std::string::npos);
+    EXPECT_NE(
+        refused_fault(dir, {"descriptor", 0, kEntries + 2}).find("fault.index must be below 14"),
+        std::string::npos);
+    EXPECT_NE(refused_fault(dir, {"none", 0, 0}).find("bus_fault needs fault.kind"),
+              std::string::npos);
 }
 
 TEST(SimFaultE2E, FaultInThroughputRunFailsIntegrityWithDataBusError) {

@@ -73,7 +73,7 @@ void write_shard(const std::string& root, const SweepSpec& spec, const Shard& sh
     write_file_atomically(dir.manifest(), make_manifest(spec, points, shard).dump());
     for (const auto& p : points)
         if (shard.contains(p.index))
-            write_file_atomically(dir.report(p.index), fake_report(p.config).dump());
+            write_file_atomically(dir.report(p.id), fake_report(p.config).dump());
 }
 
 TEST(SimMerge, TwoShardsMergeToTheUnshardedCsv) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "e2e_support.h"
 
@@ -25,6 +26,14 @@ std::string write_grid(const TempDir& dir) {
 }
 
 size_t lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+/// The content id of each point of the sweep in `out`, in point order.
+std::vector<std::string> point_ids(const std::string& out) {
+    const auto manifest = nlohmann::json::parse(read_file(out + "/sweep.json"));
+    std::vector<std::string> ids;
+    for (const auto& point : manifest["points"]) ids.push_back(point["id"]);
+    return ids;
+}
 
 /// File name -> contents of every point report in `dir`/points.
 std::map<std::string, std::string> reports(const std::string& dir) {
@@ -58,7 +67,8 @@ TEST(SimSweepE2E, ResumeRerunsExactlyTheMissingPoint) {
     ASSERT_EQ(run_dmasim(dir, {"sweep", grid, "-j", "2", "--out", out, "--no-plot"}).status, 0);
     const auto before = reports(out);
     const std::string csv_before = read_file(out + "/results.csv");
-    fs::remove(out + "/points/00002.json");
+    const auto ids = point_ids(out);
+    fs::remove(out + "/points/" + ids[2] + ".json");
 
     auto r = run_dmasim(dir, {"sweep", grid, "-j", "2", "--out", out, "--no-plot", "--resume"});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
@@ -66,8 +76,8 @@ TEST(SimSweepE2E, ResumeRerunsExactlyTheMissingPoint) {
     const auto after = reports(out);
     ASSERT_EQ(after.size(), 4u);
     // Untouched reports are byte-identical (a rerun would change wall_seconds).
-    for (const char* kept : {"00000.json", "00001.json", "00003.json"})
-        EXPECT_EQ(after.at(kept), before.at(kept)) << kept;
+    for (size_t kept : {0, 1, 3})
+        EXPECT_EQ(after.at(ids[kept] + ".json"), before.at(ids[kept] + ".json")) << kept;
     EXPECT_EQ(read_file(out + "/results.csv"), csv_before);  // no wall-clock figures
 }
 
@@ -94,19 +104,21 @@ TEST(SimSweepE2E, ShardsRunThroughGnuParallelMergeToTheUnshardedCsv) {
 
 TEST(SimSweepE2E, FailedPointsAreListedAndTheSweepGoesOn) {
     TempDir dir;
-    const std::string sweep =
-        dir.write("s.yaml",
-                  "set:\n  workload.entries: 4\n"
-                  "sweep:\n  workload.scenario: [throughput, no_such_scenario]\n"
-                  "  workload.chain_depth: [1, 8]\n");
+    // A data fault in a throughput run is valid config but fails the
+    // scoreboard (exit 1) once it runs.
+    const std::string sweep = dir.write("s.yaml",
+                                        "set:\n  workload.entries: 4\n  fault.index: 1\n"
+                                        "sweep:\n  fault.kind: [none, data]\n"
+                                        "  workload.chain_depth: [1, 8]\n");
     auto r = run_dmasim(dir, {"sweep", sweep, "-j", "2", "--out", dir.path() + "/o", "--no-plot"});
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     // chain_depth 8 > entries 4: points 1 and 3 are skipped, not failed.
     EXPECT_NE(r.out.find("skipped points"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("00002 workload.scenario=no_such_scenario"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("unknown scenario"), std::string::npos) << r.out;
-    EXPECT_EQ(lines(read_file(dir.path() + "/o/results.csv")), 1u + 1);  // only point 0 ran
-    EXPECT_NE(read_file(dir.path() + "/o/failures.txt").find("unknown scenario"),
+    EXPECT_NE(r.out.find("00002 fault.kind=data"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("integrity check failed"), std::string::npos) << r.out;
+    // Points 0 and 2 ran; a failed run still writes its report, so a row.
+    EXPECT_EQ(lines(read_file(dir.path() + "/o/results.csv")), 1u + 2);
+    EXPECT_NE(read_file(dir.path() + "/o/failures.txt").find("integrity check failed"),
               std::string::npos);
 }
 
@@ -141,6 +153,70 @@ TEST(SimPlotE2E, MissingMatplotlibNamesTheDebianPackage) {
     EXPECT_NE(r.err.find("install the Debian package python3-matplotlib"), std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(dir.path() + "/p.png"));
+}
+
+/// Sweeps entries (a YAML list) x chain depth {1, 2} at 1 KiB segments
+/// into `out`, with extra `flags`; the sweep file is DIR/grid.yaml.
+test::Outcome sweep_entries(const TempDir& dir, const std::string& entries, const std::string& out,
+                            const std::vector<std::string>& flags = {}) {
+    const std::string grid = dir.write("grid.yaml",
+                                       "set:\n  workload.segment_bytes: 1024\nsweep:\n"
+                                       "  workload.entries: " +
+                                           entries + "\n  workload.chain_depth: [1, 2]\n");
+    std::vector<std::string> args = {"sweep", grid, "--out", out, "--no-plot"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    return run_dmasim(dir, args);
+}
+
+TEST(SimSweepIdentityE2E, ValueInsertedInTheMiddleRerunsOnlyItsPoints) {
+    TempDir dir;
+    const std::string out = dir.path() + "/out";
+    ASSERT_EQ(sweep_entries(dir, "[4, 8]", out).status, 0);
+    const auto before = reports(out);
+    // 6 between 4 and 8: 3 x 2 points, of which the 2 with 6 entries are new.
+    auto r = sweep_entries(dir, "[4, 6, 8]", out, {"--resume"});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("2 to run, 4 already complete"), std::string::npos) << r.out;
+    const auto after = reports(out);
+    for (const auto& [name, text] : before) EXPECT_EQ(after.at(name), text) << name;
+    // The CSV equals that of a fresh run of the edited sweep.
+    const std::string fresh = dir.path() + "/fresh";
+    ASSERT_EQ(sweep_entries(dir, "[4, 6, 8]", fresh).status, 0);
+    EXPECT_EQ(read_file(out + "/results.csv"), read_file(fresh + "/results.csv"));
+}
+
+TEST(SimSweepIdentityE2E, RemovedValuesAreIgnoredOnResumeAndPruned) {
+    TempDir dir;
+    const std::string out = dir.path() + "/out";
+    ASSERT_EQ(sweep_entries(dir, "[4, 6, 8]", out).status, 0);
+    // Dropping 8 leaves its 2 reports behind: ignored and said so.
+    auto r = sweep_entries(dir, "[4, 6]", out, {"--resume"});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("0 to run, 4 already complete"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("ignoring 2 point report(s)"), std::string::npos) << r.out;
+    EXPECT_EQ(lines(read_file(out + "/results.csv")), 1u + 4);
+    EXPECT_EQ(reports(out).size(), 6u);
+    // The merge of this folder ignores them too.
+    auto m = run_dmasim(dir, {"merge", out, "--out", dir.path() + "/m", "--no-plot"});
+    ASSERT_EQ(m.status, 0) << m.err;
+    EXPECT_NE(m.err.find("ignoring 2 point report(s)"), std::string::npos) << m.err;
+    EXPECT_EQ(read_file(dir.path() + "/m/results.csv"), read_file(out + "/results.csv"));
+    // --prune removes their report, config and log: 2 x 3 files.
+    auto p = sweep_entries(dir, "[4, 6]", out, {"--resume", "--prune"});
+    ASSERT_EQ(p.status, 0) << p.out << p.err;
+    EXPECT_NE(p.out.find("pruned 6 file(s)"), std::string::npos) << p.out;
+    EXPECT_EQ(reports(out).size(), 4u);
+}
+
+TEST(SimSweepIdentityE2E, ReorderedValuesRerunNothingAndKeepPointOrder) {
+    TempDir dir;
+    const std::string out = dir.path() + "/out";
+    ASSERT_EQ(sweep_entries(dir, "[4, 8]", out).status, 0);
+    auto r = sweep_entries(dir, "[8, 4]", out, {"--resume"});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("0 to run, 4 already complete"), std::string::npos) << r.out;
+    const std::string csv = read_file(out + "/results.csv");
+    EXPECT_LT(csv.find("\n8,1,"), csv.find("\n4,1,")) << csv;  // the new point order
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 // (data burst) and an interrupt, after exactly the data descriptors before
 // a data fault, leaving every byte outside what it moved unchanged; every
 // other channel must finish and pass the scoreboard. Only the channels
-// without the fault are measured.
+// without the fault are measured; the faulted channel's outcome is in the
+// scenario results fault.code (the error code it reported) and fault.held
+// (1 if every check of it held).
 #include <dmasim/driver/dmasim_dma.h>
 #include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
@@ -21,21 +23,55 @@ using dmasim::tb::Transfer;
 void check_faulted(Bench& bench, const Transfer& t, const FaultParams& f) {
     const bool data = f.kind == FaultKind::data;
     const unsigned expected = data ? DMA_ERR_DATA_BUS : DMA_ERR_DESC_BUS;
-    bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
-                 fmt::format("channel {}: status {:#x} has error {}, expected {} (fault.index = "
-                             "{} may lie past the transfer)",
-                             t.channel(), t.status(), dmasim_error_name(t.error()),
-                             dmasim_error_name(expected), f.index));
+    const char* name = dmasim_error_name(expected);
+    bool held = bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
+                             fmt::format("channel {}: status {:#x} has error {}, expected {} "
+                                         "(fault.index = {} may lie past the transfer)",
+                                         t.channel(), t.status(), dmasim_error_name(t.error()),
+                                         dmasim_error_name(expected), f.index));
     if (data)
-        bench.expect(t.descs_done() == f.index,
-                     fmt::format("channel {}: {} descriptors done before the data fault on "
-                                 "descriptor {}",
-                                 t.channel(), t.descs_done(), f.index));
-    bench.check_untouched(t);
+        held &= bench.expect(t.descs_done() == f.index,
+                             fmt::format("channel {}: {} descriptors done before the data fault "
+                                         "on descriptor {}",
+                                         t.channel(), t.descs_done(), f.index));
+    held &= bench.check_untouched(t);
+    bench.add_result("fault.code", t.error(), "error code",
+                     fmt::format("channel {}: error code reported, expected {} ({})", t.channel(),
+                                 expected, name));
+    bench.add_result(
+        "fault.held", held ? 1 : 0, "",
+        fmt::format("1 if channel {} stopped with {}, an interrupt{} and every byte "
+                    "outside what it moved unchanged",
+                    t.channel(), name, data ? ", after the descriptors before the fault" : ""));
 }
 
 }  // namespace
 
+// A fault the transfer never reaches would only show after the run, as a
+// failed integrity check; these are refused up front instead.
+DMASIM_SCENARIO_CHECK(bus_fault) {
+    const FaultParams& f = config.platform.dma.fault;
+    const dmasim::tb::WorkloadConfig& w = config.workload;
+    if (f.kind == FaultKind::none)
+        return dmasim::tb::ScenarioRefusal{
+            "bus_fault needs fault.kind descriptor or data (it is none)",
+            {"fault.kind", "workload.scenario"}};
+    // Each descriptor fetch reads at least one descriptor: the data
+    // descriptors, plus one link slot per chunk boundary in chained_pages.
+    const bool chained = config.descriptor_format == dmasim::model::DescriptorFormat::chained_pages;
+    const uint64_t descriptors = w.entries + (chained ? w.chain_depth - 1 : 0);
+    const bool data = f.kind == FaultKind::data;
+    const uint64_t reachable = data ? w.entries : descriptors;
+    if (f.index >= reachable)
+        return dmasim::tb::ScenarioRefusal{
+            fmt::format("fault.index = {} lies past the list: it has {} {} (workload.entries = "
+                        "{}, workload.chain_depth = {}), so fault.index must be below {}",
+                        f.index, reachable,
+                        data ? "data descriptors" : "descriptors, so at most as many fetches",
+                        w.entries, w.chain_depth, reachable),
+            {"fault.index", "workload.entries", "workload.chain_depth", "workload.scenario"}};
+    return std::nullopt;
+}
 // Its point is that memory outside the faulted transfer stays unchanged.
 DMASIM_SCENARIO_TRAITS(bus_fault, dmasim::tb::kChecksMemory);
 

@@ -3,7 +3,9 @@
 // every byte outside the transfer unchanged: the source, the bytes around
 // the destination segments, and a canary transfer that never runs.
 // Integrity passes only if every check held. Injected transfers are not
-// measured.
+// measured; instead each error class adds two scenario results, NAME.code
+// (the error code the channel reported; the expected one is in the
+// description) and NAME.held (1 if every check of that class held).
 #include <dmasim/driver/dmasim_dma.h>
 #include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
@@ -60,6 +62,7 @@ uint64_t past_max_depth(Bench& bench) {
 
 struct Case {
     const char* name;
+    const char* result;  ///< name of its scenario results
     unsigned expected;
     uint64_t (*depth)(Bench& bench);  ///< chunks the list needs at least
     void (*inject)(Bench& bench, Transfer& t);
@@ -85,12 +88,14 @@ void too_deep(Bench&, Transfer&) {
 }
 
 const Case kCases[] = {
-    {"zero length", DMA_ERR_ZERO_LENGTH, one_chunk, zero_length},
-    {"descriptor address outside memory", DMA_ERR_DESC_ADDRESS, one_chunk, descriptor_outside},
-    {"data address outside memory", DMA_ERR_DATA_ADDRESS, one_chunk, data_outside},
-    {"chain loop", DMA_ERR_CHAIN_LOOP, two_chunks, chain_loop},
-    {"bad flags", DMA_ERR_BAD_DESCRIPTOR, one_chunk, bad_flags},
-    {"chain deeper than dma.max_chain_depth", DMA_ERR_CHAIN_LOOP, past_max_depth, too_deep},
+    {"zero length", "zero_length", DMA_ERR_ZERO_LENGTH, one_chunk, zero_length},
+    {"descriptor address outside memory", "descriptor_address", DMA_ERR_DESC_ADDRESS, one_chunk,
+     descriptor_outside},
+    {"data address outside memory", "data_address", DMA_ERR_DATA_ADDRESS, one_chunk, data_outside},
+    {"chain loop", "chain_loop", DMA_ERR_CHAIN_LOOP, two_chunks, chain_loop},
+    {"bad flags", "bad_flags", DMA_ERR_BAD_DESCRIPTOR, one_chunk, bad_flags},
+    {"chain deeper than dma.max_chain_depth", "too_deep", DMA_ERR_CHAIN_LOOP, past_max_depth,
+     too_deep},
 };
 
 // The configured list, from memory to memory, with at least `depth`
@@ -104,11 +109,21 @@ WorkloadConfig workload_with_depth(const Bench& bench, uint64_t depth, uint64_t 
     return w;
 }
 
-void expect_error(Bench& bench, const Transfer& t, const char* name, unsigned expected) {
-    bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
-                 fmt::format("{}: channel status {:#x} has error {}, expected {}", name, t.status(),
-                             dmasim_error_name(t.error()), dmasim_error_name(expected)));
-    bench.check_untouched(t);
+/// Checks one error class and reports what it checked as scenario results.
+void expect_error(Bench& bench, const Transfer& t, const char* name, const char* result,
+                  unsigned expected) {
+    const bool code = bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
+                                   fmt::format("{}: channel status {:#x} has error {}, expected {}",
+                                               name, t.status(), dmasim_error_name(t.error()),
+                                               dmasim_error_name(expected)));
+    const bool untouched = bench.check_untouched(t);
+    bench.add_result(fmt::format("{}.code", result), t.error(), "error code",
+                     fmt::format("{}: error code reported, expected {} ({})", name, expected,
+                                 dmasim_error_name(expected)));
+    bench.add_result(fmt::format("{}.held", result), code && untouched ? 1 : 0, "",
+                     fmt::format("{}: 1 if the channel stopped with {}, an interrupt and every "
+                                 "byte outside the transfer unchanged",
+                                 name, dmasim_error_name(expected)));
 }
 
 void run_case(Bench& bench, const Case& c, uint64_t seed) {
@@ -116,7 +131,7 @@ void run_case(Bench& bench, const Case& c, uint64_t seed) {
     bench.exclude_from_measurement(t);
     c.inject(bench, t);
     bench.run(t);
-    expect_error(bench, t, c.name, c.expected);
+    expect_error(bench, t, c.name, c.result, c.expected);
     bench.release(t);
 }
 
@@ -126,12 +141,31 @@ void run_abort(Bench& bench, uint64_t seed) {
     bench.start(t);
     bench.abort(t);
     bench.wait(t);
-    expect_error(bench, t, "abort (the list must be long enough to still run)", DMA_ERR_ABORTED);
+    expect_error(bench, t, "abort (the list must be long enough to still run)", "abort",
+                 DMA_ERR_ABORTED);
     bench.release(t);
 }
 
 }  // namespace
 
+// The "chain deeper than dma.max_chain_depth" case builds a list of
+// max_chain_depth + 2 chunks (at least one entry, so one page of source and
+// one of destination, each); one that cannot fit simulated memory is
+// refused before anything runs, naming the key that makes it that long.
+DMASIM_SCENARIO_CHECK(error_injection) {
+    const uint64_t chunks = uint64_t{config.platform.dma.max_chain_depth} + 2;
+    const uint64_t entries = std::max(config.workload.entries, chunks);
+    const uint64_t pages_needed = 2 * entries;
+    const uint64_t pages = config.memory_size_mib * ((1u << 20) / PAGE_SIZE);
+    if (pages_needed <= pages) return std::nullopt;
+    return dmasim::tb::ScenarioRefusal{
+        fmt::format("error_injection overruns the walker with a list of dma.max_chain_depth + 2 "
+                    "= {} chunks, which needs at least {} MiB of pages but memory.size_mib is "
+                    "{}: lower dma.max_chain_depth or raise memory.size_mib",
+                    chunks, (pages_needed * PAGE_SIZE + (1u << 20) - 1) >> 20,
+                    config.memory_size_mib),
+        {"dma.max_chain_depth", "memory.size_mib", "workload.scenario"}};
+}
 DMASIM_SCENARIO_TRAITS(error_injection, dmasim::tb::kChecksMemory | dmasim::tb::kInjectsErrors);
 
 DMASIM_SCENARIO(error_injection) {

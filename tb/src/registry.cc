@@ -1,9 +1,13 @@
-// registry.cc - scenarios by name (see scenario.h).
+// registry.cc - scenarios and their parameters by name (see scenario.h).
 #include <dmasim/tb/scenario.h>
+#include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace dmasim::tb {
+
+std::string ScenarioParam::key() const { return fmt::format("scenario.{}.{}", scenario, name); }
 
 ScenarioRegistry& ScenarioRegistry::instance() {
     static ScenarioRegistry registry;
@@ -14,18 +18,38 @@ ScenarioInfo& ScenarioRegistry::entry(std::string_view name) {
     auto it = std::find_if(scenarios_.begin(), scenarios_.end(),
                            [&](const ScenarioInfo& s) { return s.name == name; });
     if (it != scenarios_.end()) return *it;
-    scenarios_.push_back(ScenarioInfo{std::string(name)});
+    ScenarioInfo info;
+    info.name = name;
+    scenarios_.push_back(std::move(info));
     return scenarios_.back();
 }
 
-void ScenarioRegistry::add_run(std::string_view name, ScenarioRun run) { entry(name).run = run; }
+void ScenarioRegistry::add_run(std::string_view name, ScenarioRun run, const char* file) {
+    ScenarioInfo& info = entry(name);
+    // Two files defining one name would otherwise be settled by link order.
+    if (info.run)
+        errors_.push_back(
+            fmt::format("scenario '{}' is defined twice: in {} and in {}", name, info.file, file));
+    info.run = run;
+    info.file = file;
+}
 
 void ScenarioRegistry::add_setup(std::string_view name, ScenarioSetup setup) {
     entry(name).setup = setup;
 }
 
+void ScenarioRegistry::add_check(std::string_view name, ScenarioCheck check) {
+    entry(name).check = check;
+}
+
 void ScenarioRegistry::add_traits(std::string_view name, unsigned traits) {
     entry(name).traits |= traits;
+}
+
+void ScenarioRegistry::add_param(const ScenarioParam& param) {
+    if (find_param(param.key()))
+        errors_.push_back(fmt::format("scenario parameter {} is declared twice", param.key()));
+    entry(param.scenario).params.push_back(param);
 }
 
 const ScenarioInfo* ScenarioRegistry::find(std::string_view name) const {
@@ -40,6 +64,31 @@ std::vector<std::string> ScenarioRegistry::names() const {
         if (s.run) out.push_back(s.name);
     std::sort(out.begin(), out.end());
     return out;
+}
+
+std::vector<ScenarioParam> ScenarioRegistry::params() const {
+    std::vector<ScenarioParam> out;
+    for (const auto& name : names()) {
+        const auto& declared = find(name)->params;
+        out.insert(out.end(), declared.begin(), declared.end());
+    }
+    return out;
+}
+
+const ScenarioParam* ScenarioRegistry::find_param(std::string_view key) const {
+    for (const ScenarioInfo& s : scenarios_)
+        for (const ScenarioParam& p : s.params)
+            if (p.key() == key) return &p;
+    return nullptr;
+}
+
+double Bench::param(std::string_view name) const {
+    const std::string key = fmt::format("scenario.{}.{}", config().workload.scenario, name);
+    if (auto it = config().scenario_params.find(key); it != config().scenario_params.end())
+        return it->second;
+    const ScenarioParam* declared = ScenarioRegistry::instance().find_param(key);
+    if (!declared) throw std::logic_error(fmt::format("{} is not a declared parameter", key));
+    return declared->default_value;
 }
 
 }  // namespace dmasim::tb

@@ -87,9 +87,19 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
         window = Window{*tb.first_start(), *tb.last_completion(), tb.measured_bytes()};
     measure(window, platform, result);
     judge(tb, finished, result);
+    result.scenario_results = tb.results();
     platform.set_trace(nullptr);
-    if (trace) trace->finish();
-    if (vcd) vcd->finish();
+    // A file that cannot be finished must not lose the simulated result.
+    auto finish = [&result](auto& writer) {
+        if (!writer) return;
+        try {
+            writer->finish();
+        } catch (const std::exception& e) {
+            result.output_errors.push_back(e.what());
+        }
+    };
+    finish(trace);
+    finish(vcd);
     return result;
 }
 
@@ -103,7 +113,8 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     SimMemory memory(resolved);
     // Checked before elaboration: under AddressSanitizer an exception after
     // sc_start() is misreported (SystemC's coroutines hide the stack bounds).
-    const dmasim_xfer_spec spec = make_xfer_spec(resolved.workload, resolved.descriptor_format);
+    const dmasim_xfer_spec spec = make_xfer_spec(resolved.workload, resolved.descriptor_format,
+                                                 resolved.platform.dma.descriptor_bytes);
     if (std::string why = fit_error(resolved.workload, spec, resolved.memory_size_mib);
         !why.empty())
         throw ConfigError(why);

@@ -112,7 +112,8 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
                                         scenario_.name, channel, channels()));
     if (std::string why = workload_error(w); !why.empty())
         stop_scenario(true, fmt::format("scenario {}: {}", scenario_.name, why));
-    const dmasim_xfer_spec spec = make_xfer_spec(w, config_.descriptor_format);
+    const dmasim_xfer_spec spec =
+        make_xfer_spec(w, config_.descriptor_format, config_.platform.dma.descriptor_bytes);
     if (std::string why = fit_error(w, spec, config_.memory_size_mib); !why.empty())
         stop_scenario(true, why);
     dmasim_xfer* x = nullptr;
@@ -265,6 +266,11 @@ void Testbench::release_all() {
 void Testbench::delay_cycles(uint64_t cycles) {
     sc_core::wait(sc_core::sc_time(
         static_cast<double>(cycles) * 1000.0 / config_.platform.clock_mhz, sc_core::SC_NS));
+}
+
+void Testbench::add_result(const std::string& name, double value, const std::string& unit,
+                           const std::string& description) {
+    results_.push_back({name, value, unit, description});
 }
 
 }  // namespace dmasim::tb

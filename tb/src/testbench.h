@@ -38,6 +38,9 @@ public:
     void release(Transfer& t) override;
     void delay_cycles(uint64_t cycles) override;
     uint64_t memory_bytes() const override;
+    void add_result(const std::string& name, double value, const std::string& unit,
+                    const std::string& description) override;
+    const std::vector<ScenarioResult>& results() const { return results_; }
 
     /// After sc_start: throws what stopped the scenario (ConfigError for a
     /// list that cannot be built, std::runtime_error for anything else);
@@ -79,6 +82,7 @@ private:
     std::optional<sc_core::sc_time> first_start_;
     std::optional<sc_core::sc_time> last_completion_;
     uint64_t measured_bytes_ = 0;
+    std::vector<ScenarioResult> results_;
     uint64_t pattern_pos_ = 0;
     unsigned device_in_flight_[2] = {};  ///< device transfers running, by direction
     std::optional<Mismatch> failure_;

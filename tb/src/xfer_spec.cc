@@ -79,13 +79,15 @@ std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
         w.entries, needed, free, memory_size_mib, sim_mem_size());
 }
 
-dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat format) {
+dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat format,
+                                unsigned descriptor_bytes) {
     dmasim_xfer_spec spec{};
     spec.dir = hw_direction(w.direction);
     spec.format = format == model::DescriptorFormat::linked_list ? DMA_HW_FMT_LINKED_LIST
                                                                  : DMA_HW_FMT_CHAINED_PAGES;
     spec.entries = static_cast<unsigned>(w.entries);
     spec.chain_depth = static_cast<unsigned>(w.chain_depth);
+    spec.desc_bytes = descriptor_bytes;
     spec.seg.dist = hw_distribution(w.distribution);
     spec.seg.bytes = w.segment_bytes;
     spec.seg.min = w.segment_bytes_min;

@@ -18,7 +18,9 @@ std::string workload_error(const WorkloadConfig& w);
 std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
                       uint64_t memory_size_mib);
 
-/// Converts a runnable `w` (workload_error(w) is empty) for the driver.
-dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat format);
+/// Converts a runnable `w` (workload_error(w) is empty) for the driver;
+/// `descriptor_bytes` is dma.descriptor_bytes (it sizes the chunks).
+dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat format,
+                                unsigned descriptor_bytes = DMA_HW_DESC_SIZE);
 
 }  // namespace dmasim::tb

@@ -25,12 +25,21 @@ std::string code_block_after(const std::string& doc, const std::string& begin) {
     return doc.substr(open + 7, close - open - 7);
 }
 
-TEST(ScenarioTutorial, WorkedExampleIsTheShippedScenarioFile) {
+// The file tb/scenarios/NAME is printed in the tutorial after its marker.
+void expect_printed_in_tutorial(const std::string& name) {
     const std::string root = DMASIM_SOURCE_DIR;
     const std::string doc = slurp(root + "/docs/scenarios.md");
-    const std::string file = slurp(root + "/tb/scenarios/example_two_lists.cc");
-    ASSERT_FALSE(file.empty());
-    EXPECT_EQ(code_block_after(doc, "<!-- example_two_lists.cc begin -->"), file);
+    const std::string file = slurp(root + "/tb/scenarios/" + name);
+    ASSERT_FALSE(file.empty()) << name;
+    EXPECT_EQ(code_block_after(doc, "<!-- " + name + " begin -->"), file);
+}
+
+TEST(ScenarioTutorial, WorkedExampleIsTheShippedScenarioFile) {
+    expect_printed_in_tutorial("example_two_lists.cc");
+}
+
+TEST(ScenarioTutorial, ParametersExampleIsTheShippedScenarioFile) {
+    expect_printed_in_tutorial("example_repeat.cc");
 }
 
 }  // namespace

@@ -46,8 +46,13 @@ TEST(ChunkLayout, LinkedListSlotsAreDataDescriptorsOnly) {
 }
 
 TEST(ChunkLayout, DescriptorSizesFollowTheFormat) {
-    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_CHAINED_PAGES), DMA_HW_DESC_SIZE);
-    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_LINKED_LIST), DMA_HW_LL_DESC_SIZE);
+    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_CHAINED_PAGES, 0), DMA_HW_DESC_SIZE);
+    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_LINKED_LIST, 0), DMA_HW_LL_DESC_SIZE);
+    // Each linked_list size is its chained_pages slot plus the next pointer.
+    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_CHAINED_PAGES, 16), 16u);
+    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_LINKED_LIST, 16), 16u + 8u);
+    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_CHAINED_PAGES, 64), 64u);
+    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_LINKED_LIST, 64), 64u + 16u);
 }
 
 dmasim_seg_spec seg(dmasim_seg_dist dist, uint64_t bytes, uint64_t min, uint64_t max,

@@ -24,7 +24,10 @@ static void __iomem *ch_reg(const struct dmasim_chan *ch, uint32_t offset)
  * @dev: the struct device used for DMA mapping
  *
  * Sets @dev's DMA limits to what the controller handles: 64-bit
- * addresses and segments up to the 32-bit descriptor length.
+ * addresses (32-bit with compact 16-byte descriptors, CAPS bits 23:16)
+ * and segments up to the 32-bit descriptor length. CAPS also tells which
+ * descriptors get a status write-back; the driver never relies on one and
+ * reads completion from the channel's STATUS, BYTES_DONE and DESCS_DONE.
  *
  * Return: 0, -ENODEV if the version register does not match, or a
  * dma_set_*() error.
@@ -47,6 +50,16 @@ int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
 		return -ENODEV;
 	caps = readl(reg(dd, DMA_REG_CAPS));
 	dd->nr_channels = caps & DMA_CAPS_CHANNELS_MASK;
+	dd->desc_bytes =
+		(caps & DMA_CAPS_DESC_SIZE_MASK) >> DMA_CAPS_DESC_SIZE_SHIFT;
+	dd->writeback = (enum dma_hw_writeback)((caps &
+						 DMA_CAPS_WRITEBACK_MASK) >>
+						DMA_CAPS_WRITEBACK_SHIFT);
+	/* Compact descriptors hold 32-bit addresses. */
+	if (dd->desc_bytes == DMA_HW_DESC16_SIZE)
+		ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
+	if (ret)
+		return ret;
 	if (dd->nr_channels > DMA_MAX_CHANNELS)
 		dd->nr_channels = DMA_MAX_CHANNELS;
 	for (i = 0; i < dd->nr_channels; i++) {

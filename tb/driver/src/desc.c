@@ -16,8 +16,9 @@ struct desc_cursor {
 	unsigned int slot;
 };
 
-/* One data descriptor's payload, in hardware terms. */
+/* One descriptor's fields, in hardware terms (next: linked_list only). */
 struct desc_data {
+	uint64_t next;
 	uint64_t src;
 	uint64_t dst;
 	uint32_t length;
@@ -37,7 +38,8 @@ void *dmasim_xfer_desc(struct dmasim_xfer *x, unsigned int chunk,
 {
 	char *base = page_address(x->chunks[chunk].page);
 
-	return base + (size_t)slot * dmasim_desc_size(x->spec.format);
+	return base + (size_t)slot * dmasim_desc_size(x->spec.format,
+						      x->spec.desc_bytes);
 }
 
 /**
@@ -52,7 +54,8 @@ uint64_t dmasim_xfer_desc_bus(const struct dmasim_xfer *x, unsigned int chunk,
 			      unsigned int slot)
 {
 	return (uint64_t)page_to_phys(x->chunks[chunk].page) +
-	       (uint64_t)slot * dmasim_desc_size(x->spec.format);
+	       (uint64_t)slot * dmasim_desc_size(x->spec.format,
+						 x->spec.desc_bytes);
 }
 
 /**
@@ -100,7 +103,8 @@ int dmasim_alloc_descriptors(struct dmasim_xfer *x)
 		slots = dmasim_chunk_slots(x->spec.format, x->spec.entries,
 					   depth, i);
 		c->order = get_order((uint64_t)slots *
-				     dmasim_desc_size(x->spec.format));
+				     dmasim_desc_size(x->spec.format,
+						      x->spec.desc_bytes));
 		c->page = alloc_pages(GFP_KERNEL, c->order);
 		if (!c->page)
 			return -ENOMEM;
@@ -134,41 +138,74 @@ static int cursor_is_last(const struct dmasim_xfer *x,
 	return cur->chunk + 1 == x->nr_chunks && cursor_is_chunk_end(x, cur);
 }
 
-static void write_chained(struct dmasim_xfer *x, const struct desc_cursor *cur,
-			  const struct desc_data *d)
-{
-	struct dma_hw_desc *desc = dmasim_xfer_desc(x, cur->chunk, cur->slot);
+/* The fields every layout shares; compact layouts keep the low bits
+ * (fits_layout() checks they lose none). */
+#define STORE_FIELDS(desc, d)                                   \
+	do {                                                    \
+		(desc)->src = (d)->src;                         \
+		(desc)->dst = (d)->dst;                         \
+		(desc)->length = (d)->length;                   \
+		(desc)->flags = (d)->flags;                     \
+	} while (0)
 
-	desc->src = d->src;
-	desc->dst = d->dst;
-	desc->length = d->length;
-	desc->flags = d->flags;
-	if (!cursor_is_chunk_end(x, cur) || cursor_is_last(x, cur))
-		return;
-	/* The slot after a non-final chunk's data links to the next chunk. */
-	desc = dmasim_xfer_desc(x, cur->chunk, cur->slot + 1);
-	desc->src = dmasim_xfer_desc_bus(x, cur->chunk + 1, 0);
-	desc->flags = DMA_DESC_CHAIN;
+/* Writes @d into a slot in the layout the controller reports (CAPS); the
+ * 64-byte layouts are the 32/48-byte ones plus ignored bytes left at 0. */
+static void store(const struct dmasim_xfer *x, void *slot,
+		  const struct desc_data *d)
+{
+	int compact = x->spec.desc_bytes == DMA_HW_DESC16_SIZE;
+	struct dma_hw_ll_desc24 *l16 = slot;
+	struct dma_hw_ll_desc *l = slot;
+	struct dma_hw_desc16 *c16 = slot;
+	struct dma_hw_desc *c = slot;
+
+	if (x->spec.format == DMA_HW_FMT_LINKED_LIST && compact) {
+		STORE_FIELDS(l16, d);
+		l16->next = (uint32_t)d->next;
+	} else if (x->spec.format == DMA_HW_FMT_LINKED_LIST) {
+		STORE_FIELDS(l, d);
+		l->next = d->next;
+	} else if (compact) {
+		STORE_FIELDS(c16, d);
+	} else {
+		STORE_FIELDS(c, d);
+	}
 }
 
-static void write_linked(struct dmasim_xfer *x, const struct desc_cursor *cur,
+/* Compact descriptors hold only 32-bit addresses. */
+static int fits_layout(const struct dmasim_xfer *x, const struct desc_data *d)
+{
+	return x->spec.desc_bytes != DMA_HW_DESC16_SIZE ||
+	       (d->next | d->src | d->dst) <= UINT32_MAX;
+}
+
+static int write_chained(struct dmasim_xfer *x, const struct desc_cursor *cur,
 			 const struct desc_data *d)
 {
-	struct dma_hw_ll_desc *desc =
-		dmasim_xfer_desc(x, cur->chunk, cur->slot);
+	struct desc_data link = {0, 0, 0, 0, DMA_DESC_CHAIN};
 
-	desc->src = d->src;
-	desc->dst = d->dst;
-	desc->length = d->length;
-	desc->flags = d->flags;
-	if (cursor_is_last(x, cur))
-		return;
-	if (cursor_is_chunk_end(x, cur)) {
-		desc->next = dmasim_xfer_desc_bus(x, cur->chunk + 1, 0);
-		desc->flags |= DMA_DESC_CHAIN;
+	store(x, dmasim_xfer_desc(x, cur->chunk, cur->slot), d);
+	if (!cursor_is_chunk_end(x, cur) || cursor_is_last(x, cur))
+		return fits_layout(x, d) ? 0 : -ERANGE;
+	/* The slot after a non-final chunk's data links to the next chunk. */
+	link.src = dmasim_xfer_desc_bus(x, cur->chunk + 1, 0);
+	store(x, dmasim_xfer_desc(x, cur->chunk, cur->slot + 1), &link);
+	return fits_layout(x, d) && fits_layout(x, &link) ? 0 : -ERANGE;
+}
+
+static int write_linked(struct dmasim_xfer *x, const struct desc_cursor *cur,
+			struct desc_data *d)
+{
+	if (cursor_is_last(x, cur)) {
+		d->next = 0;
+	} else if (cursor_is_chunk_end(x, cur)) {
+		d->next = dmasim_xfer_desc_bus(x, cur->chunk + 1, 0);
+		d->flags |= DMA_DESC_CHAIN;
 	} else {
-		desc->next = dmasim_xfer_desc_bus(x, cur->chunk, cur->slot + 1);
+		d->next = dmasim_xfer_desc_bus(x, cur->chunk, cur->slot + 1);
 	}
+	store(x, dmasim_xfer_desc(x, cur->chunk, cur->slot), d);
+	return fits_layout(x, d) ? 0 : -ERANGE;
 }
 
 static void cursor_advance(const struct dmasim_xfer *x, struct desc_cursor *cur)
@@ -187,16 +224,18 @@ static const struct sg_table *primary_list(const struct dmasim_xfer *x)
 	return x->spec.dir == DMA_HW_DEV_TO_MEM ? &x->dst : &x->src;
 }
 
-static void fill_descriptors(struct dmasim_xfer *x)
+static int fill_descriptors(struct dmasim_xfer *x)
 {
 	const struct sg_table *list = primary_list(x);
 	struct scatterlist *sg, *dsg = x->dst.sgl;
 	struct desc_cursor cur = {0, 0};
 	struct desc_data d;
 	unsigned int i;
+	int ret;
 
 	for_each_sgtable_dma_sg(list, sg, i)
 	{
+		d.next = 0;
 		d.length = sg_dma_len(sg);
 		d.src = x->spec.dir == DMA_HW_DEV_TO_MEM ? 0
 							 : sg_dma_address(sg);
@@ -208,11 +247,14 @@ static void fill_descriptors(struct dmasim_xfer *x)
 		}
 		d.flags = cursor_is_last(x, &cur) ? DMA_DESC_END : 0;
 		if (x->spec.format == DMA_HW_FMT_LINKED_LIST)
-			write_linked(x, &cur, &d);
+			ret = write_linked(x, &cur, &d);
 		else
-			write_chained(x, &cur, &d);
+			ret = write_chained(x, &cur, &d);
+		if (ret)
+			return ret;
 		cursor_advance(x, &cur);
 	}
+	return 0;
 }
 
 /**
@@ -222,12 +264,14 @@ static void fill_descriptors(struct dmasim_xfer *x)
  * The mapped segment count (which an IOMMU may make smaller than the list)
  * is split over the chunks as design section 7 defines.
  *
- * Return: 0, or -EINVAL if the chunks outnumber the mapped segments or the
- * source and destination map differently.
+ * Return: 0, -EINVAL if the chunks outnumber the mapped segments or the
+ * source and destination map differently, or -ERANGE if an address does
+ * not fit the compact layout's 32 bits.
  */
 int dmasim_build_descriptors(struct dmasim_xfer *x)
 {
 	unsigned int entries = primary_list(x)->nents;
+	int ret;
 
 	if (x->nr_chunks < 1 || x->nr_chunks > entries ||
 	    entries > x->spec.entries)
@@ -235,7 +279,9 @@ int dmasim_build_descriptors(struct dmasim_xfer *x)
 	if (x->spec.dir == DMA_HW_MEM_TO_MEM && x->dst.nents != entries)
 		return -EINVAL;
 	layout_chunks(x, entries);
-	fill_descriptors(x);
+	ret = fill_descriptors(x);
+	if (ret)
+		return ret;
 	x->head = dmasim_xfer_desc_bus(x, 0, 0);
 	return 0;
 }

@@ -51,11 +51,16 @@ unsigned int dmasim_chunk_slots(enum dma_hw_format format, unsigned int entries,
 /**
  * dmasim_desc_size - bytes of one descriptor
  * @format: descriptor format
+ * @desc_bytes: chained_pages slot size from CAPS: 16, 32 or 64 (0 = 32)
  *
- * Return: DMA_HW_DESC_SIZE or DMA_HW_LL_DESC_SIZE.
+ * A linked_list descriptor adds its next pointer to the slot's layout.
+ *
+ * Return: DMA_HW_DESC16_SIZE, DMA_HW_DESC_SIZE or DMA_HW_DESC64_SIZE for
+ * chained_pages; DMA_HW_LL_DESC24_SIZE, DMA_HW_LL_DESC_SIZE or
+ * DMA_HW_LL_DESC80_SIZE for linked_list.
  */
-unsigned int dmasim_desc_size(enum dma_hw_format format)
+unsigned int dmasim_desc_size(enum dma_hw_format format,
+			      unsigned int desc_bytes)
 {
-	return format == DMA_HW_FMT_LINKED_LIST ? DMA_HW_LL_DESC_SIZE
-						: DMA_HW_DESC_SIZE;
+	return dma_hw_desc_size(format, desc_bytes);
 }

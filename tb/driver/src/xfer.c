@@ -43,7 +43,8 @@ uint64_t dmasim_xfer_pages_needed(const struct dmasim_xfer_spec *spec)
 		slots = dmasim_chunk_slots(spec->format, spec->entries,
 					   spec->chain_depth, i);
 		desc += 1ull
-			<< get_order(slots * dmasim_desc_size(spec->format));
+			<< get_order(slots * dmasim_desc_size(spec->format,
+							   spec->desc_bytes));
 	}
 	return data * (uint64_t)(has_src(spec) + has_dst(spec)) + desc;
 }
@@ -130,6 +131,8 @@ int dmasim_xfer_prep(struct dmasim_dev *dd, const struct dmasim_xfer_spec *spec,
 	if (!x)
 		return -ENOMEM;
 	x->spec = *spec;
+	/* The hardware decides the layout the descriptors are written in. */
+	x->spec.desc_bytes = dd->desc_bytes;
 	ret = dmasim_alloc_descriptors(x);
 	if (!ret)
 		ret = alloc_lists(x);

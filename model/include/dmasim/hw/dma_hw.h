@@ -31,6 +31,9 @@
 #define DMA_CAPS_CHAINED_PAGES  0x00000100u /* chained_pages format supported */
 #define DMA_CAPS_LINKED_LIST    0x00000200u /* linked_list format supported */
 #define DMA_CAPS_DESC_SIZE_SHIFT 16         /* bits 23:16: chained_pages descriptor bytes */
+#define DMA_CAPS_DESC_SIZE_MASK  0x00FF0000u /* 16, 32 or 64 (dma.descriptor_bytes) */
+#define DMA_CAPS_WRITEBACK_SHIFT 24         /* bits 25:24: enum dma_hw_writeback */
+#define DMA_CAPS_WRITEBACK_MASK  0x03000000u
 
 #define DMA_MAX_CHANNELS 16
 
@@ -69,6 +72,14 @@ enum dma_hw_format {
 	DMA_HW_FMT_LINKED_LIST = 1,
 };
 
+/* Which data descriptors get a status write-back (CAPS bits 25:24). */
+enum dma_hw_writeback {
+	DMA_HW_WB_PER_DESCRIPTOR = 0, /* every data descriptor */
+	DMA_HW_WB_IRQ_ONLY = 1,       /* only those carrying DMA_DESC_IRQ */
+	DMA_HW_WB_LAST = 2,           /* only the one carrying DMA_DESC_END */
+	DMA_HW_WB_NONE = 3,           /* none: completion is in the channel registers */
+};
+
 /* Error codes, in the channel STATUS ERR field and descriptor write-back. */
 enum dma_hw_error {
 	DMA_ERR_NONE = 0,
@@ -98,7 +109,9 @@ enum dma_hw_error {
 /*
  * chained_pages: 32-byte descriptors packed in chunks. The last slot of a
  * non-final chunk is a chain descriptor (flags = DMA_DESC_CHAIN, src = bus
- * address of the next chunk, all else 0).
+ * address of the next chunk, all else 0). CAPS bits 23:16 give the slot
+ * size the controller is built for: 16 (struct dma_hw_desc16), 32 (this
+ * one) or 64 (struct dma_hw_desc64).
  */
 struct dma_hw_desc {
 	uint64_t src;        /* 0x00 source bus address (or next chunk for CHAIN) */
@@ -109,9 +122,28 @@ struct dma_hw_desc {
 	uint32_t bytes_done; /* 0x1C written back by hardware */
 };
 
+/* Compact 16-byte slot: 32-bit bus addresses (RAM must end at 4 GiB or
+ * below), a 16-bit status and no bytes_done write-back. */
+struct dma_hw_desc16 {
+	uint32_t src;    /* 0x00 */
+	uint32_t dst;    /* 0x04 */
+	uint32_t length; /* 0x08 */
+	uint16_t flags;  /* 0x0C DMA_DESC_* */
+	uint16_t status; /* 0x0E written back: DONE | error << 8 */
+};
+
+/* 64-byte slot: the 32-byte layout, then 32 bytes the hardware fetches but
+ * ignores (software's own fields, like PG021's APP words). */
+struct dma_hw_desc64 {
+	struct dma_hw_desc d; /* 0x00 */
+	uint64_t user[4];     /* 0x20 ignored by hardware */
+};
+
 /*
  * linked_list: 48-byte descriptors, each naming its successor; next is
- * ignored on the descriptor that carries DMA_DESC_END.
+ * ignored on the descriptor that carries DMA_DESC_END. The compact and
+ * 64-byte sizes add the next pointer to their chained_pages layouts:
+ * 24 bytes (struct dma_hw_ll_desc24) and 80 (struct dma_hw_ll_desc80).
  */
 struct dma_hw_ll_desc {
 	uint64_t next;       /* 0x00 bus address of the next descriptor */
@@ -124,15 +156,56 @@ struct dma_hw_ll_desc {
 	uint64_t reserved;   /* 0x28 keeps descriptors 8-byte aligned; must be 0 */
 };
 
-#define DMA_HW_DESC_SIZE    32u
-#define DMA_HW_LL_DESC_SIZE 48u
+struct dma_hw_ll_desc24 {
+	uint32_t next;     /* 0x00 */
+	uint32_t src;      /* 0x04 */
+	uint32_t dst;      /* 0x08 */
+	uint32_t length;   /* 0x0C */
+	uint16_t flags;    /* 0x10 */
+	uint16_t status;   /* 0x12 written back */
+	uint32_t reserved; /* 0x14 keeps descriptors 8-byte aligned; must be 0 */
+};
+
+struct dma_hw_ll_desc80 {
+	struct dma_hw_ll_desc d; /* 0x00 */
+	uint64_t user[4];        /* 0x30 ignored by hardware */
+};
+
+#define DMA_HW_DESC_SIZE       32u
+#define DMA_HW_DESC16_SIZE     16u
+#define DMA_HW_DESC64_SIZE     64u
+#define DMA_HW_LL_DESC_SIZE    48u
+#define DMA_HW_LL_DESC24_SIZE  24u
+#define DMA_HW_LL_DESC80_SIZE  80u
+
+/* Bytes of one descriptor: the chained_pages slot size @slot_bytes (16, 32
+ * or 64, from CAPS; anything else means 32), or for linked_list that
+ * layout plus its next pointer (24, 48 or 80). */
+static inline uint32_t dma_hw_desc_size(enum dma_hw_format format, uint32_t slot_bytes)
+{
+	int linked = format == DMA_HW_FMT_LINKED_LIST;
+
+	switch (slot_bytes) {
+	case DMA_HW_DESC16_SIZE:
+		return linked ? DMA_HW_LL_DESC24_SIZE : DMA_HW_DESC16_SIZE;
+	case DMA_HW_DESC64_SIZE:
+		return linked ? DMA_HW_LL_DESC80_SIZE : DMA_HW_DESC64_SIZE;
+	default:
+		return linked ? DMA_HW_LL_DESC_SIZE : DMA_HW_DESC_SIZE;
+	}
+}
 
 #ifdef __cplusplus
-static_assert(sizeof(struct dma_hw_desc) == DMA_HW_DESC_SIZE, "chained_pages descriptor layout");
-static_assert(sizeof(struct dma_hw_ll_desc) == DMA_HW_LL_DESC_SIZE, "linked_list descriptor layout");
+#define DMA_HW_STATIC_ASSERT static_assert
 #else
-_Static_assert(sizeof(struct dma_hw_desc) == DMA_HW_DESC_SIZE, "chained_pages descriptor layout");
-_Static_assert(sizeof(struct dma_hw_ll_desc) == DMA_HW_LL_DESC_SIZE, "linked_list descriptor layout");
+#define DMA_HW_STATIC_ASSERT _Static_assert
 #endif
+DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_desc) == DMA_HW_DESC_SIZE, "chained_pages descriptor layout");
+DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_desc16) == DMA_HW_DESC16_SIZE, "compact descriptor layout");
+DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_desc64) == DMA_HW_DESC64_SIZE, "64-byte descriptor layout");
+DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_ll_desc) == DMA_HW_LL_DESC_SIZE, "linked_list descriptor layout");
+DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_ll_desc24) == DMA_HW_LL_DESC24_SIZE, "compact linked_list layout");
+DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_ll_desc80) == DMA_HW_LL_DESC80_SIZE, "80-byte linked_list layout");
+#undef DMA_HW_STATIC_ASSERT
 
 #endif /* DMASIM_HW_DMA_HW_H */

@@ -6,7 +6,8 @@
 // read issues no earlier than
 //   - the descriptor's ready cycle and the previous read's issue,
 //   - the completion of the read max_outstanding_reads before it,
-//   - the cycle the writes have drained enough of the buffer_bytes buffer;
+//   - the cycle the writes have drained enough of the buffer_bytes buffer
+//     (its own bytes, or read_refill_bytes at once: see space_wanted);
 // a write issues no earlier than
 //   - its data: cut_through = the first needed read beat has arrived and its
 //     last beat cannot overtake the last needed read beat; store_and_forward
@@ -84,6 +85,9 @@ private:
     };
 
     uint64_t next_read_bytes() const;
+    /// Stream offset up to which buffer space must be free before a read
+    /// of n bytes issues.
+    uint64_t space_wanted(uint64_t n) const;
     uint64_t release_time(uint64_t stream_offset);
     bool plan_read(uint64_t horizon);
     void plan_write();
@@ -119,6 +123,7 @@ private:
     uint64_t last_read_issue_ = 0, last_write_issue_ = 0;
     uint64_t covered_ = 0;        ///< data_cycles counted up to here
     uint64_t blocked_until_ = 0;  ///< the next read cannot issue before this
+    uint64_t granted_ = 0;        ///< stream offset up to which buffer space was granted
 };
 
 }  // namespace dmasim::model

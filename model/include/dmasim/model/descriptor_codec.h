@@ -21,18 +21,31 @@ struct Descriptor {
     bool is_chain_slot = false;  ///< chained_pages chain descriptor (no data)
 };
 
+// `descriptor_bytes` is DmaParams::descriptor_bytes (16, 32 or 64): the
+// chained_pages slot size; linked_list adds its next pointer.
+
 /// Bytes one descriptor occupies in the given format.
-inline uint32_t descriptor_size(DescriptorFormat f) {
-    return f == DescriptorFormat::chained_pages ? DMA_HW_DESC_SIZE : DMA_HW_LL_DESC_SIZE;
+inline uint32_t descriptor_size(DescriptorFormat f, unsigned descriptor_bytes = DMA_HW_DESC_SIZE) {
+    return dma_hw_desc_size(
+        f == DescriptorFormat::linked_list ? DMA_HW_FMT_LINKED_LIST : DMA_HW_FMT_CHAINED_PAGES,
+        descriptor_bytes);
 }
-/// Offset of the status word (followed by bytes_done) inside a descriptor.
-inline uint32_t status_offset(DescriptorFormat f) {
-    return f == DescriptorFormat::chained_pages ? 0x18 : 0x20;
+/// Offset of the status word (followed by bytes_done unless compact)
+/// inside a descriptor.
+inline uint32_t status_offset(DescriptorFormat f, unsigned descriptor_bytes = DMA_HW_DESC_SIZE) {
+    bool linked = f == DescriptorFormat::linked_list;
+    if (descriptor_bytes == DMA_HW_DESC16_SIZE) return linked ? 0x12 : 0x0E;
+    return linked ? 0x20 : 0x18;
+}
+/// Bytes a status write-back writes: a 16-bit status (compact), or the
+/// 32-bit status and bytes_done.
+inline uint32_t status_bytes(unsigned descriptor_bytes) {
+    return descriptor_bytes == DMA_HW_DESC16_SIZE ? 2 : 8;
 }
 
 /// Decodes the descriptor at `bytes` (bus address addr) and checks it;
 /// returns DMA_ERR_NONE or the error the walker must stop with.
 dma_hw_error decode_descriptor(DescriptorFormat f, const uint8_t* bytes, uint64_t addr,
-                               Descriptor* out);
+                               Descriptor* out, unsigned descriptor_bytes = DMA_HW_DESC_SIZE);
 
 }  // namespace dmasim::model

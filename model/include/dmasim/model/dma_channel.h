@@ -63,6 +63,8 @@ private:
     bool begin_descriptor(const WalkItem& item);
     void copy_bytes(const Slice& slice);
     void complete_descriptor();
+    /// Whether dma.status_writeback writes a status for a descriptor with these flags.
+    bool writes_status(uint32_t flags) const;
     /// Books the queued write-backs due at or before cycle t.
     void before_write(uint64_t t) override;
     void stop(uint64_t at, dma_hw_error err);
@@ -90,6 +92,7 @@ private:
         uint64_t issue;  ///< the descriptor's last write response
         uint64_t addr;   ///< status word
         uint32_t flags;
+        bool write;  ///< false: completes at `issue` without a write-back
     };
     Ring<Writeback> writebacks_;
 };

@@ -17,6 +17,8 @@ namespace dmasim::model {
 enum class DescriptorFormat { chained_pages, linked_list };
 enum class WritePolicy { cut_through, store_and_forward };
 enum class DescriptorFetch { burst, word };
+/// Which data descriptors get a status write-back (values match dma_hw_writeback).
+enum class StatusWriteback { per_descriptor, irq_only, last, none };
 
 struct BusParams {
     unsigned width_bytes = 16;                 ///< bytes per beat, power of two 1..128
@@ -64,7 +66,17 @@ struct DmaParams {
     unsigned max_chain_depth = 4096;       ///< chain links per transfer before CHAIN_LOOP
     uint64_t max_descriptors = 1u << 24;   ///< descriptors per transfer before CHAIN_LOOP
     unsigned irq_latency_cycles = 5;       ///< completion -> interrupt line raised
-    FaultParams fault;                     ///< injected bus error (none by default)
+    /// per_descriptor: every data descriptor; irq_only: those with
+    /// DMA_DESC_IRQ; last: the END descriptor; none: no write-back at all
+    StatusWriteback status_writeback = StatusWriteback::per_descriptor;
+    /// chained_pages slot size, 16 (compact, 32-bit addresses), 32 or 64;
+    /// a linked_list descriptor adds its next pointer (24, 48 or 80)
+    unsigned descriptor_bytes = 32;
+    /// a read burst waits until this much buffer space is free, then reads
+    /// fill it; 0 = one burst (each read waits only for its own space)
+    unsigned read_refill_bytes = 0;
+    unsigned start_latency_cycles = 0;  ///< START written -> first descriptor fetch issued
+    FaultParams fault;                  ///< injected bus error (none by default)
     /// true: bursts move their bytes through DMI; false: timing only (the
     /// walker still reads descriptors and writes status back), for runs
     /// whose payload nobody checks

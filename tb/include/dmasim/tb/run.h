@@ -10,6 +10,7 @@
 #include <dmasim/model/platform.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -49,12 +50,23 @@ struct SimConfig {
     uint64_t memory_size_mib = 1024;
     Placement placement = Placement::scattered;
     WorkloadConfig workload;
+    /// Values of scenario parameters by key ("scenario.NAME.PARAM"); a
+    /// parameter not here has its declared default (scenario.h).
+    std::map<std::string, double> scenario_params;
 };
 
 /// Where optional outputs go; empty = not written.
 struct RunOptions {
     std::string trace_path;  ///< Chrome trace-event JSON (Perfetto)
     std::string vcd_path;    ///< SystemC VCD of busy/interrupt signals
+};
+
+/// A figure a scenario adds to the report, CSV and summary (Bench::add_result).
+struct ScenarioResult {
+    std::string name;  ///< e.g. "zero_length.held"
+    double value = 0;
+    std::string unit;
+    std::string description;
 };
 
 struct RunResult {
@@ -73,6 +85,10 @@ struct RunResult {
     std::string failure;                        ///< why integrity failed, for the user
     std::vector<model::StatGroup> statistics;   ///< per channel, per resource, per phase
     uint64_t leaked_pages = 0;  ///< page frames still allocated after teardown (a leak if > 0)
+    /// Trace or VCD files that could not be finished after the run (the
+    /// result itself is intact; `dmasim run` prints it and exits 1).
+    std::vector<std::string> output_errors;
+    std::vector<ScenarioResult> scenario_results;  ///< in the order the scenario added them
 };
 
 /// The configuration cannot be run (e.g. the list does not fit in memory):

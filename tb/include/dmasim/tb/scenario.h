@@ -104,12 +104,27 @@ public:
     virtual void delay_cycles(uint64_t cycles) = 0;
     /// Simulated-memory size in bytes (bus addresses [0, size) are RAM).
     virtual uint64_t memory_bytes() const = 0;
+
+    /// The value of this scenario's parameter `name` (declared with
+    /// DMASIM_SCENARIO_PARAM; config key scenario.<scenario>.<name>).
+    double param(std::string_view name) const;
+    /// Adds a named figure to the report, results.csv and the summary.
+    virtual void add_result(const std::string& name, double value, const std::string& unit,
+                            const std::string& description) = 0;
 };
 
 using ScenarioRun = void (*)(Bench& bench);
 /// Adjusts the platform before elaboration (e.g. turns on traffic).
 using ScenarioSetup = void (*)(SimConfig& config);
 
+/// Why a config cannot run a scenario, and the config keys that decide it
+/// (so the error names the line that set them).
+struct ScenarioRefusal {
+    std::string why;
+    std::vector<std::string> keys;
+};
+/// Refuses, before anything runs, a config the scenario could only fail on.
+using ScenarioCheck = std::optional<ScenarioRefusal> (*)(const SimConfig& config);
 /// What a scenario does that changes how its config is validated (bits).
 enum ScenarioTrait : unsigned {
     /// Its checks are about memory contents, so workload.payload none
@@ -120,34 +135,66 @@ enum ScenarioTrait : unsigned {
     kInjectsErrors = 1u << 1,
 };
 
+/// A parameter a scenario declares: config key scenario.<scenario>.<name>,
+/// validated, documented and sweepable like every built-in key.
+struct ScenarioParam {
+    const char* scenario;
+    const char* name;
+    bool integer;  ///< whole numbers only (else any number in range)
+    double default_value;
+    double min, max;  ///< inclusive range
+    const char* unit;
+    const char* description;
+    std::string key() const;  ///< "scenario.<scenario>.<name>"
+};
+
 struct ScenarioInfo {
     std::string name;
     ScenarioRun run = nullptr;
     ScenarioSetup setup = nullptr;
+    ScenarioCheck check = nullptr;
     unsigned traits = 0;  ///< ScenarioTrait bits
+    std::string file;  ///< source file of its DMASIM_SCENARIO
+    std::vector<ScenarioParam> params;
 };
 
 /// Scenarios by name, filled by DMASIM_SCENARIO at static-initialisation time.
 class ScenarioRegistry {
 public:
     static ScenarioRegistry& instance();
-    void add_run(std::string_view name, ScenarioRun run);
+    void add_run(std::string_view name, ScenarioRun run, const char* file);
     void add_setup(std::string_view name, ScenarioSetup setup);
+    void add_check(std::string_view name, ScenarioCheck check);
     void add_traits(std::string_view name, unsigned traits);
+    void add_param(const ScenarioParam& param);
     const ScenarioInfo* find(std::string_view name) const;
     std::vector<std::string> names() const;
+    /// Every declared parameter, by scenario name then declaration order.
+    std::vector<ScenarioParam> params() const;
+    /// The parameter with config key `key`, or nullptr.
+    const ScenarioParam* find_param(std::string_view key) const;
+    /// Registration mistakes (a name defined in two files, a parameter
+    /// declared twice): dmasim refuses to start while there are any.
+    const std::vector<std::string>& errors() const { return errors_; }
 
 private:
     ScenarioInfo& entry(std::string_view name);
     std::vector<ScenarioInfo> scenarios_;
+    std::vector<std::string> errors_;
 };
 
 struct ScenarioRegistrar {
-    ScenarioRegistrar(const char* name, ScenarioRun run) {
-        ScenarioRegistry::instance().add_run(name, run);
+    ScenarioRegistrar(const char* name, ScenarioRun run, const char* file) {
+        ScenarioRegistry::instance().add_run(name, run, file);
+    }
+    explicit ScenarioRegistrar(const ScenarioParam& param) {
+        ScenarioRegistry::instance().add_param(param);
     }
     ScenarioRegistrar(const char* name, ScenarioSetup setup) {
         ScenarioRegistry::instance().add_setup(name, setup);
+    }
+    ScenarioRegistrar(const char* name, ScenarioCheck check) {
+        ScenarioRegistry::instance().add_check(name, check);
     }
     ScenarioRegistrar(const char* name, unsigned traits) {
         ScenarioRegistry::instance().add_traits(name, traits);
@@ -160,7 +207,7 @@ struct ScenarioRegistrar {
 #define DMASIM_SCENARIO(name)                                                \
     static void dmasim_scenario_run_##name(::dmasim::tb::Bench& bench);      \
     static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_reg_##name{ \
-        #name, &dmasim_scenario_run_##name};                                 \
+        #name, &dmasim_scenario_run_##name, __FILE__};                       \
     static void dmasim_scenario_run_##name(::dmasim::tb::Bench& bench)
 
 /// Optional: adjusts the configuration before elaboration:
@@ -171,9 +218,27 @@ struct ScenarioRegistrar {
         #name, &dmasim_scenario_setup_##name};                                     \
     static void dmasim_scenario_setup_##name(::dmasim::tb::SimConfig& config)
 
+/// Optional: refuses configs the scenario cannot run; returns a
+/// ScenarioRefusal or std::nullopt: DMASIM_SCENARIO_CHECK(name) { ... config ... }
+#define DMASIM_SCENARIO_CHECK(name)                                                   \
+    static std::optional<::dmasim::tb::ScenarioRefusal> dmasim_scenario_check_##name( \
+        const ::dmasim::tb::SimConfig& config);                                       \
+    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_check_reg_##name{    \
+        #name, &dmasim_scenario_check_##name};                                        \
+    static std::optional<::dmasim::tb::ScenarioRefusal> dmasim_scenario_check_##name( \
+        const ::dmasim::tb::SimConfig& config)
+
 /// Optional: declares ScenarioTrait bits:
 /// DMASIM_SCENARIO_TRAITS(name, dmasim::tb::kChecksMemory)
 #define DMASIM_SCENARIO_TRAITS(name, bits)                                           \
     static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_traits_reg_##name { \
 #name, static_cast < unsigned>(bits)                                         \
+    }
+
+/// Declares a numeric parameter of scenario `scn`, read with
+/// bench.param("name"): DMASIM_SCENARIO_PARAM(scn, name, integer, default,
+/// min, max, "unit", "description"); `integer` is true for whole numbers.
+#define DMASIM_SCENARIO_PARAM(scn, pname, integer, def, lo, hi, unit, description)            \
+    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_param_##scn##_##pname {      \
+        ::dmasim::tb::ScenarioParam { #scn, #pname, integer, def, lo, hi, unit, description } \
     }

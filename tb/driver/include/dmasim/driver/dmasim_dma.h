@@ -55,6 +55,9 @@ struct dmasim_xfer_spec {
 	enum dma_hw_format format;
 	unsigned int entries;	  /* scatter list length */
 	unsigned int chain_depth; /* descriptor chunks, 1..entries */
+	/* chained_pages slot size, 16, 32 or 64 (0 means 32); dmasim_xfer_prep()
+	 * replaces it with what the controller reports in CAPS */
+	unsigned int desc_bytes;
 	struct dmasim_seg_spec seg;
 };
 
@@ -95,6 +98,8 @@ struct dmasim_dev {
 	void __iomem *regs;
 	struct device *dev;
 	unsigned int nr_channels;
+	unsigned int desc_bytes;	       /* CAPS: chained_pages slot size */
+	enum dma_hw_writeback writeback; /* CAPS: which descriptors get a status */
 	uint32_t irq_mask;
 	struct dmasim_chan chan[DMA_MAX_CHANNELS];
 };
@@ -107,7 +112,8 @@ unsigned int dmasim_chunk_entries(unsigned int entries, unsigned int depth,
 				  unsigned int index);
 unsigned int dmasim_chunk_slots(enum dma_hw_format format, unsigned int entries,
 				unsigned int depth, unsigned int index);
-unsigned int dmasim_desc_size(enum dma_hw_format format);
+unsigned int dmasim_desc_size(enum dma_hw_format format,
+			      unsigned int desc_bytes);
 
 /* ---- Segment lengths --------------------------------------------------- */
 

@@ -1,0 +1,187 @@
+// The engine-fidelity knobs (docs/timing-model.md): status write-back
+// policy, descriptor slot size, read refill threshold and start latency.
+// Each case checks an equation of the timing model or the bytes in memory.
+#include <dmasim/model/descriptor_codec.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+
+#include "support.h"
+
+namespace dmasim::model {
+namespace {
+
+using namespace test;
+
+constexpr uint64_t kDesc = 0x10000, kSrc = 0x100000, kDst = 0x800000;
+
+uint32_t m2m(DescriptorFormat f = DescriptorFormat::chained_pages) {
+    return ctrl_word(DMA_HW_MEM_TO_MEM, f);
+}
+
+// One descriptor of one full burst, cut-through, from START to idle
+// (docs/timing-model.md, "One descriptor's life"): a fetch of P slots of
+// `slot` bytes, decode, read latency to the first write beat, the write
+// and its response, then the write-back if the policy writes one.
+uint64_t one_burst_life(const PlatformParams& p, unsigned slot, bool writeback) {
+    const uint64_t L = p.memory.read_latency_cycles, WL = p.memory.write_latency_cycles;
+    const uint64_t b = p.dma.max_burst_beats;
+    const uint64_t fetch = L + p.dma.descriptor_prefetch * slot / p.bus.width_bytes;
+    return p.dma.start_latency_cycles + fetch + p.dma.descriptor_setup_cycles + (L + 1) + (b + WL) +
+           (writeback ? 1 + WL : 0);
+}
+
+uint64_t run_one_burst(const PlatformParams& p) {
+    Rig rig(p);
+    const uint32_t len = p.dma.max_burst_beats * p.bus.width_bytes;
+    uint64_t d = write_chained(rig.host(0), segments(kSrc, kDst, 1, len, 0), {kDesc},
+                               p.dma.descriptor_bytes);
+    return rig.transfer(d, m2m());
+}
+
+TEST(ModelEngineKnobs, NoWriteBackEndsAtTheLastWriteResponse) {
+    PlatformParams p;
+    p.dma.status_writeback = StatusWriteback::none;
+    EXPECT_EQ(run_one_burst(p), one_burst_life(p, DMA_HW_DESC_SIZE, false));
+}
+
+TEST(ModelEngineKnobs, CompactSlotsHalveTheFetch) {
+    PlatformParams p;
+    p.dma.descriptor_bytes = 16;
+    EXPECT_EQ(run_one_burst(p), one_burst_life(p, 16, true));
+}
+
+TEST(ModelEngineKnobs, SixtyFourByteSlotsDoubleTheFetch) {
+    PlatformParams p;
+    p.dma.descriptor_bytes = 64;
+    EXPECT_EQ(run_one_burst(p), one_burst_life(p, 64, true));
+}
+
+TEST(ModelEngineKnobs, StartLatencyDelaysTheFirstFetch) {
+    PlatformParams p;
+    p.dma.start_latency_cycles = 10;
+    EXPECT_EQ(run_one_burst(p), one_burst_life(p, DMA_HW_DESC_SIZE, true));
+}
+
+// Four descriptors, the second with DMA_DESC_IRQ; returns which of them
+// hold a DONE status afterwards.
+std::vector<bool> statuses_written(StatusWriteback policy) {
+    PlatformParams p;
+    p.dma.status_writeback = policy;
+    Rig rig(p);
+    std::vector<Seg> segs = segments(kSrc, kDst, 4, 300, 512);
+    segs[1].flags = DMA_DESC_IRQ;
+    uint64_t d = write_chained(rig.host(0), segs, {kDesc});
+    EXPECT_NE(rig.transfer(d, m2m()), 0u);
+    std::vector<bool> done;
+    for (unsigned i = 0; i < segs.size(); ++i) {
+        dma_hw_desc desc;
+        std::memcpy(&desc, rig.host(d + i * DMA_HW_DESC_SIZE), sizeof desc);
+        done.push_back(desc.status == DMA_DESC_STATUS_DONE && desc.bytes_done == 300);
+    }
+    return done;
+}
+
+TEST(ModelEngineKnobs, PerDescriptorWritesEveryStatus) {
+    EXPECT_EQ(statuses_written(StatusWriteback::per_descriptor),
+              (std::vector<bool>{true, true, true, true}));
+}
+
+TEST(ModelEngineKnobs, IrqOnlyWritesTheInterruptingDescriptor) {
+    EXPECT_EQ(statuses_written(StatusWriteback::irq_only),
+              (std::vector<bool>{false, true, false, false}));
+}
+
+TEST(ModelEngineKnobs, LastWritesTheEndDescriptor) {
+    EXPECT_EQ(statuses_written(StatusWriteback::last),
+              (std::vector<bool>{false, false, false, true}));
+}
+
+TEST(ModelEngineKnobs, NoneWritesNothingAndTheRegistersStillCount) {
+    PlatformParams p;
+    p.dma.status_writeback = StatusWriteback::none;
+    Rig rig(p);
+    std::vector<Seg> segs = segments(kSrc, kDst, 4, 300, 512);
+    uint64_t d = write_chained(rig.host(0), segs, {kDesc});
+    std::vector<uint8_t> before(rig.host(d), rig.host(d) + 4 * DMA_HW_DESC_SIZE);
+    rig.run([&] {
+        rig.start(0, d, m2m());
+        ASSERT_NE(rig.wait_idle(0, 100000), 0u);
+        EXPECT_EQ(rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_STATUS), DMA_STATUS_DONE);
+        EXPECT_EQ(rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_DESCS_DONE), 4u);
+        EXPECT_EQ(rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_BYTES_DONE_LO), 4u * 300);
+        uint32_t caps = rig.cpu().reg(DMA_REG_CAPS);
+        EXPECT_EQ((caps & DMA_CAPS_WRITEBACK_MASK) >> DMA_CAPS_WRITEBACK_SHIFT,
+                  uint32_t(DMA_HW_WB_NONE));
+        EXPECT_EQ((caps & DMA_CAPS_DESC_SIZE_MASK) >> DMA_CAPS_DESC_SIZE_SHIFT,
+                  p.dma.descriptor_bytes);
+    });
+    EXPECT_EQ(std::memcmp(before.data(), rig.host(d), before.size()), 0);
+}
+
+TEST(ModelEngineKnobs, CompactChainedListCopiesAndWritesSixteenBitStatus) {
+    PlatformParams p;
+    p.dma.descriptor_bytes = 16;
+    Rig rig(p);
+    std::vector<Seg> segs = segments(kSrc + 5, kDst + 3, 7, 1000, 1200);
+    fill_pattern(rig.host(kSrc), 0x4000, 11);
+    const std::vector<uint64_t> chunks = {kDesc, 0x30000, 0x21000};
+    uint64_t d = write_chained(rig.host(0), segs, chunks, 16);
+    EXPECT_NE(rig.transfer(d, m2m()), 0u);
+    for (const Seg& s : segs)
+        EXPECT_EQ(digest(rig.host(s.dst), s.length), digest(rig.host(s.src), s.length));
+    dma_hw_desc16 first;
+    std::memcpy(&first, rig.host(d), sizeof first);
+    EXPECT_EQ(first.status, DMA_DESC_STATUS_DONE);
+    EXPECT_EQ(first.length, 1000u);  // the write-back leaves the driver's fields alone
+    const ChannelStats st = rig.platform().channel_stats(0);
+    EXPECT_EQ(st.chain_links, chunks.size() - 1);
+}
+
+TEST(ModelEngineKnobs, EightyByteLinkedListFetchesEachDescriptorOnce) {
+    PlatformParams p;
+    p.dma.descriptor_bytes = 64;
+    Rig rig(p);
+    const unsigned n = 6;
+    std::vector<Seg> segs = segments(kSrc, kDst, n, 500, 512);
+    fill_pattern(rig.host(kSrc), 0x2000, 5);
+    uint64_t d = write_linked(rig.host(0), segs, {kDesc, 0x40000}, 64);
+    // Bytes the hardware ignores must survive.
+    const uint64_t user = 0x1122334455667788ull;
+    std::memcpy(rig.host(d + 0x30), &user, sizeof user);
+    EXPECT_NE(rig.transfer(d, m2m(DescriptorFormat::linked_list)), 0u);
+    EXPECT_EQ(rig.platform().channel_stats(0).descriptor_bytes_fetched,
+              uint64_t(n) * descriptor_size(DescriptorFormat::linked_list, 64));
+    for (const Seg& s : segs)
+        EXPECT_EQ(digest(rig.host(s.dst), s.length), digest(rig.host(s.src), s.length));
+    uint64_t kept;
+    std::memcpy(&kept, rig.host(d + 0x30), sizeof kept);
+    EXPECT_EQ(kept, user);
+}
+
+// A read refill of R bytes issues its bursts together once R bytes of
+// buffer are free: one long segment, whose reads then come in groups of
+// R / burst at one issue cycle each.
+TEST(ModelEngineKnobs, ReadRefillIssuesReadsInGroups) {
+    PlatformParams p;
+    const unsigned burst = p.dma.max_burst_beats * p.bus.width_bytes;  // 256 B
+    p.dma.buffer_bytes = 8 * burst;
+    p.dma.read_refill_bytes = 4 * burst;
+    Rig rig(p);
+    TraceRecorder rec;
+    rig.platform().set_trace(&rec);
+    const uint32_t bytes = 64 * burst;
+    uint64_t d = write_chained(rig.host(0), segments(kSrc, kDst, 1, bytes, 0), {kDesc});
+    EXPECT_NE(rig.transfer(d, m2m()), 0u);
+    std::set<uint64_t> issues;
+    unsigned reads = 0;
+    for (const auto& r : rec.records)
+        if (r.track == "ch0 read") issues.insert(r.start), ++reads;
+    EXPECT_EQ(reads, bytes / burst);
+    // The first refill fills the empty buffer (8 bursts), every later one 4.
+    EXPECT_EQ(issues.size(), 1 + (bytes / burst - 8) / 4);
+}
+
+}  // namespace
+}  // namespace dmasim::model

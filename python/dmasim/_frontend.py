@@ -1,0 +1,197 @@
+"""The functions of the dmasim package: each builds a command line, runs the
+dmasim binary and reads the files it writes."""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class DmasimError(Exception):
+    """dmasim refused the input (exit status 2) or could not run; the message
+    is dmasim's own, naming the key, value, file and line."""
+
+    def __init__(self, message, status):
+        super().__init__(message)
+        self.status = status
+
+
+def binary():
+    """Path of the dmasim binary: $DMASIM_EXE, else the source tree's
+    build/sim/dmasim, else `dmasim` on PATH."""
+    if os.environ.get("DMASIM_EXE"):
+        return os.environ["DMASIM_EXE"]
+    built = os.path.join(_HERE, "..", "..", "build", "sim", "dmasim")
+    if os.access(built, os.X_OK):
+        return os.path.normpath(built)
+    found = shutil.which("dmasim")
+    if not found:
+        raise DmasimError("dmasim binary not found: build it (cmake --build build) or set "
+                          "DMASIM_EXE", 2)
+    return found
+
+
+def _call(args, failure_ok=False):
+    """Runs dmasim with `args`; returns the CompletedProcess. Exit status 2
+    (bad input) raises DmasimError, and so does 1 unless `failure_ok` (a
+    failed run or sweep point whose outcome the caller reads from files)."""
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    done = subprocess.run([binary()] + args, capture_output=True, text=True, env=env)
+    if done.returncode not in (0, 1) or (done.returncode == 1 and not failure_ok):
+        message = done.stderr.strip() or done.stdout.strip() or f"exit status {done.returncode}"
+        raise DmasimError(message, done.returncode)
+    return done
+
+
+def version():
+    """The binary's version, e.g. "0.1.0"."""
+    return _call(["--version"]).stdout.split()[-1]
+
+
+def _set_args(sets):
+    """--set KEY=VALUE arguments from keyword arguments (`__` -> `.`)."""
+    args = []
+    for name, value in sets.items():
+        args += ["--set", f"{name.replace('__', '.')}={_text(value)}"]
+    return args
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _write_config(config, folder):
+    """`config` as a file dmasim reads: a path is used as it is; a dict is
+    written as JSON, which is YAML too (nested sections or dotted keys)."""
+    if isinstance(config, (str, os.PathLike)):
+        return [os.fspath(config)]
+    if isinstance(config, (list, tuple)):
+        return [path for part in config for path in _write_config(part, folder)]
+    path = os.path.join(folder, f"config{len(os.listdir(folder))}.yaml")
+    with open(path, "w") as f:
+        json.dump(_absolute_base(config), f, indent=1)
+    return [path]
+
+
+def _absolute_base(config):
+    """A `base:` in a dict is taken relative to the current directory (the
+    file dmasim reads lives in a temporary folder)."""
+    if isinstance(config, dict) and isinstance(config.get("base"), str):
+        return dict(config, base=os.path.abspath(config["base"]))
+    return config
+
+
+def run(config=None, *, trace=None, vcd=None, **sets):
+    """Simulates one configuration and returns its report (a dict with
+    `config`, `result`, `statistics`, `wall_seconds`; docs/cli.md).
+
+    `config`: a dict (nested or dotted keys), a config file path, a list of
+    them (layered left to right), or None for configs/default.yaml.
+    Keyword arguments are --set overrides. A failed integrity check still
+    returns the report (report["result"]["integrity"] == "fail"); bad input
+    raises DmasimError."""
+    with tempfile.TemporaryDirectory(prefix="dmasim-run-") as folder:
+        files = _write_config(config, folder) if config is not None else []
+        report = os.path.join(folder, "report.json")
+        args = ["run"] + files + _set_args(sets) + ["--report", report, "--quiet"]
+        args += ["--trace", os.fspath(trace)] if trace else []
+        args += ["--vcd", os.fspath(vcd)] if vcd else []
+        done = _call(args, failure_ok=True)
+        if not os.path.exists(report):
+            raise DmasimError(done.stderr.strip(), done.returncode)
+        with open(report) as f:
+            return json.load(f)
+
+
+def sweep(spec, out=None, *, jobs=None, resume=False, frame=None, **sets):
+    """Runs a sweep and returns its results.csv as a pandas DataFrame (a
+    list of dicts without pandas, or with frame=False).
+
+    `spec`: a sweep file path, or a dict with the sections of a sweep file
+    (`base`, `set`, `sweep`, `zip`; docs/sweeps.md). `out`: the output
+    folder (default: a temporary one, removed afterwards); `resume` reruns
+    only points without a complete report. Keyword arguments are --set
+    overrides for every point. Failed points are missing from the result
+    (dmasim lists them in OUT/failures.txt)."""
+    if out is None:
+        with tempfile.TemporaryDirectory(prefix="dmasim-sweep-") as folder:
+            return sweep(spec, os.path.join(folder, "out"), jobs=jobs, resume=resume,
+                         frame=frame, **sets)
+    os.makedirs(out, exist_ok=True)
+    if isinstance(spec, (str, os.PathLike)):
+        spec_file = os.fspath(spec)
+    else:
+        spec_file = os.path.join(out, "sweep.yaml")
+        with open(spec_file, "w") as f:
+            json.dump(_absolute_base(spec), f, indent=1)
+    args = ["sweep", spec_file, "--out", os.fspath(out), "--no-plot"] + _set_args(sets)
+    args += ["-j", str(jobs)] if jobs else []
+    args += ["--resume"] if resume else []
+    _call(args, failure_ok=True)
+    return load(out, frame=frame)
+
+
+def _number(text):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def load(folder, frame=None):
+    """The results.csv of an existing sweep folder (or a CSV path), as a
+    pandas DataFrame, or a list of dicts (numbers converted) when pandas is
+    missing or frame=False."""
+    path = os.fspath(folder)
+    if os.path.isdir(path):
+        path = os.path.join(path, "results.csv")
+    if frame is not False:
+        try:
+            import pandas
+            return pandas.read_csv(path)
+        except ImportError:
+            if frame:
+                raise
+    with open(path, newline="") as f:
+        return [{k: _number(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def plot(data, output, *, x="workload.entries", y="throughput_gbps",
+         series=("workload.chain_depth",), logx=False, logy=False):
+    """Draws `y` against `x`, one line per value of the `series` columns,
+    with `dmasim plot` (the same code, labels and units as the CLI).
+    `data`: a sweep folder, a CSV path, a DataFrame or a list of dicts.
+    Returns `output`."""
+    with tempfile.TemporaryDirectory(prefix="dmasim-plot-") as folder:
+        path = _csv_of(data, folder)
+        args = ["plot", path, "-o", os.fspath(output), "--x", x, "--y", y]
+        for s in series:
+            args += ["--series", s]
+        args += ["--logx"] if logx else []
+        args += ["--logy"] if logy else []
+        _call(args)
+    return output
+
+
+def _csv_of(data, folder):
+    """A CSV path for `data`, writing rows held in memory to `folder`."""
+    if isinstance(data, (str, os.PathLike)):
+        path = os.fspath(data)
+        return os.path.join(path, "results.csv") if os.path.isdir(path) else path
+    path = os.path.join(folder, "results.csv")
+    if hasattr(data, "to_csv"):
+        data.to_csv(path, index=False)
+        return path
+    rows = list(data)
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else [])
+        writer.writeheader()
+        writer.writerows(rows)
+    return path

@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""Tests of the Python front end (python/dmasim) against the real binary
+(DMASIM_EXE, set by ctest). Each case runs small simulations: a handful of
+entries of 1 KiB, so every point takes milliseconds."""
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import dmasim  # noqa: E402
+
+try:
+    import pandas
+except ImportError:
+    pandas = None
+
+# entries {4, 8} x chain depth {1, 2}, 1 KiB segments: point i has
+# entries = [4, 4, 8, 8][i] and depth = [1, 2, 1, 2][i] (last key fastest).
+GRID = {"set": {"workload.segment_bytes": "1KiB"},
+        "sweep": {"workload.entries": [4, 8], "workload.chain_depth": [1, 2]}}
+
+
+class SweepTest(unittest.TestCase):
+    @unittest.skipIf(pandas is None, "python3-pandas is not installed")
+    def test_sweep_returns_a_data_frame_in_point_order(self):
+        df = dmasim.sweep(GRID, jobs=2)
+        self.assertIsInstance(df, pandas.DataFrame)
+        self.assertEqual(list(df["workload.entries"]), [4, 4, 8, 8])
+        self.assertEqual(list(df["workload.chain_depth"]), [1, 2, 1, 2])
+        # bytes = entries x 1024; chain_links = depth - 1 (design section 7).
+        self.assertEqual(list(df["bytes"]), [e * 1024 for e in df["workload.entries"]])
+        self.assertEqual(list(df["chain_links"]), [d - 1 for d in df["workload.chain_depth"]])
+        self.assertTrue((df["integrity"] == "pass").all())
+
+    def test_sweep_without_pandas_gives_dicts_of_numbers(self):
+        rows = dmasim.sweep(GRID, jobs=2, frame=False)
+        self.assertEqual(len(rows), 4)
+        self.assertEqual([r["bytes"] for r in rows], [4096, 4096, 8192, 8192])
+        self.assertIsInstance(rows[0]["throughput_gbps"], float)
+
+    def test_sets_apply_to_every_point_and_load_reads_the_folder_back(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            rows = dmasim.sweep({"sweep": {"workload.chain_depth": [1, 2]}}, out,
+                                workload__entries=4, workload__segment_bytes=2048, frame=False)
+            self.assertEqual([r["bytes"] for r in rows], [4 * 2048, 4 * 2048])
+            self.assertEqual(dmasim.load(out, frame=False), rows)
+
+    def test_plot_draws_with_the_cli_plot_code(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = dmasim.sweep(GRID, os.path.join(tmp, "out"), frame=False)
+            png = dmasim.plot(rows, os.path.join(tmp, "t.png"))
+            with open(png, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+
+class RunTest(unittest.TestCase):
+    def test_run_returns_the_report_of_a_nested_config_with_sets(self):
+        report = dmasim.run({"workload": {"entries": 8, "segment_bytes": 1024}},
+                            workload__chain_depth=4)
+        self.assertEqual(report["config"]["workload.chain_depth"], 4)
+        self.assertEqual(report["result"]["bytes"], 8 * 1024)
+        self.assertEqual(report["result"]["chain_links"], 4 - 1)
+
+    def test_configs_layer_left_to_right(self):
+        report = dmasim.run([{"workload.entries": 8, "workload.segment_bytes": 512},
+                             {"workload.entries": 2}])
+        self.assertEqual(report["result"]["bytes"], 2 * 512)
+
+    def test_bad_key_raises_with_dmasims_message(self):
+        with self.assertRaises(dmasim.DmasimError) as caught:
+            dmasim.run({"workload.entires": 8})
+        self.assertEqual(caught.exception.status, 2)
+        self.assertIn("did you mean workload.entries?", str(caught.exception))
+
+    def test_failed_integrity_still_returns_the_report(self):
+        report = dmasim.run({"workload.entries": 4, "fault.kind": "data"})
+        self.assertEqual(report["result"]["integrity"], "fail")
+
+    def test_version_is_the_binarys(self):
+        self.assertRegex(dmasim.version(), r"^\d+\.\d+\.\d+$")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,34 @@
+// strict_yaml.h - reads a config or sweep file as YAML with the ambiguities
+// and traps of the format turned into errors (docs/configuration.md,
+// "YAML rules"): one document, no duplicate keys, no alias that refers to
+// itself, and aliases that expand to at most kMaxAliasNodes nodes in all.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace dmasim::sim {
+
+/// Nodes aliases may add in one file once expanded: far more than reusing a
+/// section a few times needs, far less than an "alias bomb" would build.
+inline constexpr uint64_t kMaxAliasNodes = 10000;
+
+/// Files larger than this are refused before they are parsed.
+inline constexpr uint64_t kMaxYamlFileBytes = 64u << 20;
+
+/// Nodes a file may hold as written (a sweep's longest useful value list
+/// is --max-points long; the default is 100,000).
+inline constexpr uint64_t kMaxYamlNodes = 1000000;
+
+/// Loads `path`; `what` ("config", "sweep") names the file in errors.
+/// Throws ConfigError naming the file and line(s) for anything that is not
+/// a readable, strictly valid YAML file.
+YAML::Node load_strict_yaml(const std::string& path, std::string_view what);
+
+/// The same checks for YAML already in memory (tests, fuzzing).
+YAML::Node parse_strict_yaml(const std::string& text, const std::string& file);
+
+}  // namespace dmasim::sim
