@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <set>
 
 #include "config_loader.h"
@@ -12,6 +13,8 @@
 
 namespace dmasim::sim {
 namespace {
+
+namespace fs = std::filesystem;
 
 Location where_of(const YAML::Node& node, const std::string& file) {
     return {file, node.Mark().line + 1};

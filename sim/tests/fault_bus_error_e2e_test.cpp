@@ -120,8 +120,9 @@ TEST(SimFaultE2E, FaultInThroughputRunFailsIntegrityWithDataBusError) {
                               "--set", "fault.kind=data", "--set", "fault.index=3"});
     EXPECT_EQ(r.status, 1);
     const json j = json::parse(test::read_file(report));
-    // DMA_ERR_DATA_BUS = 3; descriptors 0..2 completed.
-    EXPECT_NE(j["result"]["failure"].get<std::string>().find("(error 3)"), std::string::npos);
+    // DMA_ERR_DATA_BUS, reported by name; descriptors 0..2 completed.
+    EXPECT_NE(j["result"]["failure"].get<std::string>().find("(error DATA_BUS)"),
+              std::string::npos);
     EXPECT_EQ(j["result"]["descriptors"], 3);
 }
 

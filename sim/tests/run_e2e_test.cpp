@@ -121,17 +121,17 @@ TEST(SimRunE2E, UnknownScenarioNamesTheLineAndTheKnownOnes) {
         << r.err;
 }
 
-TEST(SimRunE2E, ChainDeeperThanTheEngineAllowsFailsWithExit1AndAReport) {
-    // 4 chunks need 3 chain links; the engine stops after 1 with CHAIN_LOOP,
-    // so the destination is incomplete and the integrity check fails.
+TEST(SimRunE2E, ChainDeeperThanTheEngineAllowsIsRefusedWithExit2AndNoReport) {
+    // 4 chunks need 3 chain links, more than 1: refused at validation
+    // (the engine would stop with CHAIN_LOOP), naming both keys.
     TempDir dir;
     const std::string report = dir.path() + "/r.json";
     auto r =
         run_dmasim(dir, {"run", "--set", "workload.entries=8", "--set", "workload.chain_depth=4",
                          "--set", "dma.max_chain_depth=1", "--report", report});
-    EXPECT_EQ(r.status, 1) << r.err;
-    ASSERT_TRUE(std::filesystem::exists(report));
-    EXPECT_EQ(read_json(report)["result"]["integrity"], "fail");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("dma.max_chain_depth = 1"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(report));
 }
 
 TEST(SimRunE2E, CommandLineErrorsExit2AndHelpExits0) {
