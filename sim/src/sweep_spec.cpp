@@ -14,7 +14,6 @@
 namespace dmasim::sim {
 namespace {
 
-namespace fs = std::filesystem;
 
 Location where_of(const YAML::Node& node, const std::string& file) {
     return {file, node.Mark().line + 1};
