@@ -8,6 +8,7 @@
 #include "config_loader.h"
 #include "paths.h"
 #include "report.h"
+#include "signals.h"
 #include "suggest.h"
 
 namespace dmasim::sim {
@@ -26,12 +27,26 @@ void check_scenario(const ConfigBuilder& builder) {
                     guess ? ", did you mean " + *guess + "?" : "", fmt::join(names, ", ")));
 }
 
+/// A result must never be lost after a long simulation: every output path
+/// is checked before elaboration (exit 2 naming the option and why).
+void check_outputs(const RunCommand& c) {
+    const std::pair<const char*, const std::string&> outputs[] = {
+        {"--report", c.report}, {"--trace", c.trace}, {"--vcd", c.vcd}};
+    for (const auto& [option, path] : outputs) {
+        if (path.empty()) continue;
+        if (std::string why = tb::unwritable(path); !why.empty())
+            throw tb::ConfigError(fmt::format("{} {}: {}", option, path, why));
+    }
+}
+
 }  // namespace
 
 int run_command(const RunCommand& c) {
+    exit_cleanly_on_signals();
     const ConfigBuilder builder =
         build_config(c.config.empty() ? default_config_path() : c.config, c.sets);
     check_scenario(builder);
+    check_outputs(c);
     const tb::SimConfig& config = builder.config();
 
     const auto start = std::chrono::steady_clock::now();

@@ -2,13 +2,6 @@
 #include "report.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <stdexcept>
 
 #include "config_keys.h"
 
@@ -104,21 +97,6 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
     const double rate = wall_seconds > 0 ? r.bytes / wall_seconds : 0;
     out += fmt::format("wall time    {:.3f} s ({}/s simulated)\n", wall_seconds, human_bytes(rate));
     return out;
-}
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-    const std::string temp = fmt::format("{}.tmp.{}", path, getpid());
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) throw std::runtime_error(fmt::format("cannot write {}", temp));
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        std::string why = std::strerror(errno);
-        std::remove(temp.c_str());
-        throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", temp, path, why));
-    }
 }
 
 }  // namespace dmasim::sim
