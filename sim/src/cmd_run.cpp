@@ -50,7 +50,7 @@ int run_command(const RunCommand& c) {
     const tb::SimConfig& config = builder.config();
 
     const auto start = std::chrono::steady_clock::now();
-    const tb::RunResult result = tb::run_simulation(config, {c.trace, c.vcd});
+    const tb::RunResult result = tb::run_simulation(config, {c.trace, c.vcd, c.max_sim_cycles});
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -28,6 +28,22 @@ std::string human_bytes(double bytes) {
                      : fmt::format("{:.2f} {}", bytes, units[unit]);
 }
 
+/// What each entry holds, as drawn: "4096 bytes", or the distribution and
+/// the range its draws are clamped to (the bytes line gives the total).
+std::string segments_text(const tb::WorkloadConfig& w) {
+    switch (w.distribution) {
+        case tb::SizeDistribution::fixed:
+            break;
+        case tb::SizeDistribution::uniform:
+            return fmt::format("uniform {}..{} bytes", w.segment_bytes_min, w.segment_bytes_max);
+        case tb::SizeDistribution::lognormal:
+            return fmt::format("lognormal mean {} bytes (sigma {}, clamped to {}..{})",
+                               w.segment_bytes, w.lognormal_sigma, w.segment_bytes_min,
+                               w.segment_bytes_max);
+    }
+    return fmt::format("{} bytes", w.segment_bytes);
+}
+
 Json statistics_to_json(const std::vector<model::StatGroup>& groups) {
     Json out = Json::object();
     for (const auto& group : groups) {
@@ -81,9 +97,9 @@ Json make_report(const tb::SimConfig& config, const tb::RunResult& r, double wal
 
 std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, double wall_seconds) {
     std::string out = fmt::format("platform     {}\n", platform_line(config));
-    out += fmt::format("workload     {} {}, {} entries x {} bytes, chain depth {}\n",
+    out += fmt::format("workload     {} {}, {} entries x {}, chain depth {}\n",
                        config.workload.scenario, text_of(config, "workload.direction"),
-                       config.workload.entries, config.workload.segment_bytes,
+                       config.workload.entries, segments_text(config.workload),
                        config.workload.chain_depth);
     out +=
         fmt::format("bytes        {} ({})\n", r.bytes, human_bytes(static_cast<double>(r.bytes)));

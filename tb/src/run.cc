@@ -1,5 +1,6 @@
 // run.cc - run_simulation(): simulated memory, elaboration, the scenario,
 // measurement and teardown, in that order, once per process.
+#include <dmasim/model/clock.h>
 #include <dmasim/tb/run.h>
 #include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
@@ -75,16 +76,20 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     // The testbench ends every run with sc_stop(); that is no news to users.
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                             sc_core::SC_DO_NOTHING);
-    sc_core::sc_start();
+    // Bounded cost: past the limit the run stops with a message instead of
+    // running for minutes (sc_start returns with events still pending).
+    sc_core::sc_start(platform.clock().at(options.max_sim_cycles));
     const bool finished = tb.finished();
+    if (!finished && sc_core::sc_pending_activity())
+        throw std::runtime_error(fmt::format(
+            "the simulation reached --max-sim-cycles = {} ({} of simulated time) before the "
+            "scenario finished; raise --max-sim-cycles if the run is meant to be that long",
+            options.max_sim_cycles, sc_core::sc_time_stamp().to_string()));
 
     RunResult result;
     tb.release_all();
     result.leaked_pages = sim_mem_pages_in_use() - pages_before;
-    std::optional<Window> window;
-    if (tb.first_start() && tb.last_completion())
-        window = Window{*tb.first_start(), *tb.last_completion(), tb.measured_bytes()};
-    measure(window, platform, result);
+    measure(tb.measured(), platform, result);
     judge(tb, finished, result);
     platform.set_trace(nullptr);
     if (trace) trace->finish();
