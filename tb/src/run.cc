@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "chrome_trace.h"
+#include "host_memory.h"
 #include "measure.h"
 #include "testbench.h"
 #include "vcd_writer.h"
@@ -104,6 +105,7 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     SimConfig resolved = config;
     if (scenario.setup) scenario.setup(resolved);
     if (std::string why = workload_error(resolved.workload); !why.empty()) throw ConfigError(why);
+    if (std::string why = host_memory_error(resolved); !why.empty()) throw ConfigError(why);
     SimMemory memory(resolved);
     // Checked before elaboration: under AddressSanitizer an exception after
     // sc_start() is misreported (SystemC's coroutines hide the stack bounds).
