@@ -31,8 +31,9 @@ class TrafficGenerator : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(TrafficGenerator);
 
-    /// Bursts in flight at most (an AXI master's usual ID/queue depth).
-    static constexpr size_t kMaxOutstanding = 16;
+    /// Bursts in flight at most: deep enough that a demand within the bus
+    /// capacity is met despite the DMA engine's queue ahead of it.
+    static constexpr size_t kMaxOutstanding = 64;
 
     tlm_utils::simple_initiator_socket<TrafficGenerator> socket;
 
