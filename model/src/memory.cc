@@ -17,6 +17,9 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryParams& params, unsigne
       fault_from_(params.size_bytes) {
     if (params.backing == nullptr || params.size_bytes == 0)
         throw std::invalid_argument("memory: backing and size_bytes must be set");
+    if (params.bandwidth_bytes_per_cycle != 0 &&
+        !(params.bandwidth_bytes_per_cycle >= kMinBandwidthBytesPerCycle))
+        throw std::invalid_argument("memory: bandwidth_bytes_per_cycle must be 0 or >= 0.001");
     socket.register_b_transport(this, &Memory::b_transport);
     socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
     socket.register_transport_dbg(this, &Memory::transport_dbg);
@@ -29,6 +32,7 @@ uint64_t Memory::occupancy(uint64_t beats) const {
 }
 
 Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t beats, uint64_t bytes) {
+    read_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
     uint64_t occ = occupancy(beats);
     uint64_t start = read_.book(t, occ, bytes);
     uint64_t data_start = start + params_.read_latency_cycles;
@@ -36,6 +40,7 @@ Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t beats, uint64_t bytes
 }
 
 Memory::WriteTiming Memory::write_burst(uint64_t t, uint64_t beats, uint64_t bytes) {
+    write_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
     uint64_t occ = occupancy(beats);
     uint64_t start = write_.book(t, occ, bytes);
     return {start + occ, start + occ + params_.write_latency_cycles};

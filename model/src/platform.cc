@@ -93,6 +93,13 @@ ResourceStats Platform::write_channel_stats() const {
     return impl_->memory.write_channel().stats();
 }
 
+BusBusy Platform::bus_busy_before(uint64_t cycle) const {
+    return {impl_->memory.read_channel().busy_before(cycle),
+            impl_->memory.write_channel().busy_before(cycle)};
+}
+
+const Clock& Platform::clock() const { return impl_->clock; }
+
 std::vector<StatGroup> Platform::statistics() const {
     std::vector<StatGroup> groups;
     for (unsigned i = 0; i < impl_->dma.channels(); ++i)

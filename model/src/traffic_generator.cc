@@ -38,8 +38,16 @@ void TrafficGenerator::issue_one(tlm_utils::tlm_quantumkeeper& qk) {
         trans.set_byte_enable_length(static_cast<unsigned>(bytes));
     }
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    if (completions_.size() == kMaxOutstanding) {
+        // No free slot: issue when the oldest burst in flight completes.
+        const sc_core::sc_time oldest = completions_.front();
+        completions_.pop_front();
+        if (oldest > sc_core::sc_time_stamp() + qk.get_local_time())
+            qk.set(oldest - sc_core::sc_time_stamp());
+    }
     sc_core::sc_time delay = qk.get_local_time();
     socket->b_transport(trans, delay);
+    completions_.push_back(sc_core::sc_time_stamp() + delay);
     if (trans.is_response_error()) ++errors_;
     bytes_ += bytes;
     ++bursts_;

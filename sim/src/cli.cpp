@@ -51,6 +51,12 @@ void add_run(CLI::App& app, RunCommand& c) {
     cmd->add_option("--report", c.report, "Write the report JSON here");
     cmd->add_option("--trace", c.trace, "Write a Chrome/Perfetto trace-event JSON here");
     cmd->add_option("--vcd", c.vcd, "Write a VCD of busy and interrupt signals here");
+    c.max_sim_cycles = tb::kDefaultMaxSimCycles;
+    cmd->add_option("--max-sim-cycles", c.max_sim_cycles,
+                    "Stop with an error if the run has not finished after this many simulated "
+                    "cycles")
+        ->capture_default_str()
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1000000000000}));
     cmd->add_flag("-q,--quiet", c.quiet, "Print nothing but errors");
 }
 

@@ -17,6 +17,7 @@ struct RunCommand {
     std::string report;
     std::string trace;
     std::string vcd;
+    uint64_t max_sim_cycles = 0;  ///< set from tb::kDefaultMaxSimCycles
     bool quiet = false;
 };
 

@@ -8,17 +8,35 @@
 #include "paths.h"
 #include "report.h"
 #include "scenario_check.h"
+#include "signals.h"
 
 namespace dmasim::sim {
+namespace {
+
+/// A result must never be lost after a long simulation: every output path
+/// is checked before elaboration (exit 2 naming the option and why).
+void check_outputs(const RunCommand& c) {
+    const std::pair<const char*, const std::string&> outputs[] = {
+        {"--report", c.report}, {"--trace", c.trace}, {"--vcd", c.vcd}};
+    for (const auto& [option, path] : outputs) {
+        if (path.empty()) continue;
+        if (std::string why = tb::unwritable(path); !why.empty())
+            throw tb::ConfigError(fmt::format("{} {}: {}", option, path, why));
+    }
+}
+
+}  // namespace
 
 int run_command(const RunCommand& c) {
+    exit_cleanly_on_signals();
     const ConfigBuilder builder =
         build_config(c.configs.empty() ? std::vector{default_config_path()} : c.configs, c.sets);
     check_scenario(builder);
+    check_outputs(c);
     const tb::SimConfig& config = builder.config();
 
     const auto start = std::chrono::steady_clock::now();
-    const tb::RunResult result = tb::run_simulation(config, {c.trace, c.vcd});
+    const tb::RunResult result = tb::run_simulation(config, {c.trace, c.vcd, c.max_sim_cycles});
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -261,10 +261,12 @@ std::vector<KeyDef> build_table() {
          {"lognormal", SizeDistribution::lognormal}},
         [](auto& c) -> auto& { return c.workload.distribution; }));
     t.push_back(integer_key(
-        "workload.segment_bytes_min", "bytes", 1, kMaxU32, "uniform: smallest segment",
+        "workload.segment_bytes_min", "bytes", 1, kMaxU32,
+        "uniform: smallest segment; lognormal: smaller draws are raised to it",
         [](auto& c) -> auto& { return c.workload.segment_bytes_min; }));
     t.push_back(integer_key(
-        "workload.segment_bytes_max", "bytes", 1, kMaxU32, "uniform: largest segment",
+        "workload.segment_bytes_max", "bytes", 1, kMaxU32,
+        "uniform: largest segment; lognormal: larger draws are clamped to it",
         [](auto& c) -> auto& { return c.workload.segment_bytes_max; }));
     t.push_back(real_key(
         "workload.lognormal_sigma", "", 0, 10, "lognormal: sigma of ln(size)",

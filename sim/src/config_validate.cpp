@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "config_loader.h"
 
@@ -22,9 +23,8 @@ uint64_t largest_segment(const tb::WorkloadConfig& w) {
         case tb::SizeDistribution::fixed:
             return w.segment_bytes;
         case tb::SizeDistribution::uniform:
+        case tb::SizeDistribution::lognormal:  // drawn sizes are clamped to [min, max]
             return w.segment_bytes_max;
-        case tb::SizeDistribution::lognormal:
-            break;
     }
     return 0;
 }
@@ -41,6 +41,19 @@ uint64_t list_pages(const tb::WorkloadConfig& w, uint64_t segment) {
     }
     const uint64_t offset = w.buffers == tb::Buffers::packed ? 0 : w.offset;
     return w.entries * pages_for(offset, segment);
+
+/// Why clock_mhz cannot be modelled exactly, or empty: time is counted in
+/// whole picoseconds (SystemC's resolution), so the period must be one (to
+/// 0.0001 ps, so that 333.333333 MHz is the 3000 ps clock it means).
+std::string clock_error(double mhz) {
+    const double period_ps = 1e6 / mhz;
+    const double whole = std::round(period_ps);
+    if (whole >= 1 && std::abs(period_ps - whole) <= 1e-4) return {};
+    const double below = std::max(1.0, std::floor(period_ps)), above = std::ceil(period_ps);
+    return fmt::format(
+        "clock_mhz = {} has a period of {:.4f} ps; the model counts time in whole picoseconds, "
+        "so choose a clock whose period is whole, e.g. {:.10g} MHz ({} ps) or {:.10g} MHz ({} ps)",
+        mhz, period_ps, 1e6 / below, below, 1e6 / above, above);
 }
 
 }  // namespace
@@ -97,6 +110,22 @@ void ConfigBuilder::validate() const {
             fmt::format("workload.buffers = packed lays segments back to back, so "
                         "workload.offset = {} must be 0",
                         w.offset));
+
+    const std::string clock_why = clock_error(p.clock_mhz);
+    require(clock_why.empty(), {"clock_mhz"}, clock_why);
+    const double bandwidth = p.memory.bandwidth_bytes_per_cycle;
+    require(bandwidth == 0 || bandwidth >= model::kMinBandwidthBytesPerCycle,
+            {"memory.bandwidth_bytes_per_cycle"},
+            fmt::format("memory.bandwidth_bytes_per_cycle = {} is outside the allowed range: 0 "
+                        "(no cap) or {} to 4096",
+                        bandwidth, model::kMinBandwidthBytesPerCycle));
+    require(w.distribution != tb::SizeDistribution::lognormal ||
+                (w.segment_bytes_min <= w.segment_bytes && w.segment_bytes <= w.segment_bytes_max),
+            {"workload.segment_bytes", "workload.segment_bytes_min", "workload.segment_bytes_max"},
+            fmt::format("lognormal sizes are clamped to [workload.segment_bytes_min, "
+                        "workload.segment_bytes_max] = [{}, {}], so their mean "
+                        "workload.segment_bytes = {} must lie in that range",
+                        w.segment_bytes_min, w.segment_bytes_max, w.segment_bytes));
 
     if (uint64_t segment = largest_segment(w)) {
         const uint64_t buffers = w.direction == tb::Direction::mem_to_mem ? 2 : 1;

@@ -64,6 +64,7 @@ int merge_sweeps(const std::vector<std::string>& dirs, const std::string& out, b
         manifests.push_back(std::move(manifest));
     }
     target.create();
+    const SweepLock lock(target);
     for (size_t i = 0; i < dirs.size(); ++i)
         gather_reports(SweepDir{dirs[i]}, target, manifests[i]);
 

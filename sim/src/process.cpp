@@ -10,6 +10,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "signals.h"
+
 namespace dmasim::sim {
 namespace {
 
@@ -36,6 +38,7 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& stdout_path
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
     if (pid == 0) {
+        reset_signals_in_child();
         if (!stdout_path.empty()) redirect(STDOUT_FILENO, stdout_path.c_str());
         if (!stderr_path.empty()) redirect(STDERR_FILENO, stderr_path.c_str());
         execv(args[0], args.data());

@@ -2,13 +2,6 @@
 #include "report.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <stdexcept>
 
 #include "config_keys.h"
 
@@ -33,6 +26,22 @@ std::string human_bytes(double bytes) {
     }
     return unit == 0 ? fmt::format("{:.0f} B", bytes)
                      : fmt::format("{:.2f} {}", bytes, units[unit]);
+}
+
+/// What each entry holds, as drawn: "4096 bytes", or the distribution and
+/// the range its draws are clamped to (the bytes line gives the total).
+std::string segments_text(const tb::WorkloadConfig& w) {
+    switch (w.distribution) {
+        case tb::SizeDistribution::fixed:
+            break;
+        case tb::SizeDistribution::uniform:
+            return fmt::format("uniform {}..{} bytes", w.segment_bytes_min, w.segment_bytes_max);
+        case tb::SizeDistribution::lognormal:
+            return fmt::format("lognormal mean {} bytes (sigma {}, clamped to {}..{})",
+                               w.segment_bytes, w.lognormal_sigma, w.segment_bytes_min,
+                               w.segment_bytes_max);
+    }
+    return fmt::format("{} bytes", w.segment_bytes);
 }
 
 Json statistics_to_json(const std::vector<model::StatGroup>& groups) {
@@ -113,9 +122,9 @@ Json make_report(const tb::SimConfig& config, const tb::RunResult& r, double wal
 
 std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, double wall_seconds) {
     std::string out = fmt::format("platform     {}\n", platform_line(config));
-    out += fmt::format("workload     {} {}, {} entries x {} bytes, chain depth {}\n",
+    out += fmt::format("workload     {} {}, {} entries x {}, chain depth {}\n",
                        config.workload.scenario, text_of(config, "workload.direction"),
-                       config.workload.entries, config.workload.segment_bytes,
+                       config.workload.entries, segments_text(config.workload),
                        config.workload.chain_depth);
     if (r.bytes == 0 && !r.scenario_results.empty()) {
         // Every transfer was excluded (injected errors): no throughput to show.
@@ -135,27 +144,6 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
     const double rate = wall_seconds > 0 ? r.bytes / wall_seconds : 0;
     out += fmt::format("wall time    {:.3f} s ({}/s simulated)\n", wall_seconds, human_bytes(rate));
     return out;
-}
-
-std::string write_file_atomically_or_error(const std::string& path, const std::string& text) {
-    const std::string temp = fmt::format("{}.tmp.{}", path, getpid());
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) return fmt::format("cannot write {}", temp);
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        std::string why = std::strerror(errno);
-        std::remove(temp.c_str());
-        return fmt::format("cannot rename {} to {}: {}", temp, path, why);
-    }
-    return "";
-}
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-    if (std::string why = write_file_atomically_or_error(path, text); !why.empty())
-        throw std::runtime_error(why);
 }
 
 }  // namespace dmasim::sim

@@ -2,6 +2,7 @@
 // summary and the report JSON of design §5/§7.
 #pragma once
 
+#include <dmasim/tb/atomic_file.h>
 #include <dmasim/tb/run.h>
 
 #include <nlohmann/json.hpp>
@@ -25,12 +26,12 @@ Json make_report(const tb::SimConfig& config, const tb::RunResult& result, doubl
 std::string summary_text(const tb::SimConfig& config, const tb::RunResult& result,
                          double wall_seconds);
 
-/// Writes `text` to `path` through a temporary file and a rename, so the
-/// file is either absent or complete. Throws std::runtime_error on failure.
-void write_file_atomically(const std::string& path, const std::string& text);
+/// Writes `text` to `path` through an exclusive temporary file and a
+/// rename, so the file is either absent or complete. Throws on failure.
+using tb::write_file_atomically;
 
 /// write_file_atomically() that returns why it failed ("" if it did not),
 /// for use after a simulation, where AddressSanitizer misreports exceptions.
-std::string write_file_atomically_or_error(const std::string& path, const std::string& text);
+using tb::write_file_atomically_or_error;
 
 }  // namespace dmasim::sim

@@ -1,8 +1,13 @@
 // sweep_dir.cpp - paths inside a sweep directory and reading its files.
 #include "sweep_dir.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -35,9 +40,42 @@ std::string SweepDir::plot(const char* extension) const {
 }
 
 void SweepDir::create() const {
-    for (const char* sub : {"points", "configs", "logs"})
-        fs::create_directories(fs::path(root) / sub);
+    for (const char* sub : {"points", "configs", "logs"}) {
+        std::error_code error;
+        fs::create_directories(fs::path(root) / sub, error);
+        if (error)
+            throw ConfigError({root, 0},
+                              fmt::format("cannot create the output folder {}: {}",
+                                          (fs::path(root) / sub).string(), error.message()));
+    }
+    for (const std::string& file : {csv(), report(0)})
+        if (std::string why = tb::unwritable(file); !why.empty())
+            throw ConfigError({root, 0}, fmt::format("cannot write in the output folder: {}", why));
 }
+
+SweepLock::SweepLock(const SweepDir& dir) {
+    const std::string path = (fs::path(dir.root) / ".lock").string();
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd_ < 0)
+        throw ConfigError({dir.root, 0},
+                          fmt::format("cannot create the lock {}: {}", path, std::strerror(errno)));
+    if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+        char holder[32] = {};
+        const bool known = ::pread(fd_, holder, sizeof holder - 1, 0) > 0;
+        ::close(fd_);
+        throw ConfigError(
+            {dir.root, 0},
+            fmt::format("another dmasim (PID {}) is writing this folder; wait for it to finish "
+                        "or choose another --out",
+                        known ? holder : "unknown"));
+    }
+    const std::string pid = std::to_string(getpid());
+    // The lock holds regardless; only the PID a second sweep names is lost.
+    if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) < 0)
+        fmt::print(stderr, "dmasim: warning: cannot record this PID in {}\n", path);
+}
+
+SweepLock::~SweepLock() { ::close(fd_); }
 
 std::optional<Json> read_complete_report(const std::string& path) {
     std::ifstream in(path);

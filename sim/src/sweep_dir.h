@@ -24,8 +24,24 @@ struct SweepDir {
     std::string csv() const;
     std::string failures() const;
     std::string plot(const char* extension) const;
-    /// Creates root and its subdirectories; throws std::runtime_error.
+    /// Creates root and its subdirectories and checks files can be written
+    /// there, before any point runs; throws ConfigError naming the folder.
     void create() const;
+};
+
+/// Exclusive use of a sweep directory while a sweep or merge writes it: a
+/// second one is refused (ConfigError naming the holder's PID) instead of
+/// mixing rows of two sweeps. An flock() on ROOT/.lock, so a killed holder
+/// releases it with its last file descriptor.
+class SweepLock {
+public:
+    explicit SweepLock(const SweepDir& dir);
+    ~SweepLock();
+    SweepLock(const SweepLock&) = delete;
+    SweepLock& operator=(const SweepLock&) = delete;
+
+private:
+    int fd_;
 };
 
 /// The report at `path` if it is complete (parses, has config and result).

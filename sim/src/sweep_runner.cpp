@@ -14,6 +14,7 @@
 #include "config_docs.h"
 #include "process.h"
 #include "progress.h"
+#include "signals.h"
 #include "sweep_dir.h"
 #include "sweep_identity.h"
 #include "sweep_manifest.h"
@@ -71,12 +72,18 @@ std::vector<Failure> run_jobs(const std::vector<Job>& jobs, unsigned parallel, P
     std::vector<Failure> failures;
     std::map<pid_t, const Job*> running;
     size_t next = 0;
-    while (next < jobs.size() || !running.empty()) {
-        while (running.size() < parallel && next < jobs.size()) {
+    // After SIGINT/SIGTERM (forwarded to the running points) no point
+    // starts; the loop only waits for the running ones to clean up.
+    while ((next < jobs.size() && !received_signal()) || !running.empty()) {
+        while (running.size() < parallel && next < jobs.size() && !received_signal()) {
             const Job& job = jobs[next++];
-            running[spawn(job.argv, "/dev/null", job.log)] = &job;
+            SignalsBlocked blocked;
+            const pid_t pid = spawn(job.argv, "/dev/null", job.log);
+            track_child(pid);
+            running[pid] = &job;
         }
         auto [pid, status] = wait_any();
+        untrack_child(pid);
         auto it = running.find(pid);
         if (it == running.end()) continue;
         if (status != 0) failures.push_back({it->second->index, status});
@@ -157,6 +164,8 @@ int run_sweep(const SweepOptions& o) {
     const std::vector<SweepPoint> points = expand_sweep(spec, o.check);
     const SweepDir dir{o.out_dir};
     dir.create();
+    const SweepLock lock(dir);
+    forward_signals_to_children();
     const Json manifest = make_manifest(spec, points, o.shard);
     write_file_atomically(dir.manifest(), manifest.dump(2) + "\n");
 
@@ -174,6 +183,13 @@ int run_sweep(const SweepOptions& o) {
     Progress progress(jobs.size(), isatty(STDOUT_FILENO));
     const auto failures = run_jobs(jobs, std::max(1u, o.jobs), progress);
     progress.finish();
+    if (received_signal()) {
+        fmt::print(stderr,
+                   "dmasim: sweep interrupted by signal {}: the running points were stopped; "
+                   "rerun with --resume to finish\n",
+                   received_signal());
+        return interrupt_status();
+    }
 
     const Collected collected = write_results(dir, manifest, o.plot);
     print_skipped(points, o.shard);

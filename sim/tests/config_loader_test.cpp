@@ -50,10 +50,10 @@ TEST(SimConfigLoader, ChoiceBoolAndRealKeysAreParsed) {
     TempDir dir;
     auto c = load_text(dir,
                        "dma:\n  descriptor_format: linked_list\n  descriptor_overlap: false\n"
-                       "clock_mhz: 1250.5\nworkload:\n  direction: dev_to_mem\n");
+                       "clock_mhz: 1562.5\nworkload:\n  direction: dev_to_mem\n");
     EXPECT_EQ(c.descriptor_format, model::DescriptorFormat::linked_list);
     EXPECT_FALSE(c.platform.dma.descriptor_overlap);
-    EXPECT_DOUBLE_EQ(c.platform.clock_mhz, 1250.5);
+    EXPECT_DOUBLE_EQ(c.platform.clock_mhz, 1562.5);  // 640 ps
     EXPECT_EQ(c.workload.direction, tb::Direction::dev_to_mem);
 }
 
@@ -199,7 +199,7 @@ TEST(SimResolvedYaml, LoadsBackToTheSameConfig) {
     TempDir dir;
     auto original = load_text(dir,
                               "workload: {scenario: \"odd: name\", entries: 77, chain_depth: 7}\n"
-                              "clock_mhz: 333.25\ndma: {descriptor_fetch: word}\n");
+                              "clock_mhz: 312.5\ndma: {descriptor_fetch: word}\n");
     auto reloaded = load_config(dir.write("resolved.yaml", resolved_yaml(original)), {});
     EXPECT_EQ(config_to_json(reloaded), config_to_json(original));
 }

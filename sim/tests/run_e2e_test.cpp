@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e_support.h"
+#include "soak_check.h"
 
 namespace dmasim::sim {
 namespace {
@@ -25,7 +26,13 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
     return args;
 }
 
-json read_json(const std::string& path) { return json::parse(test::read_file(path)); }
+/// Reads a report (or trace); a report must also hold the invariants.
+json read_json(const std::string& path) {
+    json j = json::parse(test::read_file(path));
+    if (j.contains("result"))
+        for (const auto& v : soak::invariant_violations(j)) ADD_FAILURE() << path << ": " << v;
+    return j;
+}
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;

@@ -69,6 +69,8 @@ json passing_report() {
               {"workload.segment_bytes", segment},
               {"workload.chain_depth", depth},
               {"bus.width_bytes", 16},
+              {"memory.bandwidth_bytes_per_cycle", 0.0},
+              {"clock_mhz", 800.0},
               {"dma.max_outstanding_reads", 4},
               {"dma.max_outstanding_writes", 2}}},
             {"result",
@@ -76,7 +78,11 @@ json passing_report() {
               {"bytes", channels * entries * segment},
               {"descriptors", channels * entries},
               {"chain_links", channels * (depth - 1)},
-              {"bytes_per_cycle", 16.0}}},
+              // 2000 bytes in 125 cycles of 1.25 ns (800 MHz), 100 of them busy.
+              {"bytes_per_cycle", 16.0},
+              {"cycles", 125},
+              {"sim_time_ns", 156.25},
+              {"bus_utilization", 0.8}}},
             {"statistics", {{"dma.ch0", stat}, {"dma.ch1", stat}}}};
 }
 
@@ -89,6 +95,11 @@ TEST(SimSoakCheck, EachBrokenInvariantIsReported) {
         {"descriptors", [](json& r) { r["result"]["descriptors"] = 10; }},
         {"chain_links", [](json& r) { r["result"]["chain_links"] = 2; }},
         {"bus peak", [](json& r) { r["result"]["bytes_per_cycle"] = 16.01; }},
+        {"memory bandwidth",
+         [](json& r) { r["config"]["memory.bandwidth_bytes_per_cycle"] = 8.0; }},
+        {"utilization", [](json& r) { r["result"]["bus_utilization"] = 1.001; }},
+        // 126 cycles of 1.25 ns are 157.5 ns, a whole period from 156.25.
+        {"cycles", [](json& r) { r["result"]["cycles"] = 126; }},
         {"reads", [](json& r) { r["statistics"]["dma.ch1"]["max_reads_in_flight"]["value"] = 5; }},
         {"writes",
          [](json& r) { r["statistics"]["dma.ch0"]["max_writes_in_flight"]["value"] = 3; }},

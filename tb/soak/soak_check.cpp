@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace dmasim::soak {
 namespace {
@@ -50,14 +51,6 @@ void check_bytes(Checker& c, uint64_t n) {
         fmt::format("result.bytes = {}, outside [{}, {}] for uniform segments", bytes, lo, hi));
 }
 
-void check_rate(Checker& c) {
-    // One bus data channel per direction: at most one full beat per cycle.
-    const double peak = double(c.key("bus.width_bytes"));
-    const double rate = c.result.at("bytes_per_cycle").get<double>();
-    c.expect(rate <= peak * (1 + 1e-9),
-             fmt::format("result.bytes_per_cycle = {} above the bus peak {}", rate, peak));
-}
-
 void check_outstanding(Checker& c, const json& statistics) {
     const uint64_t reads = c.key("dma.max_outstanding_reads");
     const uint64_t writes = c.key("dma.max_outstanding_writes");
@@ -84,9 +77,39 @@ std::vector<std::string> check_report(const json& report) {
     check_bytes(c, n);
     c.expect_eq("descriptors", n * c.key("workload.entries"));
     c.expect_eq("chain_links", n * (c.key("workload.chain_depth") - 1));
-    check_rate(c);
+    for (auto& v : invariant_violations(report)) c.failures.push_back(std::move(v));
     check_outstanding(c, report.at("statistics"));
     return c.failures;
+}
+
+std::vector<std::string> invariant_violations(const json& report) {
+    const json& config = report.at("config");
+    const json& result = report.at("result");
+    std::vector<std::string> out;
+    // One bus data channel per direction: at most one full beat per cycle,
+    // and no more than the memory's bandwidth cap when one is set.
+    const double rate = result.at("bytes_per_cycle").get<double>();
+    const double width = config.at("bus.width_bytes").get<double>();
+    const double bandwidth = config.at("memory.bandwidth_bytes_per_cycle").get<double>();
+    if (rate > width * (1 + 1e-9))
+        out.push_back(
+            fmt::format("result.bytes_per_cycle = {} above the bus peak {}", rate, width));
+    if (bandwidth > 0 && rate > bandwidth * (1 + 1e-9))
+        out.push_back(fmt::format("result.bytes_per_cycle = {} above the memory bandwidth {}", rate,
+                                  bandwidth));
+    const double utilization = result.at("bus_utilization").get<double>();
+    if (utilization > 1 + 1e-9)
+        out.push_back(fmt::format("result.bus_utilization = {} above 1", utilization));
+    // The model's period is a whole number of picoseconds.
+    const double period_ns = std::round(1e6 / config.at("clock_mhz").get<double>()) / 1000;
+    const double cycles_ns = result.at("cycles").get<double>() * period_ns;
+    const double sim_ns = result.at("sim_time_ns").get<double>();
+    if (std::abs(cycles_ns - sim_ns) >= period_ns)
+        out.push_back(
+            fmt::format("result.cycles = {} is {} ns at {} ns per cycle, but "
+                        "result.sim_time_ns = {}",
+                        result.at("cycles").get<uint64_t>(), cycles_ns, period_ns, sim_ns));
+    return out;
 }
 
 }  // namespace dmasim::soak

@@ -9,7 +9,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "atomic_file.h"
+#include <dmasim/tb/atomic_file.h>
 
 namespace dmasim::tb {
 

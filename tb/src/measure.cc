@@ -1,10 +1,13 @@
 // measure.cc - see measure.h.
 #include "measure.h"
 
+#include <dmasim/model/clock.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace dmasim::tb {
 namespace {
@@ -21,7 +24,37 @@ model::StatGroup phase_group(unsigned ch, const model::ChannelStats& s, uint64_t
              {"irq_latency", share(s.irq_latency_cycles), "% of cycles"}}};
 }
 
+// Ratios are computed from integers, so a sound figure sits at its bound
+// exactly or below; the slack only absorbs the division's last bit.
+constexpr double kSlack = 1e-12;
+
 }  // namespace
+
+std::vector<std::string> invariant_violations(const RunResult& r,
+                                              const model::PlatformParams& params,
+                                              sc_core::sc_time period) {
+    std::vector<std::string> out;
+    const double width = params.bus.width_bytes;
+    if (r.bytes_per_cycle > width * (1 + kSlack))
+        out.push_back(fmt::format("bytes_per_cycle = {} exceeds the bus peak bus.width_bytes = {}",
+                                  r.bytes_per_cycle, width));
+    const double bandwidth = params.memory.bandwidth_bytes_per_cycle;
+    if (bandwidth > 0 && r.bytes_per_cycle > bandwidth * (1 + kSlack))
+        out.push_back(
+            fmt::format("bytes_per_cycle = {} exceeds memory.bandwidth_bytes_per_cycle "
+                        "= {}",
+                        r.bytes_per_cycle, bandwidth));
+    if (r.bus_utilization > 1 + kSlack)
+        out.push_back(fmt::format("bus_utilization = {} exceeds 1", r.bus_utilization));
+    // cycles counts clock edges between the window's ends, so it is within
+    // one period of the simulated time.
+    const double period_ns = period / sc_core::sc_time(1, sc_core::SC_NS);
+    const double cycles_ns = static_cast<double>(r.cycles) * period_ns;
+    if (std::abs(cycles_ns - r.sim_time_ns) >= period_ns * (1 + kSlack) && r.sim_time_ns > 0)
+        out.push_back(fmt::format("cycles = {} at a period of {} ns is {} ns, but sim_time_ns = {}",
+                                  r.cycles, period_ns, cycles_ns, r.sim_time_ns));
+    return out;
+}
 
 void measure(const std::optional<Window>& window, const model::Platform& platform,
              RunResult& result) {
@@ -29,27 +62,31 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
     result.statistics = platform.statistics();
     if (window) {
         result.bytes = window->bytes;
+        result.descriptors = window->descriptors;
+        result.chain_links = window->chain_links;
+        result.descriptor_bytes_fetched = window->descriptor_bytes_fetched;
         // Divide the exact time in resolution units, not to_seconds() * 1e9,
         // which leaves rounding noise (2164793.0000000005) in every report.
         const sc_core::sc_time window_length = window->last_completion - window->first_start;
         result.sim_time_ns = window_length / sc_core::sc_time(1, sc_core::SC_NS);
-        result.cycles =
-            static_cast<uint64_t>(std::llround(result.sim_time_ns * params.clock_mhz / 1000.0));
+        // Clock edges in the window, from the exact period (not the nominal
+        // clock_mhz, which a rounded period would contradict).
+        const model::Clock& clock = platform.clock();
+        result.cycles = clock.cycle_at_or_after(window->last_completion) -
+                        clock.cycle_at_or_after(window->first_start);
         result.throughput_gbps = result.sim_time_ns > 0 ? result.bytes / result.sim_time_ns : 0;
         result.bytes_per_cycle = result.cycles > 0 ? double(result.bytes) / result.cycles : 0;
-        const uint64_t busiest = std::max(platform.read_channel_stats().busy_cycles,
-                                          platform.write_channel_stats().busy_cycles);
+        const uint64_t busiest = std::max(window->busy.read, window->busy.write);
         result.bus_utilization = result.cycles > 0 ? double(busiest) / result.cycles : 0;
     }
-    for (unsigned ch = 0; ch < params.dma.channels; ++ch) {
-        const model::ChannelStats s = platform.channel_stats(ch);
-        if (window) {
-            result.descriptors += s.descriptors;
-            result.chain_links += s.chain_links;
-            result.descriptor_bytes_fetched += s.descriptor_bytes_fetched;
-        }
-        result.statistics.push_back(phase_group(ch, s, result.cycles));
-    }
+    for (unsigned ch = 0; ch < params.dma.channels; ++ch)
+        result.statistics.push_back(phase_group(ch, platform.channel_stats(ch), result.cycles));
+    const auto violations = invariant_violations(result, params, platform.clock().period());
+    if (!violations.empty())
+        throw std::logic_error(fmt::format(
+            "internal error: the model produced an impossible result ({}); please report it "
+            "with this command line",
+            fmt::join(violations, "; ")));
 }
 
 }  // namespace dmasim::tb

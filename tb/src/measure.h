@@ -7,21 +7,37 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <systemc>
+#include <vector>
 
 namespace dmasim::tb {
 
-/// What the testbench observed of the measured transfers.
+/// What the testbench observed of the measured transfers, and only of
+/// them: a transfer excluded from measurement (a warm-up) adds nothing.
 struct Window {
     sc_core::sc_time first_start;      ///< first START write completed
     sc_core::sc_time last_completion;  ///< last completion interrupt rose
     uint64_t bytes = 0;                ///< payload the channels reported done
+    uint64_t descriptors = 0;          ///< data descriptors completed
+    uint64_t chain_links = 0;
+    uint64_t descriptor_bytes_fetched = 0;
+    model::BusBusy busy;  ///< bus busy cycles inside [first_start, last_completion)
 };
 
 /// Fills the time, throughput, count and utilisation keys of `result` if
 /// anything was measured, and its statistics (model counters plus each
-/// channel's phases as shares of the measured cycles) in any case.
+/// channel's phases as shares of the measured cycles) in any case. Throws
+/// std::logic_error if a figure is impossible (check_invariants).
 void measure(const std::optional<Window>& window, const model::Platform& platform,
              RunResult& result);
+
+/// The figures no correct model can produce: bytes per cycle above the
+/// bus width or the memory bandwidth, utilisation above 1, cycles that
+/// disagree with the simulated time and the clock period. Returns one
+/// message per violation (empty = sound).
+std::vector<std::string> invariant_violations(const RunResult& result,
+                                              const model::PlatformParams& params,
+                                              sc_core::sc_time period);
 
 }  // namespace dmasim::tb

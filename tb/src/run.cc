@@ -1,5 +1,6 @@
 // run.cc - run_simulation(): simulated memory, elaboration, the scenario,
 // measurement and teardown, in that order, once per process.
+#include <dmasim/model/clock.h>
 #include <dmasim/tb/run.h>
 #include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include <memory>
 
 #include "chrome_trace.h"
+#include "host_memory.h"
 #include "measure.h"
 #include "testbench.h"
 #include "vcd_writer.h"
@@ -76,16 +78,20 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     // The testbench ends every run with sc_stop(); that is no news to users.
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                             sc_core::SC_DO_NOTHING);
-    sc_core::sc_start();
+    // Bounded cost: past the limit the run stops with a message instead of
+    // running for minutes (sc_start returns with events still pending).
+    sc_core::sc_start(platform.clock().at(options.max_sim_cycles));
     const bool finished = tb.finished();
+    if (!finished && sc_core::sc_pending_activity())
+        throw std::runtime_error(fmt::format(
+            "the simulation reached --max-sim-cycles = {} ({} of simulated time) before the "
+            "scenario finished; raise --max-sim-cycles if the run is meant to be that long",
+            options.max_sim_cycles, sc_core::sc_time_stamp().to_string()));
 
     RunResult result;
     tb.release_all();
     result.leaked_pages = sim_mem_pages_in_use() - pages_before;
-    std::optional<Window> window;
-    if (tb.first_start() && tb.last_completion())
-        window = Window{*tb.first_start(), *tb.last_completion(), tb.measured_bytes()};
-    measure(window, platform, result);
+    measure(tb.measured(), platform, result);
     judge(tb, finished, result);
     result.scenario_results = tb.results();
     platform.set_trace(nullptr);
@@ -102,6 +108,7 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     SimConfig resolved = config;
     if (scenario.setup) scenario.setup(resolved);
     if (std::string why = workload_error(resolved.workload); !why.empty()) throw ConfigError(why);
+    if (std::string why = host_memory_error(resolved); !why.empty()) throw ConfigError(why);
     SimMemory memory(resolved);
     // Checked before elaboration: under AddressSanitizer an exception after
     // sc_start() is misreported (SystemC's coroutines hide the stack bounds).

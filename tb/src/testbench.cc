@@ -1,6 +1,7 @@
 // testbench.cc - see testbench.h.
 #include "testbench.h"
 
+#include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
 #include <fmt/format.h>
 
@@ -135,13 +136,17 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
 void Testbench::start(Transfer& t) {
     if (t.started_) stop_scenario(false, "Bench::start: transfer already started");
     note_device_start(t);
+    t.stats_at_start_ = platform_.channel_stats(t.channel_);
     if (dmasim_xfer_submit(&dd_.chan[t.channel_], t.xfer_) != 0)
         stop_scenario(false, fmt::format("Bench::start: channel {} is busy", t.channel_));
     t.started_ = true;
     active_[t.channel_] = &t;
     // The START write has just completed: the measured window opens here.
-    if (t.measured_ && (!first_start_ || sc_core::sc_time_stamp() < *first_start_))
-        first_start_ = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (t.measured_ && (!first_start_ || now < *first_start_)) {
+        first_start_ = now;
+        bus_at_first_start_ = platform_.bus_busy_before(platform_.clock().cycle_at_or_after(now));
+    }
 }
 
 // Runs in the CPU's interrupt thread right after the driver's handler:
@@ -153,6 +158,9 @@ bool Testbench::on_interrupt(sc_core::sc_time raised) {
         if (!t || t->interrupted_ || dd_.chan[ch].done.done == 0) continue;
         t->interrupted_ = true;
         t->interrupt_at_ = raised;
+        // Taken now, while every booking before `raised` is still exact.
+        t->bus_at_interrupt_ =
+            platform_.bus_busy_before(platform_.clock().cycle_at_or_after(raised));
     }
     return handled;
 }
@@ -165,9 +173,26 @@ void Testbench::wait(Transfer& t) {
     if (t.xfer_->spec.dir != DMA_HW_MEM_TO_MEM)
         --device_in_flight_[t.xfer_->spec.dir == DMA_HW_MEM_TO_DEV];
     if (!t.measured_) return;
-    measured_bytes_ += t.bytes_done();
-    if (!last_completion_ || t.interrupt_at_ > *last_completion_)
+    const model::ChannelStats now = platform_.channel_stats(t.channel_);
+    counts_.bytes += t.bytes_done();
+    counts_.descriptors += now.descriptors - t.stats_at_start_.descriptors;
+    counts_.chain_links += now.chain_links - t.stats_at_start_.chain_links;
+    counts_.descriptor_bytes_fetched +=
+        now.descriptor_bytes_fetched - t.stats_at_start_.descriptor_bytes_fetched;
+    if (!last_completion_ || t.interrupt_at_ > *last_completion_) {
         last_completion_ = t.interrupt_at_;
+        bus_at_last_completion_ = t.bus_at_interrupt_;
+    }
+}
+
+std::optional<Window> Testbench::measured() const {
+    if (!first_start_ || !last_completion_) return std::nullopt;
+    Window w = counts_;
+    w.first_start = *first_start_;
+    w.last_completion = *last_completion_;
+    w.busy = {bus_at_last_completion_.read - bus_at_first_start_.read,
+              bus_at_last_completion_.write - bus_at_first_start_.write};
+    return w;
 }
 
 void Testbench::abort(Transfer& t) { dmasim_chan_abort(&dd_.chan[t.channel_]); }
@@ -263,10 +288,7 @@ void Testbench::release_all() {
     transfers_.clear();
 }
 
-void Testbench::delay_cycles(uint64_t cycles) {
-    sc_core::wait(sc_core::sc_time(
-        static_cast<double>(cycles) * 1000.0 / config_.platform.clock_mhz, sc_core::SC_NS));
-}
+void Testbench::delay_cycles(uint64_t cycles) { sc_core::wait(platform_.clock().at(cycles)); }
 
 void Testbench::add_result(const std::string& name, double value, const std::string& unit,
                            const std::string& description) {

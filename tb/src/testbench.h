@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cpu.h"
+#include "measure.h"
 #include "scoreboard.h"
 
 namespace dmasim::tb {
@@ -46,9 +47,8 @@ public:
     /// list that cannot be built, std::runtime_error for anything else);
     /// false if it never finished (the simulation ran out of events first).
     bool finished() const;
-    std::optional<sc_core::sc_time> first_start() const { return first_start_; }
-    std::optional<sc_core::sc_time> last_completion() const { return last_completion_; }
-    uint64_t measured_bytes() const { return measured_bytes_; }
+    /// The measured transfers' window and counts; none if none completed.
+    std::optional<Window> measured() const;
     /// The first integrity failure, if any.
     const std::optional<Mismatch>& failure() const { return failure_; }
     /// Frees every transfer still held (no bus access needed).
@@ -81,8 +81,10 @@ private:
     std::vector<Transfer*> active_;  ///< by channel
     std::optional<sc_core::sc_time> first_start_;
     std::optional<sc_core::sc_time> last_completion_;
-    uint64_t measured_bytes_ = 0;
     std::vector<ScenarioResult> results_;
+    model::BusBusy bus_at_first_start_;
+    model::BusBusy bus_at_last_completion_;
+    Window counts_;  ///< the measured transfers' bytes, descriptors and links
     uint64_t pattern_pos_ = 0;
     unsigned device_in_flight_[2] = {};  ///< device transfers running, by direction
     std::optional<Mismatch> failure_;

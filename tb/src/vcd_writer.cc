@@ -4,15 +4,22 @@
 #include <fmt/format.h>
 #include <sysc/tracing/sc_tracing_ids.h>
 
+#include <cerrno>
 #include <cstdio>
-
-#include "atomic_file.h"
+#include <cstring>
 
 namespace dmasim::tb {
+namespace {
+
+constexpr const char* kBase = "trace";  // SystemC appends ".vcd"
+const std::string kFile = std::string(kBase) + ".vcd";
+
+}  // namespace
 
 VcdWriter::VcdWriter(const std::string& path, const model::Platform& platform, unsigned channels)
-    : path_(path), temp_(AtomicFile::temp_name(path)) {
-    file_ = sc_core::sc_create_vcd_trace_file(temp_.c_str());
+    : dir_(path) {
+    dir_.expect(kFile);
+    file_ = sc_core::sc_create_vcd_trace_file(dir_.file(kBase).c_str());
     // Picoseconds resolve any clock; set quietly, not as SystemC's noted default.
     sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_,
                                             sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
@@ -23,15 +30,23 @@ VcdWriter::VcdWriter(const std::string& path, const model::Platform& platform, u
 }
 
 VcdWriter::~VcdWriter() {
-    if (!file_) return;
-    sc_core::sc_close_vcd_trace_file(file_);
-    std::remove((temp_ + ".vcd").c_str());
+    if (file_) sc_core::sc_close_vcd_trace_file(file_);
 }
 
 std::string VcdWriter::finish() {
+    // SystemC ignores the errors of its own writes and keeps its FILE to
+    // itself; flushing every output stream surfaces them (ENOSPC, EFBIG).
+    // The other outputs are committed by now, so an error here is the VCD's.
+    std::fflush(stdout);
+    errno = 0;
+    const bool flushed = std::fflush(nullptr) == 0;
+    const int err = errno;
     sc_core::sc_close_vcd_trace_file(file_);
     file_ = nullptr;
-    return AtomicFile::publish(temp_ + ".vcd", path_);
+    if (!flushed)
+        return fmt::format("cannot write {}: {}", dir_.file(kFile),
+                           err ? std::strerror(err) : "write error");
+    return dir_.publish(kFile);
 }
 
 }  // namespace dmasim::tb

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <dmasim/model/platform.h>
+#include <dmasim/tb/atomic_file.h>
 
 #include <string>
 #include <systemc>
@@ -12,17 +13,21 @@ namespace dmasim::tb {
 class VcdWriter {
 public:
     /// Opens the trace during elaboration; `path` is the final file name.
+    /// Throws OutputError if no private directory can be made beside it.
     VcdWriter(const std::string& path, const model::Platform& platform, unsigned channels);
     ~VcdWriter();
     VcdWriter(const VcdWriter&) = delete;
     VcdWriter& operator=(const VcdWriter&) = delete;
 
-    /// Closes the trace and renames it onto the final path.
+    /// Closes the trace and renames it onto the final path; returns why it
+    /// failed (publishing nothing), or "" (no exception: it runs after
+    /// sc_start, where AddressSanitizer misreports exceptions).
     std::string finish();
 
 private:
-    std::string path_;
-    std::string temp_;  ///< SystemC appends ".vcd" to this
+    // SystemC opens the file itself (fopen, no O_EXCL), so it writes into
+    // a directory only this process can create files in.
+    PrivateDir dir_;
     sc_core::sc_trace_file* file_;
 };
 

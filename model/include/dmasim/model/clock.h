@@ -4,7 +4,9 @@
 // platform clock and touches sc_time only where it synchronises with the
 // SystemC kernel (waits, register accesses, trace records). The period is
 // held in SystemC time-resolution units (1 ps by default), rounded to the
-// nearest unit, so conversions are exact integer arithmetic.
+// nearest unit, so conversions are exact integer arithmetic; the command
+// line accepts only clocks whose period is a whole number of units, so the
+// rounding never changes the clock (docs/timing-model.md).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +26,8 @@ public:
     uint64_t cycle_at_or_after(const sc_core::sc_time& t) const {
         return (t.value() + ticks_ - 1) / ticks_;
     }
+    /// The cycle that contains t (the last one starting at or before it).
+    uint64_t cycle_of(const sc_core::sc_time& t) const { return t.value() / ticks_; }
     uint64_t now() const { return cycle_at_or_after(sc_core::sc_time_stamp()); }
 
 private:

@@ -26,6 +26,11 @@ struct BusParams {
     unsigned mmio_latency_cycles = 10;         ///< cost of one CPU register access
 };
 
+/// Slowest bandwidth_bytes_per_cycle accepted (0 = uncapped): below it a
+/// burst's occupancy (beats x width / bandwidth) leaves the range cycles
+/// are counted in.
+constexpr double kMinBandwidthBytesPerCycle = 0.001;
+
 struct MemoryParams {
     uint8_t* backing = nullptr;            ///< host bytes of simulated RAM (sglist's linear map)
     uint64_t size_bytes = 0;               ///< RAM occupies bus addresses [0, size_bytes)
@@ -154,6 +159,14 @@ struct ResourceStats {
     uint64_t busy_cycles = 0;  ///< cycles a data beat occupied the channel
 };
 
+/// Cycles the memory's read and write data channels were booked before a
+/// cycle (every master: DMA, CPU, background traffic).
+struct BusBusy {
+    uint64_t read = 0;
+    uint64_t write = 0;
+};
+
+class Clock;
 class Memory;
 class DevicePort;
 class DmaController;
@@ -173,6 +186,12 @@ public:
     ChannelStats channel_stats(unsigned channel) const;
     ResourceStats read_channel_stats() const;
     ResourceStats write_channel_stats() const;
+    /// Busy cycles of the bus data channels in [0, cycle); exact for any
+    /// cycle at or after the current one, so a measured window takes it
+    /// when the window opens and when it closes.
+    BusBusy bus_busy_before(uint64_t cycle) const;
+    /// The platform clock (its period is a whole number of time units).
+    const Clock& clock() const;
     /// Every counter of every component, for reports.
     std::vector<StatGroup> statistics() const;
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 
 namespace dmasim::model {
 
@@ -22,15 +23,39 @@ public:
         stats_.bytes += bytes;
         stats_.bursts += 1;
         stats_.busy_cycles += occupancy;
+        if (occupancy) booked_.push_back({start, start + occupancy});
         return start;
+    }
+    /// Folds the bookings that ended by `cycle` into one count. Call with
+    /// the current cycle: only bookings still ahead of SystemC time (a
+    /// quantum or a queue's worth) stay listed.
+    void settle(uint64_t cycle) {
+        while (!booked_.empty() && booked_.front().end <= cycle) {
+            settled_busy_ += booked_.front().end - booked_.front().start;
+            booked_.pop_front();
+        }
+    }
+    /// Cycles the channel is booked in [0, cycle), for any cycle at or
+    /// after the last settle(): bookings never overlap (each starts at or
+    /// after free_at), so this never exceeds `cycle`.
+    uint64_t busy_before(uint64_t cycle) const {
+        uint64_t busy = settled_busy_;
+        for (const Booking& b : booked_)
+            if (b.start < cycle) busy += std::min(b.end, cycle) - b.start;
+        return busy;
     }
     uint64_t free_at() const { return free_at_; }
     const ResourceStats& stats() const { return stats_; }
     void reset_stats() { stats_ = {}; }
 
 private:
+    struct Booking {
+        uint64_t start, end;
+    };
     uint64_t free_at_ = 0;
     ResourceStats stats_;
+    std::deque<Booking> booked_;  ///< not yet settled, in time order
+    uint64_t settled_busy_ = 0;
 };
 
 }  // namespace dmasim::model

@@ -3,8 +3,11 @@
 //
 // It issues bursts of `burst_beats` beats at random aligned RAM addresses,
 // reads with probability `read_fraction`, paced to `bytes_per_cycle` on
-// average. Its writes carry all byte enables off, so they cost bus time
-// but never change memory. It runs only while `active()` is true and
+// average, with at most kMaxOutstanding bursts in flight: when the memory
+// cannot keep up, the master waits for its oldest burst instead of queueing
+// without bound (which made a run's simulated time, and its cost, grow
+// with the square of the demand). Its writes carry all byte enables off,
+// so they cost bus time but never change memory. It runs only while `active()` is true and
 // otherwise sleeps on `wake`, so an idle platform lets sc_start() return.
 // Temporally decoupled with tlm_quantumkeeper: no wait() per burst.
 #pragma once
@@ -15,6 +18,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <random>
 #include <systemc>
@@ -26,6 +30,10 @@ namespace dmasim::model {
 class TrafficGenerator : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(TrafficGenerator);
+
+    /// Bursts in flight at most: deep enough that a demand within the bus
+    /// capacity is met despite the DMA engine's queue ahead of it.
+    static constexpr size_t kMaxOutstanding = 64;
 
     tlm_utils::simple_initiator_socket<TrafficGenerator> socket;
 
@@ -49,6 +57,7 @@ private:
     std::mt19937_64 rng_;
     std::vector<uint8_t> data_;
     std::vector<uint8_t> no_enables_;
+    std::deque<sc_core::sc_time> completions_;  ///< of the bursts in flight, oldest first
     uint64_t bytes_ = 0;
     uint64_t bursts_ = 0;
     uint64_t errors_ = 0;

@@ -55,10 +55,17 @@ struct SimConfig {
     std::map<std::string, double> scenario_params;
 };
 
-/// Where optional outputs go; empty = not written.
+/// Simulated cycles a run may last unless told otherwise: 1 s at 1 GHz,
+/// 16 GB through a 16-byte bus; at most about two minutes of wall time
+/// (docs/timing-model.md, "Cost").
+constexpr uint64_t kDefaultMaxSimCycles = 1'000'000'000;
+
+/// Where optional outputs go (empty = not written) and how long a run may last.
 struct RunOptions {
     std::string trace_path;  ///< Chrome trace-event JSON (Perfetto)
     std::string vcd_path;    ///< SystemC VCD of busy/interrupt signals
+    /// The simulation stops here with an error if the scenario has not finished.
+    uint64_t max_sim_cycles = kDefaultMaxSimCycles;
 };
 
 /// A figure a scenario adds to the report, CSV and summary (Bench::add_result).

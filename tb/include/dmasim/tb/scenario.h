@@ -49,6 +49,10 @@ private:
     bool finished_ = false;
     bool measured_ = true;
     sc_core::sc_time interrupt_at_;
+    /// Its channel's counters at START: the transfer's own descriptors and
+    /// chain links are what they gained by its completion.
+    model::ChannelStats stats_at_start_;
+    model::BusBusy bus_at_interrupt_;  ///< bus busy cycles before its interrupt
     /// Device transfers: where the device's stream stood at START (bytes
     /// produced, or consumed and their digest). Unset when another transfer
     /// in the same direction overlapped, so the stream cannot be attributed.

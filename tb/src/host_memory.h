@@ -1,0 +1,26 @@
+// host_memory.h - will a run fit in the host's memory? Checked before the
+// simulated RAM is touched, so a list too large for the machine is an
+// exit-2 error naming the keys that drive it, not an OOM kill (rc 137).
+#pragma once
+
+#include <dmasim/tb/run.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace dmasim::tb {
+
+/// Host bytes a run touches: every page of its buffers (simulated RAM is
+/// reserved lazily, so only touched pages count), their page descriptors
+/// and scatterlist entries, and a fixed allowance for the process itself.
+uint64_t host_bytes_needed(const SimConfig& config);
+
+/// Bytes the host can still give this process: MemAvailable, lowered by a
+/// cgroup v2 memory.max; none if neither can be read.
+std::optional<uint64_t> host_bytes_available();
+
+/// Why `config` will not fit in host memory, or empty.
+std::string host_memory_error(const SimConfig& config);
+
+}  // namespace dmasim::tb
