@@ -41,6 +41,7 @@ uint64_t list_pages(const tb::WorkloadConfig& w, uint64_t segment) {
     }
     const uint64_t offset = w.buffers == tb::Buffers::packed ? 0 : w.offset;
     return w.entries * pages_for(offset, segment);
+}
 
 /// Why clock_mhz cannot be modelled exactly, or empty: time is counted in
 /// whole picoseconds (SystemC's resolution), so the period must be one (to
