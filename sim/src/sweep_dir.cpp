@@ -48,7 +48,7 @@ void SweepDir::create() const {
                               fmt::format("cannot create the output folder {}: {}",
                                           (fs::path(root) / sub).string(), error.message()));
     }
-    for (const std::string& file : {csv(), report(0)})
+    for (const std::string& file : {csv(), report("probe")})
         if (std::string why = tb::unwritable(file); !why.empty())
             throw ConfigError({root, 0}, fmt::format("cannot write in the output folder: {}", why));
 }

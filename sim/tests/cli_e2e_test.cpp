@@ -152,29 +152,28 @@ TEST(SimCliE2E, SweepSetOfASweptKeyIsUsageError) {
     EXPECT_TRUE(contains(r.err, "workload.chain_depth is swept")) << r.err;
 }
 
-/// Runs with output `option` pointing at a non-empty directory: it passes
-/// any check that its parent exists and fails only when the finished file
-/// is renamed onto it, after the simulation. The summary must still print.
-void expect_summary_despite_unwritable(const char* option) {
+/// Runs with output `option` pointing at a directory: the path is checked
+/// before anything is simulated, so no result can be lost to it (exit 2).
+void expect_refused_before_simulating(const char* option) {
     TempDir dir;
     std::filesystem::create_directories(dir.path() + "/taken/x");
     auto r = run_dmasim(dir, {"run", "--set", "workload.entries=8", option, dir.path() + "/taken"});
-    EXPECT_EQ(r.status, 1) << r.err;
-    EXPECT_TRUE(contains(r.out, "integrity    pass")) << r.out;
-    EXPECT_TRUE(contains(r.err, "output not written after the run")) << r.err;
-    EXPECT_TRUE(contains(r.err, "cannot rename")) << r.err;
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_FALSE(contains(r.out, "integrity")) << r.out;
+    EXPECT_TRUE(contains(r.err, std::string(option) + " " + dir.path() + "/taken: is a directory"))
+        << r.err;
 }
 
-TEST(SimCliE2E, UnwritableReportStillPrintsTheSummaryAndExitsOne) {
-    expect_summary_despite_unwritable("--report");
+TEST(SimCliE2E, UnwritableReportIsRefusedBeforeSimulating) {
+    expect_refused_before_simulating("--report");
 }
 
-TEST(SimCliE2E, UnwritableTraceStillPrintsTheSummaryAndExitsOne) {
-    expect_summary_despite_unwritable("--trace");
+TEST(SimCliE2E, UnwritableTraceIsRefusedBeforeSimulating) {
+    expect_refused_before_simulating("--trace");
 }
 
-TEST(SimCliE2E, UnwritableVcdStillPrintsTheSummaryAndExitsOne) {
-    expect_summary_despite_unwritable("--vcd");
+TEST(SimCliE2E, UnwritableVcdIsRefusedBeforeSimulating) {
+    expect_refused_before_simulating("--vcd");
 }
 
 }  // namespace

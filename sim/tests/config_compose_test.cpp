@@ -106,9 +106,9 @@ TEST(SimConfigUnits, TimesOnCycleKeysUseTheFinalClock) {
 
 TEST(SimConfigUnits, ResolvedConfigHoldsTheCanonicalNumber) {
     const auto yaml = resolved_yaml(load_config(
-        std::vector<std::string>{}, {"workload.segment_bytes=4KiB", "clock_mhz=1.5GHz"}));
+        std::vector<std::string>{}, {"workload.segment_bytes=4KiB", "clock_mhz=2.5GHz"}));
     EXPECT_TRUE(contains(yaml, "workload.segment_bytes: 4096\n")) << yaml;
-    EXPECT_TRUE(contains(yaml, "clock_mhz: 1500\n")) << yaml;
+    EXPECT_TRUE(contains(yaml, "clock_mhz: 2500\n")) << yaml;
 }
 
 TEST(SimConfigUnits, WrongKindOfUnitNamesKeyValueAndWhatItTakes) {
