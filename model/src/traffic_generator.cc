@@ -39,8 +39,17 @@ void TrafficGenerator::issue_one(tlm_utils::tlm_quantumkeeper& qk) {
     }
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = qk.get_local_time();
+    const sc_core::sc_time issued = sc_core::sc_time_stamp() + delay;
     socket->b_transport(trans, delay);
     if (trans.is_response_error()) ++errors_;
+    if (trace_) {
+        TraceArgs args;
+        args.address = addr;
+        args.bytes = bytes;
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        trace_->slice(TraceTrack::background, 0, read ? "read" : "write",
+                      clock_.cycle_at_or_after(issued), clock_.cycle_at_or_after(now + delay), args);
+    }
     bytes_ += bytes;
     ++bursts_;
     // Pace by demand, not by completion: the master posts its next request

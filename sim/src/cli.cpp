@@ -44,7 +44,13 @@ void add_run(CLI::App& app, RunCommand& c) {
     cmd->add_option("--set", c.sets, "Override a key: --set KEY=VALUE (repeatable)");
     cmd->add_option("--report", c.report, "Write the report JSON here");
     cmd->add_option("--trace", c.trace, "Write a Chrome/Perfetto trace-event JSON here");
-    cmd->add_option("--vcd", c.vcd, "Write a VCD of busy and interrupt signals here");
+    cmd->add_option("--trace-window", c.trace_window,
+                    "Trace only cycles FROM:TO (either side may be empty)");
+    cmd->add_option("--trace-max-mib", c.trace_max_mib,
+                    "Stop the trace growing past this size (default 256)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 20));
+    cmd->add_option("--vcd", c.vcd,
+                    "Write a VCD of busy, IRQ, reads/writes in flight and buffer fill here");
     cmd->add_flag("-q,--quiet", c.quiet, "Print nothing but errors");
 }
 

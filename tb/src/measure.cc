@@ -9,16 +9,15 @@
 namespace dmasim::tb {
 namespace {
 
-// Each phase of a channel as a share of the measured cycles (phases overlap
-// in a pipelined engine, so the shares need not add up to 100%).
+// Each phase of a channel as a share of the measured cycles (model::kPhaseShares).
 model::StatGroup phase_group(unsigned ch, const model::ChannelStats& s, uint64_t cycles) {
-    const auto share = [cycles](uint64_t c) { return cycles ? 100.0 * c / cycles : 0.0; };
-    return {fmt::format("phase.ch{}", ch),
-            {{"setup", share(s.setup_cycles), "% of cycles"},
-             {"descriptor_stall", share(s.descriptor_stall_cycles), "% of cycles"},
-             {"data", share(s.data_cycles), "% of cycles"},
-             {"writeback", share(s.writeback_cycles), "% of cycles"},
-             {"irq_latency", share(s.irq_latency_cycles), "% of cycles"}}};
+    model::StatGroup group{fmt::format("phase.ch{}", ch), {}};
+    for (const auto& phase : model::kPhaseShares) {
+        const uint64_t c = s.*phase.cycles;
+        group.counters.push_back(
+            {phase.def.name, cycles ? 100.0 * c / cycles : 0.0, phase.def.unit});
+    }
+    return group;
 }
 
 }  // namespace

@@ -47,6 +47,9 @@ struct SimConfig {
 struct RunOptions {
     std::string trace_path;  ///< Chrome trace-event JSON (Perfetto)
     std::string vcd_path;    ///< SystemC VCD of busy/interrupt signals
+    uint64_t trace_from_cycle = 0;        ///< trace only [from, to)
+    uint64_t trace_to_cycle = UINT64_MAX;
+    uint64_t trace_max_bytes = 256ull << 20;  ///< the trace stops growing here
 };
 
 struct RunResult {
@@ -64,6 +67,7 @@ struct RunResult {
     std::string failure;                        ///< why integrity failed, for the user
     std::vector<model::StatGroup> statistics;   ///< per channel, per resource, per phase
     uint64_t leaked_pages = 0;  ///< page frames still allocated after teardown (a leak if > 0)
+    std::string trace_note;     ///< why the trace is incomplete, if it is
 };
 
 /// The configuration cannot be run (e.g. the list does not fit in memory):
