@@ -12,6 +12,7 @@
 #include "merge.h"
 #include "paths.h"
 #include "plot.h"
+#include "statistics_catalog.h"
 #include "sweep_runner.h"
 
 namespace dmasim::sim {
@@ -100,6 +101,12 @@ void add_config(CLI::App& app, ConfigCommand& c) {
     cmd->add_option("--set", c.sets, "Override a key for --resolve: --set KEY=VALUE");
 }
 
+void add_stats(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "stats", "Print every result and statistic with unit and meaning (docs/statistics.md)");
+    cmd->add_flag("--markdown", "Markdown, as in docs/statistics.md (the default)");
+}
+
 int config_command(const ConfigCommand& c) {
     if (c.markdown)
         fmt::print("{}", config_markdown());
@@ -147,6 +154,7 @@ int cli_main(int argc, char* argv[]) {
     add_merge(app, merge);
     add_plot(app, plot);
     add_config(app, config);
+    add_stats(app);
 
     try {
         app.parse(argc, argv);
@@ -158,6 +166,10 @@ int cli_main(int argc, char* argv[]) {
         if (app.got_subcommand("sweep")) return sweep_command(sweep);
         if (app.got_subcommand("merge")) return merge_sweeps(merge.dirs, merge.out, !merge.no_plot);
         if (app.got_subcommand("plot")) return plot_command(plot);
+        if (app.got_subcommand("stats")) {
+            fmt::print("{}", statistics_markdown());
+            return 0;
+        }
         return config_command(config);
     } catch (const ConfigError& e) {
         fmt::print(stderr, "dmasim: error: {}\n", e.what());

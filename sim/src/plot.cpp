@@ -11,31 +11,12 @@
 #include "config_keys.h"
 #include "paths.h"
 #include "process.h"
+#include "statistics_catalog.h"
 
 namespace dmasim::sim {
 namespace {
 
 namespace fs = std::filesystem;
-
-const std::map<std::string, std::string>& result_units() {
-    static const std::map<std::string, std::string> units = {
-        {"bytes", "bytes"},
-        {"descriptors", "descriptors"},
-        {"chain_links", "links"},
-        {"cycles", "cycles"},
-        {"sim_time_ns", "ns"},
-        {"throughput_gbps", "GB/s"},
-        {"bytes_per_cycle", "bytes/cycle"},
-        {"descriptor_bytes_fetched", "bytes"},
-        {"bus_utilization", "fraction of cycles"}};
-    return units;
-}
-
-std::string unit_of(const std::string& column) {
-    if (const KeyDef* key = find_key(column)) return key->unit;
-    auto it = result_units().find(column);
-    return it == result_units().end() ? "" : it->second;
-}
 
 /// "Throughput vs. list length - <platform>" from sweep.json beside the CSV.
 std::string default_title(const PlotRequest& r) {
@@ -48,11 +29,6 @@ std::string default_title(const PlotRequest& r) {
 }
 
 }  // namespace
-
-std::string axis_label(const std::string& column) {
-    std::string unit = unit_of(column);
-    return unit.empty() ? column : fmt::format("{} ({})", column, unit);
-}
 
 int run_plot(const PlotRequest& r) {
     std::vector<std::string> argv = {"/usr/bin/python3",

@@ -17,9 +17,6 @@ struct PlotRequest {
     std::string title;  ///< empty: taken from sweep.json beside the CSV, if any
 };
 
-/// Axis label with its unit, e.g. "workload.entries (segments)".
-std::string axis_label(const std::string& column);
-
 /// Draws the plot; returns the script's exit status (0 = written).
 int run_plot(const PlotRequest& request);
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "histogram.h"
+
 namespace dmasim::tb {
 namespace {
 
@@ -48,6 +50,8 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
             result.descriptor_bytes_fetched += s.descriptor_bytes_fetched;
         }
         result.statistics.push_back(phase_group(ch, s, result.cycles));
+        result.histograms.push_back(make_histogram(fmt::format("dma.ch{}.descriptor_latency_cycles", ch),
+                                                   "cycles", s.descriptor_latencies));
     }
 }
 

@@ -52,6 +52,17 @@ struct RunOptions {
     uint64_t trace_max_bytes = 256ull << 20;  ///< the trace stops growing here
 };
 
+/// A distribution of per-item figures (e.g. per-descriptor latency).
+struct Histogram {
+    std::string name;  ///< e.g. "dma.ch0.descriptor_latency_cycles"
+    std::string unit;
+    uint64_t count = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+    struct Bucket {
+        uint64_t from, to, count;  ///< [from, to): powers of two
+    };
+    std::vector<Bucket> buckets;  ///< non-empty buckets, ascending
+};
+
 struct RunResult {
     uint64_t bytes = 0;
     uint64_t descriptors = 0;
@@ -66,6 +77,7 @@ struct RunResult {
     std::optional<uint64_t> first_bad_address;  ///< set when integrity fails
     std::string failure;                        ///< why integrity failed, for the user
     std::vector<model::StatGroup> statistics;   ///< per channel, per resource, per phase
+    std::vector<Histogram> histograms;          ///< descriptor latency per channel
     uint64_t leaked_pages = 0;  ///< page frames still allocated after teardown (a leak if > 0)
     std::string trace_note;     ///< why the trace is incomplete, if it is
 };
