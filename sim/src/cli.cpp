@@ -9,6 +9,7 @@
 
 #include "config_docs.h"
 #include "config_loader.h"
+#include "diff.h"
 #include "merge.h"
 #include "paths.h"
 #include "plot.h"
@@ -101,6 +102,18 @@ void add_config(CLI::App& app, ConfigCommand& c) {
     cmd->add_option("--set", c.sets, "Override a key for --resolve: --set KEY=VALUE");
 }
 
+void add_diff(CLI::App& app, DiffRequest& d) {
+    auto* cmd = app.add_subcommand(
+        "diff", "Compare two reports (or two sweep folders point by point): config keys that "
+                "differ, every statistic side by side with its ratio");
+    cmd->add_option("a", d.a, "Report JSON or sweep folder A")->required()->check(CLI::ExistingPath);
+    cmd->add_option("b", d.b, "Report JSON or sweep folder B")->required()->check(CLI::ExistingPath);
+    cmd->add_option("--threshold", d.threshold,
+                    "Flag statistics whose values differ by more than this fraction (default 0.05)")
+        ->check(CLI::Range(0.0, 1e9));
+    cmd->add_flag("--check", d.fail_on_change, "Exit 1 if anything is flagged (regression checks)");
+}
+
 void add_stats(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "stats", "Print every result and statistic with unit and meaning (docs/statistics.md)");
@@ -155,6 +168,8 @@ int cli_main(int argc, char* argv[]) {
     add_plot(app, plot);
     add_config(app, config);
     add_stats(app);
+    DiffRequest diff;
+    add_diff(app, diff);
 
     try {
         app.parse(argc, argv);
@@ -166,6 +181,7 @@ int cli_main(int argc, char* argv[]) {
         if (app.got_subcommand("sweep")) return sweep_command(sweep);
         if (app.got_subcommand("merge")) return merge_sweeps(merge.dirs, merge.out, !merge.no_plot);
         if (app.got_subcommand("plot")) return plot_command(plot);
+        if (app.got_subcommand("diff")) return run_diff(diff);
         if (app.got_subcommand("stats")) {
             fmt::print("{}", statistics_markdown());
             return 0;
