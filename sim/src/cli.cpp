@@ -78,16 +78,28 @@ void add_merge(CLI::App& app, MergeCommand& c) {
     cmd->add_flag("--no-plot", c.no_plot, "Do not draw plots");
 }
 
-void add_plot(CLI::App& app, PlotRequest& r) {
-    auto* cmd = app.add_subcommand("plot", "Plot a results.csv with matplotlib");
+struct PlotCommand {
+    PlotRequest request;
+    std::vector<std::string> series;
+    CLI::Option* series_option = nullptr;
+};
+
+void add_plot(CLI::App& app, PlotCommand& c) {
+    PlotRequest& r = c.request;
+    auto* cmd = app.add_subcommand(
+        "plot", "Plot a results.csv with matplotlib (axes default to the sweep's own choice)");
     cmd->add_option("csv", r.csv, "results.csv of a sweep")->required();
-    cmd->add_option("-o,--output", r.output, "FILE.png or FILE.svg")->required();
-    cmd->add_option("--x", r.x, "Column on the x axis")->capture_default_str();
-    cmd->add_option("--y", r.y, "Column on the y axis")->capture_default_str();
-    cmd->add_option("--series", r.series, "Column(s) naming the lines (repeatable)")
-        ->capture_default_str();
+    cmd->add_option("-o,--output", r.output, "FILE.png, FILE.svg or FILE.pdf")->required();
+    cmd->add_option("--x", r.x, "Column on the x axis (any config key, result or statistic)");
+    cmd->add_option("--y", r.y, "Column on the y axis, e.g. dma.ch0.descriptor_stall_cycles");
+    c.series_option =
+        cmd->add_option("--series", c.series, "Column(s) naming the lines (repeatable)");
     cmd->add_flag("--logx", r.logx, "Logarithmic x axis (base 2)");
     cmd->add_flag("--logy", r.logy, "Logarithmic y axis");
+    cmd->add_flag("--heatmap", r.heatmap, "x against the series key, coloured by y");
+    cmd->add_option("--title", r.title, "Title (default: y vs. x)");
+    cmd->add_option("--xlabel", r.xlabel, "x axis label (default: name and unit of x)");
+    cmd->add_option("--ylabel", r.ylabel, "y axis label (default: name and unit of y)");
 }
 
 void add_config(CLI::App& app, ConfigCommand& c) {
@@ -133,8 +145,9 @@ int config_command(const ConfigCommand& c) {
 
 /// The script exits 0, 1 (matplotlib missing, cannot write) or 2 (bad
 /// arguments); anything else (python3 missing, a crash) is reported as 1.
-int plot_command(const PlotRequest& request) {
-    const int status = run_plot(request);
+int plot_command(PlotCommand& c) {
+    if (c.series_option->count() > 0) c.request.series = c.series;
+    const int status = run_plot(c.request);
     return status == 0 || status == kExitUsage ? status : 1;
 }
 
@@ -160,7 +173,7 @@ int cli_main(int argc, char* argv[]) {
     RunCommand run;
     SweepCommand sweep;
     MergeCommand merge;
-    PlotRequest plot;
+    PlotCommand plot;
     ConfigCommand config;
     add_run(app, run);
     add_sweep(app, sweep);

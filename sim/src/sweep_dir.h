@@ -3,7 +3,7 @@
 //   results.csv     one row per point that produced a report
 //   points/NNNNN.json  per-point reports;  configs/NNNNN.yaml  resolved configs
 //   logs/NNNNN.log  each point's stderr;  failures.txt  failed points, if any
-//   throughput.png/.svg  plots
+//   throughput.png/.svg  plots; heatmap.png/.svg for a 2-D grid
 #pragma once
 
 #include <optional>
@@ -23,6 +23,7 @@ struct SweepDir {
     std::string csv() const;
     std::string failures() const;
     std::string plot(const char* extension) const;
+    std::string heatmap(const char* extension) const;
     /// Creates root and its subdirectories; throws std::runtime_error.
     void create() const;
 };
