@@ -66,8 +66,8 @@ void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
         }
         const WalkItem item = walker_.pop();
         if (tracks_.on())
-            tracks_.counter(TraceCounter::descriptor_fifo,
-                            std::max(item.ready, mover_.frontier()), -1);
+            tracks_.counter(TraceCounter::descriptor_fifo, std::max(item.ready, mover_.frontier()),
+                            -1);
         if (!begin_descriptor(item)) return;
     }
     copy_bytes(mover_.advance(horizon, max_reads));

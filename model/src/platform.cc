@@ -43,18 +43,21 @@ struct Platform::Impl {
 namespace {
 
 template <size_t N>
-StatGroup table_group(std::string name, const StatDef (&defs)[N], const std::vector<double>& values) {
+StatGroup table_group(std::string name, const StatDef (&defs)[N],
+                      const std::vector<double>& values) {
     StatGroup group{std::move(name), {}};
-    for (size_t i = 0; i < N; ++i) group.counters.push_back({defs[i].name, values[i], defs[i].unit});
+    for (size_t i = 0; i < N; ++i)
+        group.counters.push_back({defs[i].name, values[i], defs[i].unit});
     return group;
 }
 
 StatGroup channel_group(unsigned i, const ChannelStats& s) {
-    StatGroup group = table_group(fmt::format("dma.ch{}", i), kChannelCounterDefs, counter_values(s));
+    StatGroup group =
+        table_group(fmt::format("dma.ch{}", i), kChannelCounterDefs, counter_values(s));
     for (const auto& p : kLatencyPercentiles)
-        group.counters.push_back({p.def.name,
-                                  static_cast<double>(percentile(s.descriptor_latencies, p.percentile)),
-                                  p.def.unit});
+        group.counters.push_back(
+            {p.def.name, static_cast<double>(percentile(s.descriptor_latencies, p.percentile)),
+             p.def.unit});
     return group;
 }
 

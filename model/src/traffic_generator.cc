@@ -48,7 +48,8 @@ void TrafficGenerator::issue_one(tlm_utils::tlm_quantumkeeper& qk) {
         args.bytes = bytes;
         const sc_core::sc_time now = sc_core::sc_time_stamp();
         trace_->slice(TraceTrack::background, 0, read ? "read" : "write",
-                      clock_.cycle_at_or_after(issued), clock_.cycle_at_or_after(now + delay), args);
+                      clock_.cycle_at_or_after(issued), clock_.cycle_at_or_after(now + delay),
+                      args);
     }
     bytes_ += bytes;
     ++bursts_;

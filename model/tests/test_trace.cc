@@ -89,7 +89,8 @@ TEST_F(SixDescriptorsOverTwoChunks, EveryDescriptorHasALatency) {
     // A descriptor's latency covers at least its own fetch and its write-back.
     uint64_t shortest_fetch = ~0ull, shortest_writeback = ~0ull;
     for (const auto& r : rec.records) {
-        if (r.track == TraceTrack::fetch) shortest_fetch = std::min(shortest_fetch, r.end - r.start);
+        if (r.track == TraceTrack::fetch)
+            shortest_fetch = std::min(shortest_fetch, r.end - r.start);
         if (r.track == TraceTrack::writeback)
             shortest_writeback = std::min(shortest_writeback, r.end - r.start);
     }

@@ -116,10 +116,15 @@ void add_config(CLI::App& app, ConfigCommand& c) {
 
 void add_diff(CLI::App& app, DiffRequest& d) {
     auto* cmd = app.add_subcommand(
-        "diff", "Compare two reports (or two sweep folders point by point): config keys that "
-                "differ, every statistic side by side with its ratio");
-    cmd->add_option("a", d.a, "Report JSON or sweep folder A")->required()->check(CLI::ExistingPath);
-    cmd->add_option("b", d.b, "Report JSON or sweep folder B")->required()->check(CLI::ExistingPath);
+        "diff",
+        "Compare two reports (or two sweep folders point by point): config keys that "
+        "differ, every statistic side by side with its ratio");
+    cmd->add_option("a", d.a, "Report JSON or sweep folder A")
+        ->required()
+        ->check(CLI::ExistingPath);
+    cmd->add_option("b", d.b, "Report JSON or sweep folder B")
+        ->required()
+        ->check(CLI::ExistingPath);
     cmd->add_option("--threshold", d.threshold,
                     "Flag statistics whose values differ by more than this fraction (default 0.05)")
         ->check(CLI::Range(0.0, 1e9));

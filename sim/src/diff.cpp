@@ -22,7 +22,8 @@ std::vector<std::pair<std::string, double>> figures(const Json& report) {
     std::vector<std::pair<std::string, double>> out;
     for (const auto& key : result_keys()) {
         const auto it = report["result"].find(key);
-        if (it != report["result"].end() && it->is_number()) out.emplace_back(key, it->get<double>());
+        if (it != report["result"].end() && it->is_number())
+            out.emplace_back(key, it->get<double>());
     }
     if (report.contains("statistics"))
         for (const auto& [group, counters] : report["statistics"].items())
@@ -61,7 +62,7 @@ std::vector<Change> compare(const Json& a, const Json& b, double threshold) {
 /// Integral values in full ("1048576"), others to six significant digits.
 std::string number(double v) {
     return std::fabs(v) < 1e15 && v == std::floor(v) ? fmt::format("{:.0f}", v)
-                                                      : fmt::format("{:.6g}", v);
+                                                     : fmt::format("{:.6g}", v);
 }
 
 std::string text_of(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
@@ -77,13 +78,13 @@ bool diff_reports(const DiffRequest& r) {
         fmt::print("  {:<36} {:>16} -> {}\n", key, text_of(va), text_of(vb));
     }
     if (differing == 0) fmt::print("  (none)\n");
-    const auto integrity_a = a["result"].value("integrity", ""), integrity_b =
-                                                                     b["result"].value("integrity", "");
+    const auto integrity_a = a["result"].value("integrity", ""),
+               integrity_b = b["result"].value("integrity", "");
     fmt::print("\n{:<48} {:>16} {:>16} {:>8}\n", "statistic", "A", "B", "B/A");
     bool flagged = integrity_a != integrity_b;
     for (const Change& c : compare(a, b, r.threshold)) {
-        fmt::print("{} {:<46} {:>16} {:>16} {:>8}\n", c.flagged ? "*" : " ", c.column,
-                   number(c.a), number(c.b), ratio_text(c.a, c.b));
+        fmt::print("{} {:<46} {:>16} {:>16} {:>8}\n", c.flagged ? "*" : " ", c.column, number(c.a),
+                   number(c.b), ratio_text(c.a, c.b));
         flagged |= c.flagged;
     }
     fmt::print("{} {:<46} {:>16} {:>16}\n", integrity_a != integrity_b ? "*" : " ", "integrity",

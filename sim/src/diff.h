@@ -10,7 +10,7 @@
 namespace dmasim::sim {
 
 struct DiffRequest {
-    std::string a, b;        ///< report JSON files or sweep output folders
+    std::string a, b;         ///< report JSON files or sweep output folders
     double threshold = 0.05;  ///< flag |B/A - 1| above this
     bool fail_on_change = false;
 };

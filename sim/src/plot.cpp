@@ -20,11 +20,18 @@ namespace fs = std::filesystem;
 
 /// Keys a reader needs to know a plot's setting by; the subtitle shows
 /// those the sweep does not vary.
-const char* const kHeadlineKeys[] = {
-    "clock_mhz",          "bus.width_bytes",        "memory.read_latency_cycles",
-    "dma.channels",       "dma.max_burst_beats",    "dma.max_outstanding_reads",
-    "dma.descriptor_prefetch", "dma.descriptor_format", "workload.direction",
-    "workload.entries",   "workload.segment_bytes", "workload.chain_depth"};
+const char* const kHeadlineKeys[] = {"clock_mhz",
+                                     "bus.width_bytes",
+                                     "memory.read_latency_cycles",
+                                     "dma.channels",
+                                     "dma.max_burst_beats",
+                                     "dma.max_outstanding_reads",
+                                     "dma.descriptor_prefetch",
+                                     "dma.descriptor_format",
+                                     "workload.direction",
+                                     "workload.entries",
+                                     "workload.segment_bytes",
+                                     "workload.chain_depth"};
 
 /// What sweep.json beside the CSV tells: the swept keys, its plot choice and
 /// the config of its first point (for values the sweep holds fixed).
@@ -78,9 +85,8 @@ std::optional<std::pair<double, std::string>> peak(const SweepContext& c, const 
         return std::nullopt;
     const double width = c.config["bus.width_bytes"], mhz = c.config["clock_mhz"];
     if (y == "throughput_gbps")
-        return std::pair{width * mhz / 1000,
-                         fmt::format("peak: {:g} B x {:g} MHz = {:g} GB/s", width, mhz,
-                                     width * mhz / 1000)};
+        return std::pair{width * mhz / 1000, fmt::format("peak: {:g} B x {:g} MHz = {:g} GB/s",
+                                                         width, mhz, width * mhz / 1000)};
     if (y == "bytes_per_cycle")
         return std::pair{width, fmt::format("peak: {:g} B per cycle", width)};
     return std::nullopt;
@@ -108,15 +114,31 @@ int run_plot(const PlotRequest& request) {
     std::vector<std::string> series_labels;
     for (const auto& s : series) series_labels.push_back(axis_label(s));
     std::vector<std::string> argv = {
-        "/usr/bin/python3", plot_script_path(), r.csv, "-o", r.output, "--x", r.x, "--y", r.y,
-        "--xlabel", r.xlabel.empty() ? axis_label(r.x) : r.xlabel,
-        "--ylabel", r.ylabel.empty() ? axis_label(r.y) : r.ylabel,
-        "--xunit", unit_of(r.x), "--yunit", unit_of(r.y),
+        "/usr/bin/python3",
+        plot_script_path(),
+        r.csv,
+        "-o",
+        r.output,
+        "--x",
+        r.x,
+        "--y",
+        r.y,
+        "--xlabel",
+        r.xlabel.empty() ? axis_label(r.x) : r.xlabel,
+        "--ylabel",
+        r.ylabel.empty() ? axis_label(r.y) : r.ylabel,
+        "--xunit",
+        unit_of(r.x),
+        "--yunit",
+        unit_of(r.y),
         "--title",
         r.title.empty() ? fmt::format("{} vs. {}", axis_label(r.y), short_label(r.x)) : r.title,
-        "--subtitle", subtitle(sweep),
-        "--series-title", fmt::format("{}", fmt::join(series_labels, ", "))};
-    for (const auto& s : series) argv.insert(argv.end(), {"--series", s, "--series-unit", unit_of(s)});
+        "--subtitle",
+        subtitle(sweep),
+        "--series-title",
+        fmt::format("{}", fmt::join(series_labels, ", "))};
+    for (const auto& s : series)
+        argv.insert(argv.end(), {"--series", s, "--series-unit", unit_of(s)});
     if (const auto p = peak(sweep, r.y))
         argv.insert(argv.end(), {"--peak", fmt::format("{}", p->first), "--peak-label", p->second});
     if (r.logx) argv.push_back("--logx");

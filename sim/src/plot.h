@@ -17,8 +17,8 @@ struct PlotRequest {
     std::optional<std::vector<std::string>> series;  ///< unset: the sweep's own choice
     bool logx = false;
     bool logy = false;
-    bool heatmap = false;  ///< x against the one series key, coloured by y
-    std::string title;     ///< empty: "<y> vs. <x>"
+    bool heatmap = false;        ///< x against the one series key, coloured by y
+    std::string title;           ///< empty: "<y> vs. <x>"
     std::string xlabel, ylabel;  ///< empty: label and unit from the definitions
 };
 

@@ -1,6 +1,7 @@
 // report.cpp - report JSON and the human summary of one run.
 #include "report.h"
 
+#include <dmasim/tb/results.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
-
-#include <dmasim/tb/results.h>
 
 #include "config_keys.h"
 
@@ -54,7 +53,7 @@ Json histograms_to_json(const std::vector<tb::Histogram>& histograms) {
         Json buckets = Json::array();
         for (const auto& b : h.buckets)
             buckets.push_back({{"from", b.from}, {"to", b.to}, {"count", b.count}});
-        out[h.name] = {{"unit", h.unit}, {"count", h.count}, {"p50", h.p50}, {"p90", h.p90},
+        out[h.name] = {{"unit", h.unit}, {"count", h.count}, {"p50", h.p50},      {"p90", h.p90},
                        {"p99", h.p99},   {"max", h.max},     {"buckets", buckets}};
     }
     return out;
@@ -74,7 +73,8 @@ std::string summary_value(const tb::RunResult& r, const tb::ResultDef& def) {
     if (unit == "fraction") return fmt::format("{} ({:.1f} %)", text, 100 * v);
     if (unit == "B" && v >= 1024) return fmt::format("{} B ({})", text, human_bytes(v));
     const std::string label = def.label;  // "chain links" needs no unit "links"
-    if (label.size() >= unit.size() && label.compare(label.size() - unit.size(), unit.size(), unit) == 0)
+    if (label.size() >= unit.size() &&
+        label.compare(label.size() - unit.size(), unit.size(), unit) == 0)
         return text;
     return fmt::format("{} {}", text, unit);
 }
@@ -119,11 +119,11 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
         return fmt::format("{:<{}}{}\n", label, kWidth, value);
     };
     std::string out = line("platform", platform_line(config));
-    out += line("workload", fmt::format("{} {}, {} entries x {} bytes, chain depth {}",
-                                        config.workload.scenario,
-                                        text_of(config, "workload.direction"),
-                                        config.workload.entries, config.workload.segment_bytes,
-                                        config.workload.chain_depth));
+    out +=
+        line("workload",
+             fmt::format("{} {}, {} entries x {} bytes, chain depth {}", config.workload.scenario,
+                         text_of(config, "workload.direction"), config.workload.entries,
+                         config.workload.segment_bytes, config.workload.chain_depth));
     for (const tb::ResultDef& def : tb::kResultDefs) out += line(def.label, summary_value(r, def));
     for (const auto& h : r.histograms)
         if (h.count > 0)
@@ -132,8 +132,8 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
                                     h.p99, h.unit));
     out += line("integrity", r.integrity ? "pass" : "FAIL: " + r.failure);
     const double rate = wall_seconds > 0 ? r.bytes / wall_seconds : 0;
-    out += line("wall time", fmt::format("{:.3f} s ({}/s simulated)", wall_seconds,
-                                         human_bytes(rate)));
+    out += line("wall time",
+                fmt::format("{:.3f} s ({}/s simulated)", wall_seconds, human_bytes(rate)));
     return out;
 }
 

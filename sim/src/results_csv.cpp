@@ -80,8 +80,7 @@ std::string results_csv(const std::vector<std::string>& swept_keys,
         for (const auto& key : swept_keys) row.push_back(csv_field(lookup(report, "config", key)));
         for (const auto& key : result_keys())
             row.push_back(csv_field(lookup(report, "result", key)));
-        for (const auto& column : stat_columns)
-            row.push_back(csv_field(statistic(report, column)));
+        for (const auto& column : stat_columns) row.push_back(csv_field(statistic(report, column)));
         out += fmt::format("{}\n", fmt::join(row, ","));
     }
     return out;

@@ -39,10 +39,9 @@ std::optional<ColumnInfo> find_statistic(const std::string& column) {
             const std::string group_name = column.substr(0, column.size() - suffix.size());
             const int channel = match_group(group_name, group.name);
             if (channel < 0) continue;
-            const std::string where =
-                std::string(group.name).find("{N}") != std::string::npos
-                    ? fmt::format("channel {}", channel)
-                    : group.description;
+            const std::string where = std::string(group.name).find("{N}") != std::string::npos
+                                          ? fmt::format("channel {}", channel)
+                                          : group.description;
             return ColumnInfo{column, def.unit, fmt::format("{}, {}", spaced(def.name), where),
                               def.description};
         }
@@ -95,9 +94,10 @@ std::string statistics_markdown() {
                            cell(def.how));
     out += "| `integrity` | | `pass` or `fail` | every destination byte compared |\n";
     for (const model::StatGroupDef& group : model::statistic_groups()) {
-        out += fmt::format("\n## `{}`: {}\n\n| name | unit | description | how measured |\n"
-                           "|---|---|---|---|\n",
-                           group.name, group.description);
+        out += fmt::format(
+            "\n## `{}`: {}\n\n| name | unit | description | how measured |\n"
+            "|---|---|---|---|\n",
+            group.name, group.description);
         for (const model::StatDef& def : group.stats)
             out += fmt::format("| `{}` | {} | {} | {} |\n", def.name, def.unit,
                                cell(def.description), cell(def.how));

@@ -41,8 +41,7 @@ TEST(SimStatisticsCatalog, EveryKindOfColumnHasALabelWithItsUnit) {
               "Descriptor stall cycles, channel 0 (cycles)");
     EXPECT_EQ(axis_label("dma.ch12.descriptor_latency_p99_cycles"),
               "Descriptor latency p99 cycles, channel 12 (cycles)");
-    EXPECT_EQ(axis_label("bus.read.busy_cycles"),
-              "Busy cycles, the RAM read channel (cycles)");
+    EXPECT_EQ(axis_label("bus.read.busy_cycles"), "Busy cycles, the RAM read channel (cycles)");
     EXPECT_EQ(axis_label("phase.ch1.data"), "Data, channel 1 (% of cycles)");
     EXPECT_EQ(axis_label("no.such.column"), "no.such.column");
     EXPECT_FALSE(find_column("dma.chx.bytes"));

@@ -1,7 +1,7 @@
 // diff_e2e_test.cpp - `dmasim diff` through the real binary: two reports,
 // two sweep folders, --check for regression checks, and mismatched inputs.
-#include <gtest/gtest.h>
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 

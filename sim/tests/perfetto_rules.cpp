@@ -65,11 +65,11 @@ public:
                     continue;
                 }
                 if (!open.empty() && s.end > open.back().end) {
-                    problem(s.index, fmt::format("slice [{}, {}) ns partially overlaps slice of "
-                                                 "event {} [{}, {}) on thread {}:{}",
-                                                 s.start, s.end, open.back().index,
-                                                 open.back().start, open.back().end, track.first,
-                                                 track.second));
+                    problem(s.index,
+                            fmt::format("slice [{}, {}) ns partially overlaps slice of "
+                                        "event {} [{}, {}) on thread {}:{}",
+                                        s.start, s.end, open.back().index, open.back().start,
+                                        open.back().end, track.first, track.second));
                     continue;
                 }
                 open.push_back(s);
@@ -118,18 +118,21 @@ private:
     }
 
     void counter(size_t i, const json& e) {
-        if (!e.contains("name") || !e["name"].is_string()) return problem(i, "counter without a name");
+        if (!e.contains("name") || !e["name"].is_string())
+            return problem(i, "counter without a name");
         if (!e.contains("args") || !e["args"].is_object() || e["args"].empty())
             return problem(i, "counter without args");
         for (const auto& [key, value] : e["args"].items())
-            if (!value.is_number()) problem(i, fmt::format("counter arg '{}' is not a number", key));
+            if (!value.is_number())
+                problem(i, fmt::format("counter arg '{}' is not a number", key));
         out_.counters[e["name"]] += 1;
     }
 
     void async(size_t i, const json& e, char ph) {
-        if (!e.contains("cat") || !e.contains("id")) return problem(i, "async event without cat or id");
-        const std::string key = fmt::format("{}/{}/{}", e["pid"].dump(), e["cat"].dump(),
-                                            e["id"].dump());
+        if (!e.contains("cat") || !e.contains("id"))
+            return problem(i, "async event without cat or id");
+        const std::string key =
+            fmt::format("{}/{}/{}", e["pid"].dump(), e["cat"].dump(), e["id"].dump());
         auto& stack = async_[key];
         if (ph == 'b') {
             stack.push_back(i);

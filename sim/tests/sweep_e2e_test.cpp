@@ -129,9 +129,9 @@ TEST(SimPlotE2E, AnyStatisticIsAnAxisAndTheSweepChoosesTheDefaults) {
     EXPECT_NE(read_file(csv).find(",dma.ch0.descriptor_stall_cycles,"), std::string::npos);
     // No --x/--series: the sweep's own choice (entries, one line per chain
     // depth); PDF by extension; labels and title as given.
-    auto stall = run_dmasim(dir, {"plot", csv, "--y", "dma.ch0.descriptor_stall_cycles",
-                                  "--title", "Stalls", "--xlabel", "List length", "-o",
-                                  dir.path() + "/stall.pdf"});
+    auto stall =
+        run_dmasim(dir, {"plot", csv, "--y", "dma.ch0.descriptor_stall_cycles", "--title", "Stalls",
+                         "--xlabel", "List length", "-o", dir.path() + "/stall.pdf"});
     ASSERT_EQ(stall.status, 0) << stall.err;
     EXPECT_EQ(read_file(dir.path() + "/stall.pdf").substr(0, 5), "%PDF-");
     auto svg = run_dmasim(dir, {"plot", csv, "--y", "dma.ch0.descriptor_stall_cycles", "-o",
@@ -152,9 +152,9 @@ TEST(SimPlotE2E, AnyStatisticIsAnAxisAndTheSweepChoosesTheDefaults) {
 TEST(SimPlotE2E, ThroughputPlotsShowTheBusPeak) {
     TempDir dir;
     const std::string out = dir.path() + "/out";
-    ASSERT_EQ(run_dmasim(dir, {"sweep", write_grid(dir), "-j", "2", "--out", out, "--no-plot"})
-                  .status,
-              0);
+    ASSERT_EQ(
+        run_dmasim(dir, {"sweep", write_grid(dir), "-j", "2", "--out", out, "--no-plot"}).status,
+        0);
     auto r = run_dmasim(dir, {"plot", out + "/results.csv", "-o", dir.path() + "/t.svg"});
     ASSERT_EQ(r.status, 0) << r.err;
     // default.yaml: 16-byte bus at 1000 MHz peaks at 16 x 1000 / 1000 = 16 GB/s.

@@ -2,9 +2,8 @@
 // the way Perfetto and a strict VCD reader would: the checker of
 // perfetto_rules.h must find no event Perfetto would drop, and vcd2fst
 // (Debian package gtkwave) must accept the VCD.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -29,18 +28,18 @@ std::string trace_of(const std::string& events) {
 }
 
 TEST(PerfettoRules, NestedAndDisjointSlicesPass) {
-    TraceCheck c = check_perfetto_rules(trace_of(
-        R"({"name":"a","ph":"X","ts":1.000,"dur":10,"pid":1,"tid":1},)"
-        R"({"name":"b","ph":"X","ts":2.000,"dur":3,"pid":1,"tid":1},)"
-        R"({"name":"c","ph":"X","ts":11.000,"dur":1,"pid":1,"tid":1})"));
+    TraceCheck c = check_perfetto_rules(
+        trace_of(R"({"name":"a","ph":"X","ts":1.000,"dur":10,"pid":1,"tid":1},)"
+                 R"({"name":"b","ph":"X","ts":2.000,"dur":3,"pid":1,"tid":1},)"
+                 R"({"name":"c","ph":"X","ts":11.000,"dur":1,"pid":1,"tid":1})"));
     EXPECT_TRUE(c.problems.empty()) << c.problems.front();
     EXPECT_EQ((c.per_thread[{"pid 1", "t"}]), 3u);
 }
 
 TEST(PerfettoRules, PartiallyOverlappingSliceIsReported) {
-    TraceCheck c = check_perfetto_rules(trace_of(
-        R"({"name":"a","ph":"X","ts":1,"dur":10,"pid":1,"tid":1},)"
-        R"({"name":"b","ph":"X","ts":5,"dur":10,"pid":1,"tid":1})"));
+    TraceCheck c =
+        check_perfetto_rules(trace_of(R"({"name":"a","ph":"X","ts":1,"dur":10,"pid":1,"tid":1},)"
+                                      R"({"name":"b","ph":"X","ts":5,"dur":10,"pid":1,"tid":1})"));
     ASSERT_EQ(c.problems.size(), 1u);
     EXPECT_NE(c.problems[0].find("partially overlaps"), std::string::npos) << c.problems[0];
 }
@@ -48,19 +47,19 @@ TEST(PerfettoRules, PartiallyOverlappingSliceIsReported) {
 TEST(PerfettoRules, OverlapCreatedByRoundingToNanosecondsIsReported) {
     // [1.6, 3.2) ns and [3.4, 5.4) ns are disjoint, but the importer rounds
     // ts and dur separately to whole ns: [2, 4) and [3, 5) overlap.
-    TraceCheck c = check_perfetto_rules(trace_of(
-        R"({"name":"a","ph":"X","ts":0.0016,"dur":0.0016,"pid":1,"tid":1},)"
-        R"({"name":"b","ph":"X","ts":0.0034,"dur":0.002,"pid":1,"tid":1})"));
+    TraceCheck c = check_perfetto_rules(
+        trace_of(R"({"name":"a","ph":"X","ts":0.0016,"dur":0.0016,"pid":1,"tid":1},)"
+                 R"({"name":"b","ph":"X","ts":0.0034,"dur":0.002,"pid":1,"tid":1})"));
     EXPECT_EQ(c.problems.size(), 1u);
 }
 
 TEST(PerfettoRules, MissingTimestampNonNumericCounterAndStrayEndAreReported) {
-    TraceCheck c = check_perfetto_rules(trace_of(
-        R"({"name":"a","ph":"X","dur":1,"pid":1,"tid":1},)"
-        R"({"name":"n","ph":"C","ts":1,"pid":1,"args":{"v":"high"}},)"
-        R"({"name":"e","ph":"E","ts":1,"pid":1,"tid":1},)"
-        R"({"name":"q","ph":"b","ts":1,"pid":1,"cat":"c","id":1},)"
-        R"({"name":"r","ph":"e","ts":2,"pid":1,"cat":"c","id":2})"));
+    TraceCheck c =
+        check_perfetto_rules(trace_of(R"({"name":"a","ph":"X","dur":1,"pid":1,"tid":1},)"
+                                      R"({"name":"n","ph":"C","ts":1,"pid":1,"args":{"v":"high"}},)"
+                                      R"({"name":"e","ph":"E","ts":1,"pid":1,"tid":1},)"
+                                      R"({"name":"q","ph":"b","ts":1,"pid":1,"cat":"c","id":1},)"
+                                      R"({"name":"r","ph":"e","ts":2,"pid":1,"cat":"c","id":2})"));
     // no ts, counter text, E without B, e without b, b never ended
     EXPECT_EQ(c.problems.size(), 5u);
 }
@@ -77,8 +76,8 @@ struct TracedRun {
 };
 
 TracedRun traced_run(const TempDir& dir, std::vector<std::string> sets) {
-    std::vector<std::string> args = {"run", "--quiet", "--trace", dir.path() + "/t.json",
-                                     "--report", dir.path() + "/r.json"};
+    std::vector<std::string> args = {
+        "run", "--quiet", "--trace", dir.path() + "/t.json", "--report", dir.path() + "/r.json"};
     for (const auto& s : sets) args.insert(args.end(), {"--set", s});
     auto r = run_dmasim(dir, args);
     EXPECT_EQ(r.status, 0) << r.err;
@@ -116,8 +115,8 @@ void expect_whole_channel(const TracedRun& run, unsigned ch) {
 }
 
 void expect_no_drops(const TraceCheck& c) {
-    EXPECT_TRUE(c.problems.empty()) << c.problems.size() << " events dropped, first: "
-                                    << c.problems.front();
+    EXPECT_TRUE(c.problems.empty())
+        << c.problems.size() << " events dropped, first: " << c.problems.front();
     EXPECT_GT(c.by_phase.at("X"), 0u);
 }
 
@@ -184,8 +183,8 @@ TEST(TraceE2E, SizeCapStopsTheTraceWithANote) {
 TEST(TraceE2E, BadWindowIsAUsageError) {
     TempDir dir;
     for (const char* window : {"20:10", "abc", "5x:9", "7"}) {
-        auto r = run_dmasim(dir, {"run", "--quiet", "--trace", dir.path() + "/t.json",
-                                  "--trace-window", window});
+        auto r = run_dmasim(
+            dir, {"run", "--quiet", "--trace", dir.path() + "/t.json", "--trace-window", window});
         EXPECT_EQ(r.status, 2) << window;
         EXPECT_NE(r.err.find("--trace-window"), std::string::npos) << r.err;
     }
@@ -204,8 +203,8 @@ TEST(VcdE2E, Vcd2FstAcceptsTheVcdWithEveryChannelSignal) {
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string text = test::read_file(vcd);
     for (unsigned ch = 0; ch < 2; ++ch)
-        for (const char* signal : {"busy", "irq", "reads_in_flight", "writes_in_flight",
-                                   "buffer_bytes"})
+        for (const char* signal :
+             {"busy", "irq", "reads_in_flight", "writes_in_flight", "buffer_bytes"})
             EXPECT_NE(text.find(fmt::format(" {}_ch{} ", signal, ch)), std::string::npos)
                 << signal << ch;
     const std::string fst = dir.path() + "/w.fst";

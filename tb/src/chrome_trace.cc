@@ -17,17 +17,28 @@ bool per_channel(TraceTrack t) { return t <= TraceTrack::irq; }
 
 const char* track_name(TraceTrack t) {
     switch (t) {
-        case TraceTrack::fetch: return "descriptor fetch";
-        case TraceTrack::decode: return "decode";
-        case TraceTrack::read: return "read";
-        case TraceTrack::write: return "write";
-        case TraceTrack::writeback: return "write-back";
-        case TraceTrack::irq: return "IRQ";
-        case TraceTrack::ram_read: return "read channel";
-        case TraceTrack::ram_write: return "write channel";
-        case TraceTrack::device_source: return "source (device to memory)";
-        case TraceTrack::device_sink: return "sink (memory to device)";
-        case TraceTrack::background: return "bursts";
+        case TraceTrack::fetch:
+            return "descriptor fetch";
+        case TraceTrack::decode:
+            return "decode";
+        case TraceTrack::read:
+            return "read";
+        case TraceTrack::write:
+            return "write";
+        case TraceTrack::writeback:
+            return "write-back";
+        case TraceTrack::irq:
+            return "IRQ";
+        case TraceTrack::ram_read:
+            return "read channel";
+        case TraceTrack::ram_write:
+            return "write channel";
+        case TraceTrack::device_source:
+            return "source (device to memory)";
+        case TraceTrack::device_sink:
+            return "sink (memory to device)";
+        case TraceTrack::background:
+            return "bursts";
     }
     return "?";
 }
@@ -37,10 +48,13 @@ constexpr unsigned kFirstResourcePid = 100;
 unsigned resource_pid(TraceTrack t) {
     switch (t) {
         case TraceTrack::ram_read:
-        case TraceTrack::ram_write: return kFirstResourcePid;
+        case TraceTrack::ram_write:
+            return kFirstResourcePid;
         case TraceTrack::device_source:
-        case TraceTrack::device_sink: return kFirstResourcePid + 1;
-        default: return kFirstResourcePid + 2;
+        case TraceTrack::device_sink:
+            return kFirstResourcePid + 1;
+        default:
+            return kFirstResourcePid + 2;
     }
 }
 std::string process_name(unsigned pid) {
@@ -55,11 +69,16 @@ struct CounterInfo {
 };
 CounterInfo counter_info(TraceCounter c) {
     switch (c) {
-        case TraceCounter::reads_in_flight: return {"reads in flight", "transactions"};
-        case TraceCounter::writes_in_flight: return {"writes in flight", "transactions"};
-        case TraceCounter::buffer_bytes: return {"buffer held", "bytes"};
-        case TraceCounter::descriptor_fifo: return {"descriptor FIFO", "descriptors"};
-        case TraceCounter::bytes_moved: return {"bytes moved", "bytes"};
+        case TraceCounter::reads_in_flight:
+            return {"reads in flight", "transactions"};
+        case TraceCounter::writes_in_flight:
+            return {"writes in flight", "transactions"};
+        case TraceCounter::buffer_bytes:
+            return {"buffer held", "bytes"};
+        case TraceCounter::descriptor_fifo:
+            return {"descriptor FIFO", "descriptors"};
+        case TraceCounter::bytes_moved:
+            return {"bytes moved", "bytes"};
     }
     return {"?", "value"};
 }
@@ -115,12 +134,11 @@ void ChromeTrace::event(const std::string& json) {
 unsigned ChromeTrace::pid_of(TraceTrack track, unsigned channel) {
     const unsigned pid = per_channel(track) ? channel + 1 : resource_pid(track);
     if (processes_.emplace(pid, true).second) {
+        event(fmt::format(R"({{"name":"process_name","ph":"M","pid":{},"args":{{"name":"{}"}}}})",
+                          pid, process_name(pid)));
         event(fmt::format(
-            R"({{"name":"process_name","ph":"M","pid":{},"args":{{"name":"{}"}}}})", pid,
-            process_name(pid)));
-        event(fmt::format(
-            R"({{"name":"process_sort_index","ph":"M","pid":{},"args":{{"sort_index":{}}}}})",
-            pid, pid));
+            R"({{"name":"process_sort_index","ph":"M","pid":{},"args":{{"sort_index":{}}}}})", pid,
+            pid));
     }
     return pid;
 }
@@ -135,8 +153,8 @@ unsigned ChromeTrace::lane_tid(TraceTrack track, unsigned channel, uint64_t star
     if (lane == lanes.end_ns.size()) {
         const unsigned pid = pid_of(track, channel);
         const unsigned tid = next_tid_++;
-        const std::string name = lane == 0 ? track_name(track)
-                                           : fmt::format("{} {}", track_name(track), lane + 1);
+        const std::string name =
+            lane == 0 ? track_name(track) : fmt::format("{} {}", track_name(track), lane + 1);
         event(fmt::format(
             R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":"{}"}}}})", pid,
             tid, name));
@@ -154,16 +172,14 @@ void ChromeTrace::slice(TraceTrack track, unsigned channel, const char* what, ui
                         uint64_t to, const TraceArgs& args) {
     from = std::max(from, limits_.from_cycle);
     to = std::min(to, limits_.to_cycle);
-    if (from > to || (from == to && (from < limits_.from_cycle || to >= limits_.to_cycle)))
-        return;
+    if (from > to || (from == to && (from < limits_.from_cycle || to >= limits_.to_cycle))) return;
     const std::string arg_text = args_json(args);
     if (!admit(arg_text.size() + 120, from)) return;
     const uint64_t start_ns = ns_of(from), end_ns = ns_of(to);
     const unsigned tid = lane_tid(track, channel, start_ns, end_ns);
     event(fmt::format(
         R"({{"name":"{}","cat":"dma","ph":"X","ts":{},"dur":{},"pid":{},"tid":{},"args":{}}})",
-        what, micros(start_ns), micros(end_ns - start_ns), pid_of(track, channel), tid,
-        arg_text));
+        what, micros(start_ns), micros(end_ns - start_ns), pid_of(track, channel), tid, arg_text));
 }
 
 void ChromeTrace::instant(TraceTrack track, unsigned channel, const char* what, uint64_t at) {

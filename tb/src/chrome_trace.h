@@ -38,8 +38,7 @@ public:
 
     void slice(model::TraceTrack track, unsigned channel, const char* what, uint64_t from,
                uint64_t to, const model::TraceArgs& args) override;
-    void instant(model::TraceTrack track, unsigned channel, const char* what,
-                 uint64_t at) override;
+    void instant(model::TraceTrack track, unsigned channel, const char* what, uint64_t at) override;
     void counter(model::TraceCounter counter, unsigned channel, uint64_t at,
                  int64_t delta) override;
 

@@ -29,10 +29,17 @@ void CounterSignals::instant(model::TraceTrack track, unsigned channel, const ch
 void CounterSignals::counter(model::TraceCounter counter, unsigned channel, uint64_t at,
                              int64_t delta) {
     switch (counter) {
-        case model::TraceCounter::reads_in_flight: push(at, channel, Level::reads, delta); break;
-        case model::TraceCounter::writes_in_flight: push(at, channel, Level::writes, delta); break;
-        case model::TraceCounter::buffer_bytes: push(at, channel, Level::buffer, delta); break;
-        default: break;  // FIFO level and bytes moved are in the Chrome trace only
+        case model::TraceCounter::reads_in_flight:
+            push(at, channel, Level::reads, delta);
+            break;
+        case model::TraceCounter::writes_in_flight:
+            push(at, channel, Level::writes, delta);
+            break;
+        case model::TraceCounter::buffer_bytes:
+            push(at, channel, Level::buffer, delta);
+            break;
+        default:
+            break;  // FIFO level and bytes moved are in the Chrome trace only
     }
 }
 
@@ -49,10 +56,18 @@ void CounterSignals::replay() {
             const auto value = static_cast<uint32_t>(std::max<int64_t>(0, level));
             Channel& s = *channels_[c.channel];
             switch (c.level) {
-                case Level::reads: s.reads_in_flight.write(value); break;
-                case Level::writes: s.writes_in_flight.write(value); break;
-                case Level::buffer: s.buffer_bytes.write(value); break;
-                case Level::irq: s.irq.write(value > 0); break;
+                case Level::reads:
+                    s.reads_in_flight.write(value);
+                    break;
+                case Level::writes:
+                    s.writes_in_flight.write(value);
+                    break;
+                case Level::buffer:
+                    s.buffer_bytes.write(value);
+                    break;
+                case Level::irq:
+                    s.irq.write(value > 0);
+                    break;
             }
         }
         if (pending_.empty())

@@ -29,8 +29,7 @@ public:
 
     void slice(model::TraceTrack, unsigned, const char*, uint64_t, uint64_t,
                const model::TraceArgs&) override {}
-    void instant(model::TraceTrack track, unsigned channel, const char* what,
-                 uint64_t at) override;
+    void instant(model::TraceTrack track, unsigned channel, const char* what, uint64_t at) override;
     void counter(model::TraceCounter counter, unsigned channel, uint64_t at,
                  int64_t delta) override;
 

@@ -24,7 +24,8 @@ Histogram make_histogram(std::string name, std::string unit, const std::vector<u
         while (from * 2 <= v) from *= 2;
         by_bucket[from] += 1;
     }
-    for (const auto& [from, count] : by_bucket) h.buckets.push_back({from, from ? from * 2 : 1, count});
+    for (const auto& [from, count] : by_bucket)
+        h.buckets.push_back({from, from ? from * 2 : 1, count});
     return h;
 }
 

@@ -50,8 +50,9 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
             result.descriptor_bytes_fetched += s.descriptor_bytes_fetched;
         }
         result.statistics.push_back(phase_group(ch, s, result.cycles));
-        result.histograms.push_back(make_histogram(fmt::format("dma.ch{}.descriptor_latency_cycles", ch),
-                                                   "cycles", s.descriptor_latencies));
+        result.histograms.push_back(
+            make_histogram(fmt::format("dma.ch{}.descriptor_latency_cycles", ch), "cycles",
+                           s.descriptor_latencies));
     }
 }
 

@@ -78,7 +78,7 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     }
     std::unique_ptr<TraceTee> both;
     if (trace && levels) both = std::make_unique<TraceTee>(*trace, *levels);
-    platform.set_trace(both ? static_cast<model::TraceSink*>(both.get())
+    platform.set_trace(both    ? static_cast<model::TraceSink*>(both.get())
                        : trace ? static_cast<model::TraceSink*>(trace.get())
                                : levels.get());
     const unsigned long pages_before = sim_mem_pages_in_use();

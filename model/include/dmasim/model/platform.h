@@ -108,12 +108,12 @@ struct StatGroup {
 /// Where a traced activity happens: a stage of one channel, or a shared
 /// resource (then the channel number is 0 and means nothing).
 enum class TraceTrack : uint8_t {
-    fetch,      ///< descriptor fetch bursts
-    decode,     ///< descriptor decode and chain links
-    read,       ///< data read bursts
-    write,      ///< data write bursts
-    writeback,  ///< status write-backs
-    irq,        ///< interrupts raised
+    fetch,          ///< descriptor fetch bursts
+    decode,         ///< descriptor decode and chain links
+    read,           ///< data read bursts
+    write,          ///< data write bursts
+    writeback,      ///< status write-backs
+    irq,            ///< interrupts raised
     ram_read,       ///< RAM read channel: data beats
     ram_write,      ///< RAM write channel: data beats
     device_source,  ///< device stream port, device to memory
@@ -134,9 +134,9 @@ struct TraceArgs {
     uint64_t address = kUnset;
     uint64_t bytes = kUnset;
     uint64_t beats = kUnset;
-    uint64_t descriptor = kUnset;  ///< data descriptor index since START
-    uint64_t chunk = kUnset;       ///< descriptor chunk (chain links followed before it)
-    uint64_t slots = kUnset;       ///< fetch: descriptor slots read
+    uint64_t descriptor = kUnset;       ///< data descriptor index since START
+    uint64_t chunk = kUnset;            ///< descriptor chunk (chain links followed before it)
+    uint64_t slots = kUnset;            ///< fetch: descriptor slots read
     uint64_t over_prefetched = kUnset;  ///< fetch: slots read past an END or CHAIN slot
 };
 

@@ -20,34 +20,34 @@ struct StatDef {
 
 // X(field, unit, description, how measured)
 #define DMASIM_CHANNEL_COUNTERS(X)                                                              \
-    X(bytes, "B", "payload bytes written at the destination",                                 \
-      "summed as each data descriptor completes")                                              \
-    X(read_bursts, "bursts", "data read bursts issued", "one per planned read burst")          \
-    X(write_bursts, "bursts", "data write bursts issued", "one per planned write burst")       \
-    X(descriptors, "descriptors", "data descriptors completed",                               \
-      "one per data descriptor whose bytes are settled")                                       \
+    X(bytes, "B", "payload bytes written at the destination",                                   \
+      "summed as each data descriptor completes")                                               \
+    X(read_bursts, "bursts", "data read bursts issued", "one per planned read burst")           \
+    X(write_bursts, "bursts", "data write bursts issued", "one per planned write burst")        \
+    X(descriptors, "descriptors", "data descriptors completed",                                 \
+      "one per data descriptor whose bytes are settled")                                        \
     X(chain_links, "links", "chain descriptors followed", "one per chain slot or next pointer") \
-    X(descriptor_bytes_fetched, "B", "descriptor bytes read from memory",                     \
-      "every fetch burst's bytes, chain descriptors and over-prefetched slots included")       \
-    X(max_reads_in_flight, "transactions", "most data reads outstanding at once",             \
-      "reads issued and not complete, at each read issue")                                     \
-    X(max_writes_in_flight, "transactions", "most data writes outstanding at once",           \
-      "writes issued and not answered, at each write issue")                                   \
-    X(setup_cycles, "cycles", "descriptor decode and chain-link cost",                        \
-      "descriptor_setup_cycles per data descriptor + chain_link_cycles per link")              \
-    X(descriptor_stall_cycles, "cycles", "data mover waiting for the next descriptor",        \
-      "cycles between the mover being free and the next descriptor being decoded")             \
-    X(data_cycles, "cycles", "cycles with at least one data burst in flight",                 \
-      "union of every data burst's issue-to-completion interval")                              \
-    X(writeback_cycles, "cycles", "status write-back time",                                   \
-      "sum of every write-back's issue-to-response time")                                      \
-    X(irq_latency_cycles, "cycles", "completion-to-interrupt time",                           \
+    X(descriptor_bytes_fetched, "B", "descriptor bytes read from memory",                       \
+      "every fetch burst's bytes, chain descriptors and over-prefetched slots included")        \
+    X(max_reads_in_flight, "transactions", "most data reads outstanding at once",               \
+      "reads issued and not complete, at each read issue")                                      \
+    X(max_writes_in_flight, "transactions", "most data writes outstanding at once",             \
+      "writes issued and not answered, at each write issue")                                    \
+    X(setup_cycles, "cycles", "descriptor decode and chain-link cost",                          \
+      "descriptor_setup_cycles per data descriptor + chain_link_cycles per link")               \
+    X(descriptor_stall_cycles, "cycles", "data mover waiting for the next descriptor",          \
+      "cycles between the mover being free and the next descriptor being decoded")              \
+    X(data_cycles, "cycles", "cycles with at least one data burst in flight",                   \
+      "union of every data burst's issue-to-completion interval")                               \
+    X(writeback_cycles, "cycles", "status write-back time",                                     \
+      "sum of every write-back's issue-to-response time")                                       \
+    X(irq_latency_cycles, "cycles", "completion-to-interrupt time",                             \
       "irq_latency_cycles per interrupt raised")
 
-#define DMASIM_RESOURCE_COUNTERS(X)                                                        \
-    X(bytes, "B", "bytes carried", "summed per booking")                                  \
-    X(bursts, "bursts", "bursts carried", "one per booking")                              \
-    X(busy_cycles, "cycles", "cycles a data beat occupied the channel",                   \
+#define DMASIM_RESOURCE_COUNTERS(X)                                     \
+    X(bytes, "B", "bytes carried", "summed per booking")                \
+    X(bursts, "bursts", "bursts carried", "one per booking")            \
+    X(busy_cycles, "cycles", "cycles a data beat occupied the channel", \
       "sum of every booking's occupancy (beats, or more under a bandwidth cap)")
 
 #define DMASIM_STAT_FIELD(field, unit, description, how) uint64_t field = 0;
@@ -87,11 +87,9 @@ inline constexpr struct {
     {{"descriptor_latency_p50_cycles", "cycles", "median descriptor latency",
       "fetch issue to write-back response per data descriptor; nearest-rank percentile"},
      50},
-    {{"descriptor_latency_p90_cycles", "cycles", "90th percentile descriptor latency",
-      "as p50"},
+    {{"descriptor_latency_p90_cycles", "cycles", "90th percentile descriptor latency", "as p50"},
      90},
-    {{"descriptor_latency_p99_cycles", "cycles", "99th percentile descriptor latency",
-      "as p50"},
+    {{"descriptor_latency_p99_cycles", "cycles", "99th percentile descriptor latency", "as p50"},
      99},
 };
 
@@ -136,8 +134,8 @@ inline std::vector<StatGroupDef> statistic_groups() {
     StatGroupDef phase{"phase.ch{N}", "one DMA channel's phases", {}};
     for (const auto& p : kPhaseShares) phase.stats.push_back(p.def);
     auto resource = [](const char* name, const char* description) {
-        return StatGroupDef{name, description,
-                            {std::begin(kResourceCounterDefs), std::end(kResourceCounterDefs)}};
+        return StatGroupDef{
+            name, description, {std::begin(kResourceCounterDefs), std::end(kResourceCounterDefs)}};
     };
     return {channel,
             phase,
@@ -145,7 +143,8 @@ inline std::vector<StatGroupDef> statistic_groups() {
             resource("bus.write", "the RAM write channel"),
             resource("device.source", "the device stream port, device to memory"),
             resource("device.sink", "the device stream port, memory to device"),
-            {"traffic", "the background traffic master",
+            {"traffic",
+             "the background traffic master",
              {std::begin(kTrafficDefs), std::end(kTrafficDefs)}}};
 }
 

@@ -7,13 +7,13 @@
 // RunResult. tb/ may add fields; it must not rename these.
 #pragma once
 
+#include <dmasim/model/platform.h>
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <dmasim/model/platform.h>
 
 namespace dmasim::tb {
 
@@ -24,8 +24,8 @@ enum class SizeDistribution { fixed, uniform, lognormal };
 struct WorkloadConfig {
     std::string scenario = "throughput";
     Direction direction = Direction::mem_to_mem;
-    uint64_t entries = 256;             ///< scatter list length
-    uint64_t segment_bytes = 4096;      ///< fixed size, or the mean of a distribution
+    uint64_t entries = 256;         ///< scatter list length
+    uint64_t segment_bytes = 4096;  ///< fixed size, or the mean of a distribution
     SizeDistribution distribution = SizeDistribution::fixed;
     uint64_t segment_bytes_min = 1;     ///< uniform: lower bound
     uint64_t segment_bytes_max = 8192;  ///< uniform: upper bound
@@ -36,7 +36,7 @@ struct WorkloadConfig {
 };
 
 struct SimConfig {
-    model::PlatformParams platform;     ///< memory.backing is set by tb, not sim
+    model::PlatformParams platform;  ///< memory.backing is set by tb, not sim
     model::DescriptorFormat descriptor_format = model::DescriptorFormat::chained_pages;
     uint64_t memory_size_mib = 1024;
     Placement placement = Placement::scattered;
@@ -45,9 +45,9 @@ struct SimConfig {
 
 /// Where optional outputs go; empty = not written.
 struct RunOptions {
-    std::string trace_path;  ///< Chrome trace-event JSON (Perfetto)
-    std::string vcd_path;    ///< SystemC VCD of busy/interrupt signals
-    uint64_t trace_from_cycle = 0;        ///< trace only [from, to)
+    std::string trace_path;         ///< Chrome trace-event JSON (Perfetto)
+    std::string vcd_path;           ///< SystemC VCD of busy/interrupt signals
+    uint64_t trace_from_cycle = 0;  ///< trace only [from, to)
     uint64_t trace_to_cycle = UINT64_MAX;
     uint64_t trace_max_bytes = 256ull << 20;  ///< the trace stops growing here
 };
