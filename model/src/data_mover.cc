@@ -121,7 +121,12 @@ bool DataMover::plan_read(uint64_t horizon) {
     granted_ = wanted;
     stats_.read_bursts += 1;
     cover(t, done);
-    tracks_.span(tracks_.read, "read", t, done);
+    if (tracks_.on()) {
+        trace_burst(TraceTrack::read, seg_.src + r_done_ - n, n, t, done);
+        tracks_.counter(TraceCounter::reads_in_flight, t, +1);
+        tracks_.counter(TraceCounter::reads_in_flight, done, -1);
+        tracks_.counter(TraceCounter::buffer_bytes, done, static_cast<int64_t>(n));
+    }
     return true;
 }
 
@@ -165,7 +170,24 @@ void DataMover::plan_write() {
     seg_response_ = std::max(seg_response_, response);
     stats_.write_bursts += 1;
     cover(t, response);
-    tracks_.span(tracks_.write, "write", t, response);
+    if (tracks_.on()) {
+        trace_burst(TraceTrack::write, at, m, t, response);
+        tracks_.counter(TraceCounter::writes_in_flight, t, +1);
+        tracks_.counter(TraceCounter::writes_in_flight, response, -1);
+        tracks_.counter(TraceCounter::buffer_bytes, release, -static_cast<int64_t>(m));
+        tracks_.counter(TraceCounter::bytes_moved, response, static_cast<int64_t>(m));
+    }
+}
+
+void DataMover::trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uint64_t from,
+                            uint64_t to) const {
+    TraceArgs args;
+    args.address = addr;
+    args.bytes = bytes;
+    args.beats = beats_of(addr, bytes, bus_.width);
+    args.descriptor = seg_.descriptor;
+    args.chunk = seg_.chunk;
+    tracks_.slice(track, track == TraceTrack::read ? "read" : "write", from, to, args);
 }
 
 void DataMover::cover(uint64_t from, uint64_t to) {

@@ -82,19 +82,36 @@ void DescriptorWalker::fetch(uint64_t issue) {
     uint64_t bytes = uint64_t(n) * size_;
     uint64_t done = fetch_timing(addr, bytes, issue);
     stats_.descriptor_bytes_fetched += bytes;
-    tracks_.span(tracks_.desc, "fetch", issue, done);
+    const uint64_t chunk = links_;
     ready_ = done;
     next_addr_ = addr + bytes;
-    for (unsigned i = 0; i < n; ++i) {
+    unsigned used = 0;
+    while (used < n) {
         Descriptor d;
-        uint64_t slot = addr + uint64_t(i) * size_;
+        uint64_t slot = addr + uint64_t(used++) * size_;
         dma_hw_error err =
             decode_descriptor(format_, bus_.dmi + slot, slot, &d, params_.descriptor_bytes);
-        if (!decode_slot(d, err, done)) return;
+        if (!decode_slot(d, err, issue, done)) break;
+    }
+    if (tracks_.on()) {
+        TraceArgs args;
+        args.address = addr;
+        args.bytes = bytes;
+        args.beats = beats_of(addr, bytes, bus_.width);
+        args.chunk = chunk;
+        args.slots = n;
+        args.over_prefetched = n - used;
+        tracks_.slice(TraceTrack::fetch, "fetch", issue, done, args);
     }
 }
 
-bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64_t done) {
+void DescriptorWalker::push(const WalkItem& item) {
+    fifo_.push_back(item);
+    if (tracks_.on()) tracks_.counter(TraceCounter::descriptor_fifo, item.ready, +1);
+}
+
+bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64_t issue,
+                                   uint64_t done) {
     if (d.is_chain_slot && err == DMA_ERR_NONE) return follow_chain(d.src, done);
     uint64_t at = std::max(done, decode_done_) + params_.descriptor_setup_cycles;
     if (err == DMA_ERR_NONE && ++data_descs_ > params_.max_descriptors) err = DMA_ERR_CHAIN_LOOP;
@@ -106,7 +123,16 @@ bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64
     if (linked_chain && !follow_chain(d.next, done)) return false;
     decode_done_ = at;
     stats_.setup_cycles += params_.descriptor_setup_cycles;
-    fifo_.push_back({d, at, DMA_ERR_NONE});
+    const uint64_t index = data_descs_ - 1;
+    if (tracks_.on()) {
+        TraceArgs args;
+        args.address = d.addr;
+        args.bytes = d.length;
+        args.descriptor = index;
+        args.chunk = links_;
+        tracks_.slice(TraceTrack::decode, "decode", at - params_.descriptor_setup_cycles, at, args);
+    }
+    push({d, at, DMA_ERR_NONE, issue, index, links_});
     if (d.flags & DMA_DESC_END) {
         walking_ = false;
         return false;
@@ -129,6 +155,13 @@ bool DescriptorWalker::follow_chain(uint64_t target, uint64_t done) {
     if (format_ == DescriptorFormat::linked_list) return true;
     decode_done_ = std::max(done, decode_done_) + params_.chain_link_cycles;
     stats_.setup_cycles += params_.chain_link_cycles;
+    if (tracks_.on()) {
+        TraceArgs args;
+        args.address = target;
+        args.chunk = links_;
+        tracks_.slice(TraceTrack::decode, "chain link", decode_done_ - params_.chain_link_cycles,
+                      decode_done_, args);
+    }
     next_addr_ = target;
     ready_ = decode_done_;
     return false;
@@ -138,7 +171,7 @@ void DescriptorWalker::finish(dma_hw_error err, uint64_t at) {
     WalkItem item;
     item.ready = at;
     item.error = err;
-    fifo_.push_back(item);
+    push(item);
     walking_ = false;
 }
 

@@ -13,6 +13,13 @@ DevicePort::DevicePort(const DeviceParams& params) : rate_(params.rate_bytes_per
 DevicePort::Timing DevicePort::book(Resource& r, uint64_t t, uint64_t n) {
     auto cycles = static_cast<uint64_t>(std::ceil(static_cast<double>(n) / rate_));
     uint64_t start = r.book(t, cycles, n);
+    if (trace_) {
+        TraceArgs args;
+        args.bytes = n;
+        const bool source = &r == &source_;
+        trace_->slice(source ? TraceTrack::device_source : TraceTrack::device_sink, 0,
+                      source ? "to memory" : "from memory", start, start + cycles, args);
+    }
     return {start, start + cycles};
 }
 

@@ -9,11 +9,11 @@
 namespace dmasim::model {
 
 DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, DevicePort& device,
-                       TraceSink* const* sink, const Clock& clock)
+                       TraceSink* const* sink)
     : params_(params),
       bus_(bus),
       device_(device),
-      tracks_(index, sink, &clock),
+      tracks_(index, sink),
       walker_(params, bus, stats_, tracks_),
       mover_(params, bus, device, stats_, tracks_, *this),
       irqs_(16),
@@ -64,7 +64,11 @@ void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
             stop(0, DMA_ERR_NONE);
             return;
         }
-        if (!begin_descriptor(walker_.pop())) return;
+        const WalkItem item = walker_.pop();
+        if (tracks_.on())
+            tracks_.counter(TraceCounter::descriptor_fifo, std::max(item.ready, mover_.frontier()),
+                            -1);
+        if (!begin_descriptor(item)) return;
     }
     copy_bytes(mover_.advance(horizon, max_reads));
     if (mover_.segment_done()) complete_descriptor();
@@ -96,8 +100,8 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     }
     if (ready > mover_.frontier()) stats_.descriptor_stall_cycles += ready - mover_.frontier();
     if (!params_.descriptor_overlap) ready = std::max(ready, last_done_);
-    current_ = d;
-    mover_.begin({d.src, d.dst, d.length}, dir, ready);
+    current_ = item;
+    mover_.begin({d.src, d.dst, d.length, item.index, item.chunk}, dir, ready);
     walker_.refill(ready);
     return true;
 }
@@ -110,13 +114,13 @@ void DmaChannel::copy_bytes(const Slice& s) {
     auto host = [this, &s](uint64_t bus) { return bus_.dmi + bus + s.offset; };
     switch (direction()) {
         case DMA_HW_MEM_TO_MEM:
-            std::memmove(host(current_.dst), host(current_.src), s.bytes);
+            std::memmove(host(current_.desc.dst), host(current_.desc.src), s.bytes);
             break;
         case DMA_HW_DEV_TO_MEM:
-            device_.produce(host(current_.dst), s.bytes);
+            device_.produce(host(current_.desc.dst), s.bytes);
             break;
         case DMA_HW_MEM_TO_DEV:
-            device_.consume(host(current_.src), s.bytes);
+            device_.consume(host(current_.desc.src), s.bytes);
             break;
     }
 }
@@ -142,16 +146,18 @@ bool DmaChannel::writes_status(uint32_t flags) const {
 // the write channel is booked in time order.
 void DmaChannel::complete_descriptor() {
     mover_.end_segment();
-    bool write = writes_status(current_.flags);
-    uint64_t at = current_.addr + status_offset(format(), params_.descriptor_bytes);
+    const Descriptor& d = current_.desc;
+    bool write = writes_status(d.flags);
+    uint64_t at = d.addr + status_offset(format(), params_.descriptor_bytes);
     // Little-endian: a compact slot's 16-bit status is the first 2 bytes.
-    uint32_t words[2] = {DMA_DESC_STATUS_DONE, current_.length};
+    uint32_t words[2] = {DMA_DESC_STATUS_DONE, d.length};
     if (write) std::memcpy(bus_.dmi + at, words, status_bytes(params_.descriptor_bytes));
-    writebacks_.push_back({mover_.last_response(), at, current_.flags, write});
+    writebacks_.push_back(
+        {mover_.last_response(), at, d.flags, write, current_.fetched, current_.index});
 
     stats_.descriptors += 1;
-    stats_.bytes += current_.length;
-    bytes_done += current_.length;
+    stats_.bytes += d.length;
+    bytes_done += d.length;
     descs_done += 1;
     if (!params_.descriptor_overlap) before_write(kNever);  // the next one waits for it
 }
@@ -166,9 +172,17 @@ void DmaChannel::before_write(uint64_t t) {
                        ->write_burst(wb.issue + bus_.latency, beats_of(wb.addr, bytes, bus_.width),
                                      bytes)
                        .response;
-            tracks_.span(tracks_.write, "write-back", wb.issue, done);
+            if (tracks_.on()) {
+                TraceArgs args;
+                args.address = wb.addr;
+                args.bytes = bytes;
+                args.descriptor = wb.index;
+                tracks_.slice(TraceTrack::writeback, "write-back", wb.issue, done, args);
+            }
             stats_.writeback_cycles += done - wb.issue;
         }
+        stats_.descriptor_latencies.push_back(static_cast<uint32_t>(
+            std::min<uint64_t>(done - wb.fetched, std::numeric_limits<uint32_t>::max())));
         last_done_ = std::max(last_done_, done);
         if (wb.flags & DMA_DESC_IRQ) raise_irq(done);
         writebacks_.pop_front();

@@ -49,7 +49,7 @@ DmaController::DmaController(sc_core::sc_module_name name, const DmaParams& para
     BusPort::width = bus.width_bytes;
     BusPort& port = *this;
     for (unsigned i = 0; i < params.channels; ++i)
-        channels_.push_back(std::make_unique<DmaChannel>(i, params_, port, device, &trace_, clock));
+        channels_.push_back(std::make_unique<DmaChannel>(i, params_, port, device, &trace_));
     regs.register_b_transport(this, &DmaController::b_transport);
     regs.register_transport_dbg(this, &DmaController::transport_dbg);
     SC_THREAD(engine);
@@ -243,7 +243,7 @@ void DmaController::retire_events(uint64_t now) {
             if (e == DmaChannel::Event::none) break;
             if (e == DmaChannel::Event::irq) {
                 irq_status_ |= 1u << i;
-                c.tracks().instant(c.tracks().irq, "irq", now);
+                c.tracks().instant(TraceTrack::irq, "irq", now);
             }
         }
     }

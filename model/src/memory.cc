@@ -36,6 +36,12 @@ Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t beats, uint64_t bytes
     uint64_t occ = occupancy(beats);
     uint64_t start = read_.book(t, occ, bytes);
     uint64_t data_start = start + params_.read_latency_cycles;
+    if (trace_) {
+        TraceArgs args;
+        args.bytes = bytes;
+        args.beats = beats;
+        trace_->slice(TraceTrack::ram_read, 0, "read", data_start, data_start + occ, args);
+    }
     return {data_start, data_start + occ};
 }
 
@@ -43,6 +49,12 @@ Memory::WriteTiming Memory::write_burst(uint64_t t, uint64_t beats, uint64_t byt
     write_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
     uint64_t occ = occupancy(beats);
     uint64_t start = write_.book(t, occ, bytes);
+    if (trace_) {
+        TraceArgs args;
+        args.bytes = bytes;
+        args.beats = beats;
+        trace_->slice(TraceTrack::ram_write, 0, "write", start, start + occ, args);
+    }
     return {start + occ, start + occ + params_.write_latency_cycles};
 }
 

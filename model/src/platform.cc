@@ -42,30 +42,27 @@ struct Platform::Impl {
 
 namespace {
 
+template <size_t N>
+StatGroup table_group(std::string name, const StatDef (&defs)[N],
+                      const std::vector<double>& values) {
+    StatGroup group{std::move(name), {}};
+    for (size_t i = 0; i < N; ++i)
+        group.counters.push_back({defs[i].name, values[i], defs[i].unit});
+    return group;
+}
+
 StatGroup channel_group(unsigned i, const ChannelStats& s) {
-    auto d = [](uint64_t v) { return static_cast<double>(v); };
-    return {fmt::format("dma.ch{}", i),
-            {{"bytes", d(s.bytes), "B"},
-             {"read_bursts", d(s.read_bursts), "bursts"},
-             {"write_bursts", d(s.write_bursts), "bursts"},
-             {"descriptors", d(s.descriptors), "descriptors"},
-             {"chain_links", d(s.chain_links), "links"},
-             {"descriptor_bytes_fetched", d(s.descriptor_bytes_fetched), "B"},
-             {"max_reads_in_flight", d(s.max_reads_in_flight), "transactions"},
-             {"max_writes_in_flight", d(s.max_writes_in_flight), "transactions"},
-             {"setup_cycles", d(s.setup_cycles), "cycles"},
-             {"descriptor_stall_cycles", d(s.descriptor_stall_cycles), "cycles"},
-             {"data_cycles", d(s.data_cycles), "cycles"},
-             {"writeback_cycles", d(s.writeback_cycles), "cycles"},
-             {"irq_latency_cycles", d(s.irq_latency_cycles), "cycles"}}};
+    StatGroup group =
+        table_group(fmt::format("dma.ch{}", i), kChannelCounterDefs, counter_values(s));
+    for (const auto& p : kLatencyPercentiles)
+        group.counters.push_back(
+            {p.def.name, static_cast<double>(percentile(s.descriptor_latencies, p.percentile)),
+             p.def.unit});
+    return group;
 }
 
 StatGroup resource_group(const std::string& name, const ResourceStats& s) {
-    auto d = [](uint64_t v) { return static_cast<double>(v); };
-    return {name,
-            {{"bytes", d(s.bytes), "B"},
-             {"bursts", d(s.bursts), "bursts"},
-             {"busy_cycles", d(s.busy_cycles), "cycles"}}};
+    return table_group(name, kResourceCounterDefs, counter_values(s));
 }
 
 }  // namespace
@@ -108,13 +105,18 @@ std::vector<StatGroup> Platform::statistics() const {
     groups.push_back(resource_group("bus.write", write_channel_stats()));
     groups.push_back(resource_group("device.source", impl_->device.source_stream().stats()));
     groups.push_back(resource_group("device.sink", impl_->device.sink_stream().stats()));
-    groups.push_back({"traffic",
-                      {{"bytes", static_cast<double>(impl_->traffic.bytes()), "B"},
-                       {"bursts", static_cast<double>(impl_->traffic.bursts()), "bursts"}}});
+    groups.push_back(table_group("traffic", kTrafficDefs,
+                                 {static_cast<double>(impl_->traffic.bytes()),
+                                  static_cast<double>(impl_->traffic.bursts())}));
     return groups;
 }
 
-void Platform::set_trace(TraceSink* sink) { impl_->dma.set_trace(sink); }
+void Platform::set_trace(TraceSink* sink) {
+    impl_->dma.set_trace(sink);
+    impl_->memory.set_trace(sink);
+    impl_->device.set_trace(sink);
+    impl_->traffic.set_trace(sink);
+}
 
 const PlatformParams& Platform::params() const { return impl_->params; }
 

@@ -46,9 +46,19 @@ void TrafficGenerator::issue_one(tlm_utils::tlm_quantumkeeper& qk) {
             qk.set(oldest - sc_core::sc_time_stamp());
     }
     sc_core::sc_time delay = qk.get_local_time();
+    const sc_core::sc_time issued = sc_core::sc_time_stamp() + delay;
     socket->b_transport(trans, delay);
     completions_.push_back(sc_core::sc_time_stamp() + delay);
     if (trans.is_response_error()) ++errors_;
+    if (trace_) {
+        TraceArgs args;
+        args.address = addr;
+        args.bytes = bytes;
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        trace_->slice(TraceTrack::background, 0, read ? "read" : "write",
+                      clock_.cycle_at_or_after(issued), clock_.cycle_at_or_after(now + delay),
+                      args);
+    }
     bytes_ += bytes;
     ++bursts_;
     // Pace by demand, not by completion: the master posts its next request

@@ -103,22 +103,23 @@ uint64_t Rig::transfer(uint64_t desc, uint32_t ctrl, uint64_t limit) {
     return cycles;
 }
 
-namespace {
-uint64_t ns(const sc_core::sc_time& t) { return static_cast<uint64_t>(t.to_seconds() * 1e9 + 0.5); }
-}  // namespace
-
-void TraceRecorder::span(const std::string& track, const char* what, sc_core::sc_time start,
-                         sc_core::sc_time end) {
-    records.push_back({track, what, ns(start), ns(end)});
+void TraceRecorder::slice(TraceTrack track, unsigned channel, const char* what, uint64_t from,
+                          uint64_t to, const TraceArgs& args) {
+    records.push_back({track, channel, what, from, to, args});
 }
 
-void TraceRecorder::instant(const std::string& track, const char* what, sc_core::sc_time at) {
-    records.push_back({track, what, ns(at), ns(at)});
+void TraceRecorder::instant(TraceTrack track, unsigned channel, const char* what, uint64_t at) {
+    records.push_back({track, channel, what, at, at, {}});
 }
 
-unsigned TraceRecorder::count(const std::string& track, const char* what) const {
+void TraceRecorder::counter(TraceCounter counter, unsigned channel, uint64_t at, int64_t delta) {
+    changes.push_back({counter, channel, at, delta});
+}
+
+unsigned TraceRecorder::count(TraceTrack track, unsigned channel, const char* what) const {
     unsigned n = 0;
-    for (const Record& r : records) n += r.track == track && (what == nullptr || r.what == what);
+    for (const Record& r : records)
+        n += r.track == track && r.channel == channel && (what == nullptr || r.what == what);
     return n;
 }
 

@@ -77,18 +77,30 @@ private:
     double period_ns_;
 };
 
-/// Keeps every trace record: track, name, start and end cycle (1 GHz).
+/// Keeps every trace slice and instant (start and end in cycles) and each
+/// counter's deltas.
 struct TraceRecorder : TraceSink {
     struct Record {
-        std::string track, what;
+        TraceTrack track;
+        unsigned channel;
+        std::string what;
         uint64_t start, end;
+        TraceArgs args;
+    };
+    struct Change {
+        TraceCounter counter;
+        unsigned channel;
+        uint64_t at;
+        int64_t delta;
     };
     std::vector<Record> records;
-    void span(const std::string& track, const char* what, sc_core::sc_time start,
-              sc_core::sc_time end) override;
-    void instant(const std::string& track, const char* what, sc_core::sc_time at) override;
-    /// Records on `track`, named `what` if given.
-    unsigned count(const std::string& track, const char* what = nullptr) const;
+    std::vector<Change> changes;
+    void slice(TraceTrack track, unsigned channel, const char* what, uint64_t from, uint64_t to,
+               const TraceArgs& args) override;
+    void instant(TraceTrack track, unsigned channel, const char* what, uint64_t at) override;
+    void counter(TraceCounter counter, unsigned channel, uint64_t at, int64_t delta) override;
+    /// Records on `track` of `channel`, named `what` if given.
+    unsigned count(TraceTrack track, unsigned channel, const char* what = nullptr) const;
 };
 
 struct Seg {

@@ -177,7 +177,7 @@ TEST(ModelEngineKnobs, ReadRefillIssuesReadsInGroups) {
     std::set<uint64_t> issues;
     unsigned reads = 0;
     for (const auto& r : rec.records)
-        if (r.track == "ch0 read") issues.insert(r.start), ++reads;
+        if (r.track == TraceTrack::read && r.channel == 0) issues.insert(r.start), ++reads;
     EXPECT_EQ(reads, bytes / burst);
     // The first refill fills the empty buffer (8 bursts), every later one 4.
     EXPECT_EQ(issues.size(), 1 + (bytes / burst - 8) / 4);

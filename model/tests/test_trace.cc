@@ -1,6 +1,9 @@
-// Trace hooks: one span per descriptor fetch, read burst and write burst,
-// one instant per interrupt, on per-channel tracks.
+// Trace hooks: one slice per descriptor fetch, decode, read and write
+// burst and write-back, with the arguments a reader needs; an instant per
+// interrupt; counters whose changes balance; per-channel tracks.
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include "support.h"
 
@@ -9,27 +12,90 @@ namespace {
 
 constexpr uint64_t kSrc = 0x100000, kDst = 0x800000;
 
-TEST(ModelTrace, OneSpanPerFetchAndBurstAndAnInstantPerInterrupt) {
+struct SixDescriptorsOverTwoChunks : ::testing::Test {
+    static constexpr unsigned n = 6;
+    static constexpr uint32_t length = 1000;
     PlatformParams p;
-    Rig rig(p);
+    std::unique_ptr<Rig> rig;
     TraceRecorder rec;
-    rig.platform().set_trace(&rec);
-    const unsigned n = 6;
-    std::vector<Seg> segs = segments(kSrc, kDst, n, 1000, 4096);
-    segs[2].flags = DMA_DESC_IRQ;
-    // Two page-aligned chunks of 3 descriptors: one fetch burst each.
-    uint64_t d = write_chained(rig.host(0), segs, {0x10000, 0x20000});
-    ASSERT_NE(rig.transfer(d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages)), 0u);
-    rig.platform().set_trace(nullptr);
+    ChannelStats st;
 
-    ChannelStats st = rig.platform().channel_stats(0);
-    EXPECT_EQ(rec.count("ch0 desc", "fetch"), 2u);
-    EXPECT_EQ(rec.count("ch0 read", "read"), st.read_bursts);
-    EXPECT_EQ(rec.count("ch0 write", "write"), st.write_bursts);
-    EXPECT_EQ(rec.count("ch0 write", "write-back"), n);
+    void SetUp() override {
+        rig = std::make_unique<Rig>(p);
+        rig->platform().set_trace(&rec);
+        std::vector<Seg> segs = segments(kSrc, kDst, n, length, 4096);
+        segs[2].flags = DMA_DESC_IRQ;
+        // Two page-aligned chunks of 3 descriptors: one fetch burst each.
+        uint64_t d = write_chained(rig->host(0), segs, {0x10000, 0x20000});
+        ASSERT_NE(rig->transfer(d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages)),
+                  0u);
+        rig->platform().set_trace(nullptr);
+        st = rig->platform().channel_stats(0);
+    }
+};
+
+TEST_F(SixDescriptorsOverTwoChunks, OneSliceOrInstantPerActivity) {
+    EXPECT_EQ(rec.count(TraceTrack::fetch, 0, "fetch"), 2u);
+    EXPECT_EQ(rec.count(TraceTrack::decode, 0, "decode"), n);
+    EXPECT_EQ(rec.count(TraceTrack::decode, 0, "chain link"), 1u);
+    EXPECT_EQ(rec.count(TraceTrack::read, 0, "read"), st.read_bursts);
+    EXPECT_EQ(rec.count(TraceTrack::write, 0, "write"), st.write_bursts);
+    EXPECT_EQ(rec.count(TraceTrack::writeback, 0, "write-back"), n);
     // The IRQ-flagged descriptor, then the channel stopping with IRQ_EN.
-    EXPECT_EQ(rec.count("ch0 irq", "irq"), 2u);
-    for (const TraceRecorder::Record& r : rec.records) EXPECT_LE(r.start, r.end) << r.track;
+    EXPECT_EQ(rec.count(TraceTrack::irq, 0, "irq"), 2u);
+    // Every memory burst shows on the RAM channels: fetches, reads, writes, write-backs.
+    EXPECT_EQ(rec.count(TraceTrack::ram_read, 0), 2 + st.read_bursts);
+    EXPECT_EQ(rec.count(TraceTrack::ram_write, 0), st.write_bursts + n);
+    for (const TraceRecorder::Record& r : rec.records) EXPECT_LE(r.start, r.end) << r.what;
+}
+
+TEST_F(SixDescriptorsOverTwoChunks, FetchArgumentsAccountForEveryByteFetched) {
+    uint64_t slots = 0, over = 0;
+    for (const auto& r : rec.records) {
+        if (r.track != TraceTrack::fetch) continue;
+        slots += r.args.slots;
+        over += r.args.over_prefetched;
+        EXPECT_EQ(r.args.bytes, r.args.slots * DMA_HW_DESC_SIZE);
+    }
+    EXPECT_EQ(slots * DMA_HW_DESC_SIZE, st.descriptor_bytes_fetched);
+    // Slots read but never used: all but the data descriptors and the chain slot.
+    EXPECT_EQ(over, slots - (n + 1));
+}
+
+TEST_F(SixDescriptorsOverTwoChunks, BurstsNameTheirDescriptorAndChunk) {
+    std::map<uint64_t, uint64_t> bytes_by_descriptor;
+    for (const auto& r : rec.records) {
+        if (r.track != TraceTrack::read) continue;
+        bytes_by_descriptor[r.args.descriptor] += r.args.bytes;
+        // Descriptors 0-2 sit in the first chunk, 3-5 behind one chain link.
+        EXPECT_EQ(r.args.chunk, r.args.descriptor < 3 ? 0u : 1u) << r.args.descriptor;
+    }
+    ASSERT_EQ(bytes_by_descriptor.size(), n);
+    for (const auto& [index, bytes] : bytes_by_descriptor) EXPECT_EQ(bytes, length) << index;
+}
+
+TEST_F(SixDescriptorsOverTwoChunks, CountersReturnToZeroAndBytesMovedToTheTotal) {
+    std::map<TraceCounter, int64_t> sum;
+    for (const auto& c : rec.changes) sum[c.counter] += c.delta;
+    EXPECT_EQ(sum[TraceCounter::reads_in_flight], 0);
+    EXPECT_EQ(sum[TraceCounter::writes_in_flight], 0);
+    EXPECT_EQ(sum[TraceCounter::buffer_bytes], 0);
+    EXPECT_EQ(sum[TraceCounter::descriptor_fifo], 0);
+    EXPECT_EQ(sum[TraceCounter::bytes_moved], int64_t(n) * length);
+}
+
+TEST_F(SixDescriptorsOverTwoChunks, EveryDescriptorHasALatency) {
+    ASSERT_EQ(st.descriptor_latencies.size(), n);
+    // A descriptor's latency covers at least its own fetch and its write-back.
+    uint64_t shortest_fetch = ~0ull, shortest_writeback = ~0ull;
+    for (const auto& r : rec.records) {
+        if (r.track == TraceTrack::fetch)
+            shortest_fetch = std::min(shortest_fetch, r.end - r.start);
+        if (r.track == TraceTrack::writeback)
+            shortest_writeback = std::min(shortest_writeback, r.end - r.start);
+    }
+    for (uint32_t latency : st.descriptor_latencies)
+        EXPECT_GE(latency, shortest_fetch + shortest_writeback);
 }
 
 TEST(ModelTrace, TracksAreNamedPerChannel) {
@@ -43,9 +109,20 @@ TEST(ModelTrace, TracksAreNamedPerChannel) {
         rig.start(1, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
         ASSERT_NE(rig.wait_idle(1, 100000), 0u);
     });
-    EXPECT_EQ(rec.count("ch1 desc"), 1u);
-    EXPECT_EQ(rec.count("ch0 desc"), 0u);
-    EXPECT_EQ(rec.count("ch1 read"), 1u);
+    EXPECT_EQ(rec.count(TraceTrack::fetch, 1), 1u);
+    EXPECT_EQ(rec.count(TraceTrack::fetch, 0), 0u);
+    EXPECT_EQ(rec.count(TraceTrack::read, 1), 1u);
+}
+
+TEST(ModelStats, PercentileIsNearestRank) {
+    // 1..100: the p-th percentile by nearest rank is p itself.
+    std::vector<uint32_t> v;
+    for (uint32_t i = 100; i >= 1; --i) v.push_back(i);
+    EXPECT_EQ(percentile(v, 50), 50u);
+    EXPECT_EQ(percentile(v, 90), 90u);
+    EXPECT_EQ(percentile(v, 99), 99u);
+    EXPECT_EQ(percentile({7}, 99), 7u);
+    EXPECT_EQ(percentile({}, 50), 0u);
 }
 
 }  // namespace

@@ -65,7 +65,7 @@ TEST(ModelTransfer, NoBurstExceedsMaxBurstBeats) {
     run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}), kM2M);
     unsigned reads = 0;
     for (const TraceRecorder::Record& r : rec.records) {
-        if (r.track != "ch0 read") continue;
+        if (r.track != TraceTrack::read || r.channel != 0) continue;
         ++reads;
         EXPECT_LE(r.end - r.start, p.memory.read_latency_cycles + p.dma.max_burst_beats);
     }

@@ -11,10 +11,12 @@
 #include "config_docs.h"
 #include "config_loader.h"
 #include "config_schema.h"
+#include "diff.h"
 #include "merge.h"
 #include "paths.h"
 #include "plot.h"
 #include "scenario_check.h"
+#include "statistics_catalog.h"
 #include "sweep_runner.h"
 
 namespace dmasim::sim {
@@ -50,7 +52,13 @@ void add_run(CLI::App& app, RunCommand& c) {
     cmd->add_option("--set", c.sets, "Override a key: --set KEY=VALUE (repeatable)");
     cmd->add_option("--report", c.report, "Write the report JSON here");
     cmd->add_option("--trace", c.trace, "Write a Chrome/Perfetto trace-event JSON here");
-    cmd->add_option("--vcd", c.vcd, "Write a VCD of busy and interrupt signals here");
+    cmd->add_option("--trace-window", c.trace_window,
+                    "Trace only cycles FROM:TO (either side may be empty)");
+    cmd->add_option("--trace-max-mib", c.trace_max_mib,
+                    "Stop the trace growing past this size (default 256)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 20));
+    cmd->add_option("--vcd", c.vcd,
+                    "Write a VCD of busy, IRQ, reads/writes in flight and buffer fill here");
     c.max_sim_cycles = tb::kDefaultMaxSimCycles;
     cmd->add_option("--max-sim-cycles", c.max_sim_cycles,
                     "Stop with an error if the run has not finished after this many simulated "
@@ -87,16 +95,28 @@ void add_merge(CLI::App& app, MergeCommand& c) {
     cmd->add_flag("--no-plot", c.no_plot, "Do not draw plots");
 }
 
-void add_plot(CLI::App& app, PlotRequest& r) {
-    auto* cmd = app.add_subcommand("plot", "Plot a results.csv with matplotlib");
+struct PlotCommand {
+    PlotRequest request;
+    std::vector<std::string> series;
+    CLI::Option* series_option = nullptr;
+};
+
+void add_plot(CLI::App& app, PlotCommand& c) {
+    PlotRequest& r = c.request;
+    auto* cmd = app.add_subcommand(
+        "plot", "Plot a results.csv with matplotlib (axes default to the sweep's own choice)");
     cmd->add_option("csv", r.csv, "results.csv of a sweep")->required();
-    cmd->add_option("-o,--output", r.output, "FILE.png or FILE.svg")->required();
-    cmd->add_option("--x", r.x, "Column on the x axis")->capture_default_str();
-    cmd->add_option("--y", r.y, "Column on the y axis")->capture_default_str();
-    cmd->add_option("--series", r.series, "Column(s) naming the lines (repeatable)")
-        ->capture_default_str();
+    cmd->add_option("-o,--output", r.output, "FILE.png, FILE.svg or FILE.pdf")->required();
+    cmd->add_option("--x", r.x, "Column on the x axis (any config key, result or statistic)");
+    cmd->add_option("--y", r.y, "Column on the y axis, e.g. dma.ch0.descriptor_stall_cycles");
+    c.series_option =
+        cmd->add_option("--series", c.series, "Column(s) naming the lines (repeatable)");
     cmd->add_flag("--logx", r.logx, "Logarithmic x axis (base 2)");
     cmd->add_flag("--logy", r.logy, "Logarithmic y axis");
+    cmd->add_flag("--heatmap", r.heatmap, "x against the series key, coloured by y");
+    cmd->add_option("--title", r.title, "Title (default: y vs. x)");
+    cmd->add_option("--xlabel", r.xlabel, "x axis label (default: name and unit of x)");
+    cmd->add_option("--ylabel", r.ylabel, "y axis label (default: name and unit of y)");
 }
 
 void add_config(CLI::App& app, ConfigCommand& c) {
@@ -115,6 +135,29 @@ void add_config(CLI::App& app, ConfigCommand& c) {
     cmd->add_option("--set", c.sets, "Override a key for --resolve: --set KEY=VALUE");
 }
 
+void add_diff(CLI::App& app, DiffRequest& d) {
+    auto* cmd = app.add_subcommand(
+        "diff",
+        "Compare two reports (or two sweep folders point by point): config keys that "
+        "differ, every statistic side by side with its ratio");
+    cmd->add_option("a", d.a, "Report JSON or sweep folder A")
+        ->required()
+        ->check(CLI::ExistingPath);
+    cmd->add_option("b", d.b, "Report JSON or sweep folder B")
+        ->required()
+        ->check(CLI::ExistingPath);
+    cmd->add_option("--threshold", d.threshold,
+                    "Flag statistics whose values differ by more than this fraction (default 0.05)")
+        ->check(CLI::Range(0.0, 1e9));
+    cmd->add_flag("--check", d.fail_on_change, "Exit 1 if anything is flagged (regression checks)");
+}
+
+void add_stats(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "stats", "Print every result and statistic with unit and meaning (docs/statistics.md)");
+    cmd->add_flag("--markdown", "Markdown, as in docs/statistics.md (the default)");
+}
+
 int config_command(const ConfigCommand& c) {
     if (c.markdown)
         fmt::print("{}", config_markdown());
@@ -131,8 +174,9 @@ int config_command(const ConfigCommand& c) {
 
 /// The script exits 0, 1 (matplotlib missing, cannot write) or 2 (bad
 /// arguments); anything else (python3 missing, a crash) is reported as 1.
-int plot_command(const PlotRequest& request) {
-    const int status = run_plot(request);
+int plot_command(PlotCommand& c) {
+    if (c.series_option->count() > 0) c.request.series = c.series;
+    const int status = run_plot(c.request);
     return status == 0 || status == kExitUsage ? status : 1;
 }
 
@@ -160,13 +204,16 @@ int cli_main(int argc, char* argv[]) {
     RunCommand run;
     SweepCommand sweep;
     MergeCommand merge;
-    PlotRequest plot;
+    PlotCommand plot;
     ConfigCommand config;
     add_run(app, run);
     add_sweep(app, sweep);
     add_merge(app, merge);
     add_plot(app, plot);
     add_config(app, config);
+    add_stats(app);
+    DiffRequest diff;
+    add_diff(app, diff);
     app.add_subcommand("completion",
                        "Print the bash completion script: "
                        "source <(dmasim completion bash)")
@@ -183,6 +230,11 @@ int cli_main(int argc, char* argv[]) {
         if (app.got_subcommand("sweep")) return sweep_command(sweep);
         if (app.got_subcommand("merge")) return merge_sweeps(merge.dirs, merge.out, !merge.no_plot);
         if (app.got_subcommand("plot")) return plot_command(plot);
+        if (app.got_subcommand("diff")) return run_diff(diff);
+        if (app.got_subcommand("stats")) {
+            fmt::print("{}", statistics_markdown());
+            return 0;
+        }
         if (app.got_subcommand("completion")) {
             fmt::print("{}", bash_completion());
             return 0;

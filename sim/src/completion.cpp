@@ -47,7 +47,7 @@ _dmasim() {{
     prev="${{COMP_WORDS[COMP_CWORD-1]}}"
     sub="${{COMP_WORDS[1]}}"
     if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W "run sweep merge plot config completion --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "run sweep merge plot diff stats config completion --help --version" -- "$cur"))
         return
     fi
     if [[ "$prev" == "--set" || ( "$sub" == "config" && " ${{COMP_WORDS[*]}} " == *" --explain "* ) ]]; then
@@ -63,10 +63,12 @@ _dmasim() {{
         return
     fi
     case "$sub" in
-        run) opts="--set --report --trace --vcd --quiet --help" ;;
-        sweep) opts="--set --jobs --out --shard --resume --prune --no-plot --help" ;;
+        run) opts="--set --report --trace --trace-window --trace-max-mib --vcd --max-sim-cycles --quiet --help" ;;
+        sweep) opts="--set --jobs --out --shard --resume --prune --no-plot --max-points --help" ;;
         merge) opts="--out --no-plot --help" ;;
-        plot) opts="--output --x --y --series --logx --logy --help" ;;
+        plot) opts="--output --x --y --series --logx --logy --heatmap --title --xlabel --ylabel --help" ;;
+        diff) opts="--threshold --check --help" ;;
+        stats) opts="--markdown --help" ;;
         config) opts="--explain --markdown --resolve --schema --set --help" ;;
         completion) opts="bash" ;;
     esac

@@ -1,6 +1,9 @@
-// plot.h - `dmasim plot`: runs sim/plot/dmasim_plot.py under /usr/bin/python3.
+// plot.h - `dmasim plot`: runs sim/plot/dmasim_plot.py under /usr/bin/python3
+// with labels, units, subtitle and peak line worked out here from the
+// definitions tables and the sweep's own metadata (sweep.json beside the CSV).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,17 +11,16 @@ namespace dmasim::sim {
 
 struct PlotRequest {
     std::string csv;
-    std::string output;  ///< .png or .svg
-    std::string x = "workload.entries";
-    std::string y = "throughput_gbps";
-    std::vector<std::string> series = {"workload.chain_depth"};
+    std::string output;  ///< .png, .svg or .pdf
+    std::string x;       ///< empty: the sweep's own choice, else workload.entries
+    std::string y;       ///< empty: the sweep's own choice, else throughput_gbps
+    std::optional<std::vector<std::string>> series;  ///< unset: the sweep's own choice
     bool logx = false;
     bool logy = false;
-    std::string title;  ///< empty: taken from sweep.json beside the CSV, if any
+    bool heatmap = false;        ///< x against the one series key, coloured by y
+    std::string title;           ///< empty: "<y> vs. <x>"
+    std::string xlabel, ylabel;  ///< empty: label and unit from the definitions
 };
-
-/// Axis label with its unit, e.g. "workload.entries (segments)".
-std::string axis_label(const std::string& column);
 
 /// Draws the plot; returns the script's exit status (0 = written).
 int run_plot(const PlotRequest& request);

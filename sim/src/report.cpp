@@ -1,6 +1,7 @@
 // report.cpp - report JSON and the human summary of one run.
 #include "report.h"
 
+#include <dmasim/tb/results.h>
 #include <fmt/format.h>
 
 #include "config_keys.h"
@@ -63,12 +64,36 @@ Json scenario_results_json(const tb::RunResult& r) {
     return out;
 }
 
-std::string scenario_lines(const tb::RunResult& r) {
-    std::string out;
-    for (const auto& s : r.scenario_results)
-        out += fmt::format("scenario     {} = {}{}  ({})\n", s.name, s.value,
-                           s.unit.empty() ? "" : " " + s.unit, s.description);
+Json histograms_to_json(const std::vector<tb::Histogram>& histograms) {
+    Json out = Json::object();
+    for (const auto& h : histograms) {
+        Json buckets = Json::array();
+        for (const auto& b : h.buckets)
+            buckets.push_back({{"from", b.from}, {"to", b.to}, {"count", b.count}});
+        out[h.name] = {{"unit", h.unit}, {"count", h.count}, {"p50", h.p50},      {"p90", h.p90},
+                       {"p99", h.p99},   {"max", h.max},     {"buckets", buckets}};
+    }
     return out;
+}
+
+Json result_value_json(const tb::RunResult& r, const tb::ResultDef& def) {
+    return std::visit([&r](auto member) { return Json(r.*member); }, def.field);
+}
+
+/// A result's value for the summary, with a human reading where it helps.
+std::string summary_value(const tb::RunResult& r, const tb::ResultDef& def) {
+    const double v = tb::result_value(r, def);
+    const std::string unit = def.unit;
+    std::string text = std::holds_alternative<uint64_t tb::RunResult::*>(def.field)
+                           ? fmt::format("{}", static_cast<uint64_t>(v))
+                           : fmt::format("{:.6g}", v);
+    if (unit == "fraction") return fmt::format("{} ({:.1f} %)", text, 100 * v);
+    if (unit == "B" && v >= 1024) return fmt::format("{} B ({})", text, human_bytes(v));
+    const std::string label = def.label;  // "chain links" needs no unit "links"
+    if (label.size() >= unit.size() &&
+        label.compare(label.size() - unit.size(), unit.size(), unit) == 0)
+        return text;
+    return fmt::format("{} {}", text, unit);
 }
 
 }  // namespace
@@ -99,16 +124,9 @@ std::string integrity_text(const tb::RunResult& r) {
 }  // namespace
 
 Json make_report(const tb::SimConfig& config, const tb::RunResult& r, double wall_seconds) {
-    Json result = {{"bytes", r.bytes},
-                   {"descriptors", r.descriptors},
-                   {"chain_links", r.chain_links},
-                   {"cycles", r.cycles},
-                   {"sim_time_ns", r.sim_time_ns},
-                   {"throughput_gbps", r.throughput_gbps},
-                   {"bytes_per_cycle", r.bytes_per_cycle},
-                   {"descriptor_bytes_fetched", r.descriptor_bytes_fetched},
-                   {"bus_utilization", r.bus_utilization},
-                   {"integrity", integrity_text(r)}};
+    Json result = Json::object();
+    for (const tb::ResultDef& def : tb::kResultDefs) result[def.name] = result_value_json(r, def);
+    result["integrity"] = integrity_text(r);
     if (!r.scenario_results.empty()) result["scenario_results"] = scenario_results_json(r);
     if (!r.integrity) {
         result["failure"] = r.failure;
@@ -117,32 +135,39 @@ Json make_report(const tb::SimConfig& config, const tb::RunResult& r, double wal
     return {{"config", config_to_json(config)},
             {"result", result},
             {"statistics", statistics_to_json(r.statistics)},
+            {"histograms", histograms_to_json(r.histograms)},
             {"wall_seconds", wall_seconds}};
 }
 
 std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, double wall_seconds) {
-    std::string out = fmt::format("platform     {}\n", platform_line(config));
-    out += fmt::format("workload     {} {}, {} entries x {}, chain depth {}\n",
-                       config.workload.scenario, text_of(config, "workload.direction"),
-                       config.workload.entries, segments_text(config.workload),
-                       config.workload.chain_depth);
+    static constexpr int kWidth = 26;  // the longest label, "descriptor bytes fetched", and a gap
+    auto line = [](const std::string& label, const std::string& value) {
+        return fmt::format("{:<{}}{}\n", label, kWidth, value);
+    };
+    std::string out = line("platform", platform_line(config));
+    out += line("workload",
+                fmt::format("{} {}, {} entries x {}, chain depth {}", config.workload.scenario,
+                            text_of(config, "workload.direction"), config.workload.entries,
+                            segments_text(config.workload), config.workload.chain_depth));
     if (r.bytes == 0 && !r.scenario_results.empty()) {
         // Every transfer was excluded (injected errors): no throughput to show.
-        out += "measured     nothing: the scenario's transfers are not measured\n";
+        out += line("measured", "nothing: the scenario's transfers are not measured");
     } else {
-        out += fmt::format("bytes        {} ({})\n", r.bytes,
-                           human_bytes(static_cast<double>(r.bytes)));
-        out += fmt::format("sim time     {:.1f} ns ({} cycles)\n", r.sim_time_ns, r.cycles);
-        out += fmt::format("throughput   {:.3f} GB/s, {:.3f} bytes/cycle\n", r.throughput_gbps,
-                           r.bytes_per_cycle);
-        out += fmt::format("bus util.    {:.1f} %\n", 100 * r.bus_utilization);
-        out += fmt::format("descriptors  {} (+{} chain links, {} descriptor bytes fetched)\n",
-                           r.descriptors, r.chain_links, r.descriptor_bytes_fetched);
+        for (const tb::ResultDef& def : tb::kResultDefs)
+            out += line(def.label, summary_value(r, def));
+        for (const auto& h : r.histograms)
+            if (h.count > 0)
+                out += line(fmt::format("latency {}", h.name.substr(4, h.name.find('.', 4) - 4)),
+                            fmt::format("p50 {} / p90 {} / p99 {} {} per descriptor", h.p50, h.p90,
+                                        h.p99, h.unit));
     }
-    out += scenario_lines(r);
-    out += fmt::format("integrity    {}\n", r.integrity ? integrity_text(r) : "FAIL: " + r.failure);
+    for (const auto& s : r.scenario_results)
+        out += line("scenario", fmt::format("{} = {}{}  ({})", s.name, s.value,
+                                            s.unit.empty() ? "" : " " + s.unit, s.description));
+    out += line("integrity", r.integrity ? integrity_text(r) : "FAIL: " + r.failure);
     const double rate = wall_seconds > 0 ? r.bytes / wall_seconds : 0;
-    out += fmt::format("wall time    {:.3f} s ({}/s simulated)\n", wall_seconds, human_bytes(rate));
+    out += line("wall time",
+                fmt::format("{:.3f} s ({}/s simulated)", wall_seconds, human_bytes(rate)));
     return out;
 }
 

@@ -1,5 +1,6 @@
 // results_csv.h - results.csv: one row per point, the swept keys first,
-// then the result keys. Only simulated figures, so reruns, resumes and
+// then the result keys, then every statistic as "group.counter" (e.g.
+// dma.ch0.descriptor_stall_cycles) in report order. Only simulated figures, so reruns, resumes and
 // merged shards produce byte-identical files.
 #pragma once
 
@@ -10,7 +11,7 @@
 
 namespace dmasim::sim {
 
-/// The result keys of design §5, in column order.
+/// The result keys of design §5 (tb/results.h), in column order.
 const std::vector<std::string>& result_keys();
 
 /// One CSV field: the value's text, quoted when it holds , " or a newline.

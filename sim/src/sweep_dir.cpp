@@ -39,6 +39,10 @@ std::string SweepDir::plot(const char* extension) const {
     return (fs::path(root) / fmt::format("throughput.{}", extension)).string();
 }
 
+std::string SweepDir::heatmap(const char* extension) const {
+    return (fs::path(root) / fmt::format("heatmap.{}", extension)).string();
+}
+
 void SweepDir::create() const {
     for (const char* sub : {"points", "configs", "logs"}) {
         std::error_code error;

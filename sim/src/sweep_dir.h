@@ -3,8 +3,8 @@
 //   results.csv     one row per point that produced a report
 //   points/ID.json  per-point reports;  configs/ID.yaml  resolved configs
 //   logs/ID.log     each point's stderr;  failures.txt  failed points, if any
+//   throughput.png/.svg  plots; heatmap.png/.svg for a 2-D grid
 // where ID is the point's content hash (sweep_identity.h).
-//   throughput.png/.svg  plots
 #pragma once
 
 #include <optional>
@@ -24,6 +24,7 @@ struct SweepDir {
     std::string csv() const;
     std::string failures() const;
     std::string plot(const char* extension) const;
+    std::string heatmap(const char* extension) const;
     /// Creates root and its subdirectories and checks files can be written
     /// there, before any point runs; throws ConfigError naming the folder.
     void create() const;

@@ -67,8 +67,16 @@ void draw_plots(const SweepDir& dir, const Json& manifest) {
     request.y = choice["y"].get<std::string>();
     request.series = choice["series"].get<std::vector<std::string>>();
     request.logx = choice["logx"].get<bool>();
+    // A 2-D grid also gets a heatmap: lines that coincide hide nothing there.
+    const bool grid = request.series->size() == 1;
     for (const char* ext : {"png", "svg"}) {
         request.output = dir.plot(ext);
+        request.heatmap = false;
+        if (run_plot(request) != 0)
+            fmt::print(stderr, "dmasim: warning: could not draw {}\n", request.output);
+        if (!grid) continue;
+        request.output = dir.heatmap(ext);
+        request.heatmap = true;
         if (run_plot(request) != 0)
             fmt::print(stderr, "dmasim: warning: could not draw {}\n", request.output);
     }

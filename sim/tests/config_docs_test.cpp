@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "config_keys.h"
+#include "statistics_catalog.h"
 #include "support.h"
 
 namespace dmasim::sim {
@@ -24,6 +25,26 @@ TEST(SimConfigDocs, ExplainListsEveryKeyWithItsDefault) {
                   std::string::npos)
             << key.name;
     }
+}
+
+TEST(SimStatisticsDocs, CheckedInMarkdownEqualsTheGeneratedText) {
+    std::string checked_in = test::read_file(DMASIM_SOURCE_DIR "/docs/statistics.md");
+    EXPECT_EQ(checked_in, statistics_markdown())
+        << "docs/statistics.md is stale: regenerate it with `dmasim stats --markdown "
+           "> docs/statistics.md`";
+}
+
+TEST(SimStatisticsCatalog, EveryKindOfColumnHasALabelWithItsUnit) {
+    EXPECT_EQ(axis_label("throughput_gbps"), "Throughput (GB/s)");
+    EXPECT_EQ(axis_label("workload.entries"), "Entries (segments)");
+    EXPECT_EQ(axis_label("dma.ch0.descriptor_stall_cycles"),
+              "Descriptor stall cycles, channel 0 (cycles)");
+    EXPECT_EQ(axis_label("dma.ch12.descriptor_latency_p99_cycles"),
+              "Descriptor latency p99 cycles, channel 12 (cycles)");
+    EXPECT_EQ(axis_label("bus.read.busy_cycles"), "Busy cycles, the RAM read channel (cycles)");
+    EXPECT_EQ(axis_label("phase.ch1.data"), "Data, channel 1 (% of cycles)");
+    EXPECT_EQ(axis_label("no.such.column"), "no.such.column");
+    EXPECT_FALSE(find_column("dma.chx.bytes"));
 }
 
 TEST(SimConfigKeys, DefaultsComeFromSimConfig) {

@@ -41,6 +41,19 @@ TEST(SimResultsCsv, SweptKeysComeFirstThenResultKeys) {
     EXPECT_EQ(csv.substr(csv.find('\n') + 1).rfind("8,32768,8,0,3048,", 0), 0u) << csv;
 }
 
+TEST(SimResultsCsv, EveryStatisticIsAColumnAfterTheResultKeys) {
+    tb::SimConfig c;
+    tb::RunResult r;
+    r.statistics = {{"dma.ch0", {{"descriptor_stall_cycles", 70, "cycles"}}},
+                    {"bus.read", {{"busy_cycles", 12, "cycles"}}}};
+    std::string csv = results_csv({}, {make_report(c, r, 0.5)});
+    std::string header = csv.substr(0, csv.find('\n'));
+    EXPECT_NE(header.find("integrity,dma.ch0.descriptor_stall_cycles,bus.read.busy_cycles"),
+              std::string::npos)
+        << header;
+    EXPECT_NE(csv.find(",fail,70,12\n"), std::string::npos) << csv;
+}
+
 TEST(SimResultsCsv, HoldsNoWallClockFigures) {
     std::string csv = results_csv({}, {fake_report(tb::SimConfig{})});
     EXPECT_EQ(csv.find("wall"), std::string::npos);

@@ -43,8 +43,10 @@ TEST(SimRunE2E, DefaultConfigRunsAndPrintsTheSummary) {
     auto r = run_dmasim(dir, {"run"});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out.rfind("platform     ", 0), 0u) << r.out;  // platform line first
-    for (const char* line : {"bytes", "sim time", "throughput", "bus util.", "descriptors",
-                             "integrity    pass", "wall time"})
+    // One line per result definition (tb/results.h), by its label.
+    for (const char* line :
+         {"\nbytes moved ", "\nsimulated time ", "\nthroughput ", "\nbus utilisation ",
+          "\ndescriptors ", "\nlatency ch0 ", "\nintegrity                 pass\n", "\nwall time "})
         EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
     EXPECT_FALSE(contains(r.out + r.err, "Copyright")) << "SystemC banner shown";
 }
@@ -78,6 +80,30 @@ TEST(SimRunE2E, ReportHoldsConsistentResultKeys) {
     EXPECT_TRUE(j.contains("wall_seconds"));
     EXPECT_FALSE(res.contains("wall_seconds"));
     EXPECT_TRUE(j["statistics"].contains("dma.ch0"));
+}
+
+TEST(SimRunE2E, ReportHoldsADescriptorLatencyHistogram) {
+    TempDir dir;
+    const std::string report = dir.path() + "/r.json";
+    ASSERT_EQ(run_dmasim(dir, with({"run"}, with(kSmall, {"--report", report, "--quiet"}))).status,
+              0);
+    json j = read_json(report);
+    const json& h = j["histograms"]["dma.ch0.descriptor_latency_cycles"];
+    EXPECT_EQ(h["count"], 16);  // one latency per data descriptor
+    uint64_t counted = 0;
+    for (const json& b : h["buckets"]) {
+        counted += b["count"].get<uint64_t>();
+        EXPECT_EQ(b["to"], 2 * b["from"].get<uint64_t>());  // power-of-two buckets
+    }
+    EXPECT_EQ(counted, 16u);
+    EXPECT_LE(h["p50"], h["p90"]);
+    EXPECT_LE(h["p90"], h["p99"]);
+    EXPECT_LE(h["p99"], h["max"]);
+    // The percentiles are statistics too (so CSV columns and plot axes).
+    EXPECT_EQ(j["statistics"]["dma.ch0"]["descriptor_latency_p90_cycles"]["value"], h["p90"]);
+    // No descriptor can finish faster than one fetch round trip (read
+    // latency 50) plus its data (4096 B / 16 B per beat = 256 beats).
+    EXPECT_GE(h["p50"].get<uint64_t>(), 50u + 4096 / 16);
 }
 
 TEST(SimRunE2E, SetOverridesTheConfigFile) {
@@ -180,7 +206,8 @@ TEST(SimRunE2E, TraceHoldsOneCompleteEventPerBurst) {
     json events = read_json(trace)["traceEvents"];
     size_t reads = 0, writes = 0;
     for (const auto& e : events) {
-        if (e["ph"] != "X") continue;
+        // Channel 0 is process 1; the RAM's own tracks name its bursts too.
+        if (e["ph"] != "X" || e["pid"] != 1) continue;
         reads += e["name"] == "read";
         writes += e["name"] == "write";
     }

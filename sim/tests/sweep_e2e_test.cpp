@@ -131,6 +131,49 @@ TEST(SimSweepE2E, BadSweepFileExits2) {
     EXPECT_NE(r.err.find("did you mean workload.entries?"), std::string::npos) << r.err;
 }
 
+TEST(SimPlotE2E, AnyStatisticIsAnAxisAndTheSweepChoosesTheDefaults) {
+    TempDir dir;
+    const std::string out = dir.path() + "/out";
+    ASSERT_EQ(run_dmasim(dir, {"sweep", write_grid(dir), "-j", "2", "--out", out}).status, 0);
+    // A 2-D grid also gets a heatmap.
+    EXPECT_EQ(read_file(out + "/heatmap.png").substr(1, 3), "PNG");
+    const std::string csv = out + "/results.csv";
+    EXPECT_NE(read_file(csv).find(",dma.ch0.descriptor_stall_cycles,"), std::string::npos);
+    // No --x/--series: the sweep's own choice (entries, one line per chain
+    // depth); PDF by extension; labels and title as given.
+    auto stall =
+        run_dmasim(dir, {"plot", csv, "--y", "dma.ch0.descriptor_stall_cycles", "--title", "Stalls",
+                         "--xlabel", "List length", "-o", dir.path() + "/stall.pdf"});
+    ASSERT_EQ(stall.status, 0) << stall.err;
+    EXPECT_EQ(read_file(dir.path() + "/stall.pdf").substr(0, 5), "%PDF-");
+    auto svg = run_dmasim(dir, {"plot", csv, "--y", "dma.ch0.descriptor_stall_cycles", "-o",
+                                dir.path() + "/stall.svg"});
+    ASSERT_EQ(svg.status, 0) << svg.err;
+    const std::string text = read_file(dir.path() + "/stall.svg");
+    // Human labels from the definitions; the legend names the chain depths.
+    for (const char* part : {"Descriptor stall cycles, channel 0 (cycles)", "Entries (segments)",
+                             "Chain depth (chunks)"})
+        EXPECT_NE(text.find(part), std::string::npos) << part;
+    // Swept keys stay out of the subtitle; fixed ones are in it.
+    EXPECT_NE(text.find("workload.segment_bytes=1024"), std::string::npos);
+    EXPECT_EQ(text.find("workload.entries="), std::string::npos);
+    auto bad = run_dmasim(dir, {"plot", csv, "-o", dir.path() + "/p.gif"});
+    EXPECT_EQ(bad.status, 2);
+}
+
+TEST(SimPlotE2E, ThroughputPlotsShowTheBusPeak) {
+    TempDir dir;
+    const std::string out = dir.path() + "/out";
+    ASSERT_EQ(
+        run_dmasim(dir, {"sweep", write_grid(dir), "-j", "2", "--out", out, "--no-plot"}).status,
+        0);
+    auto r = run_dmasim(dir, {"plot", out + "/results.csv", "-o", dir.path() + "/t.svg"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    // default.yaml: 16-byte bus at 1000 MHz peaks at 16 x 1000 / 1000 = 16 GB/s.
+    EXPECT_NE(read_file(dir.path() + "/t.svg").find("peak: 16 B x 1000 MHz = 16 GB/s"),
+              std::string::npos);
+}
+
 TEST(SimPlotE2E, UnknownColumnIsAClearError) {
     TempDir dir;
     const std::string csv = dir.write("r.csv", "workload.entries,throughput_gbps\n1,2.5\n2,3.5\n");

@@ -3,81 +3,243 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace dmasim::tb {
 namespace {
 
-// JSON string body: track and event names are plain identifiers, but a
-// quote or backslash must never break the document.
-std::string escaped(std::string_view s) {
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        if (c == '"' || c == '\\') out.push_back('\\');
-        if (static_cast<unsigned char>(c) >= 0x20) out.push_back(c);
+using model::TraceArgs;
+using model::TraceCounter;
+using model::TraceTrack;
+
+bool per_channel(TraceTrack t) { return t <= TraceTrack::irq; }
+
+const char* track_name(TraceTrack t) {
+    switch (t) {
+        case TraceTrack::fetch:
+            return "descriptor fetch";
+        case TraceTrack::decode:
+            return "decode";
+        case TraceTrack::read:
+            return "read";
+        case TraceTrack::write:
+            return "write";
+        case TraceTrack::writeback:
+            return "write-back";
+        case TraceTrack::irq:
+            return "IRQ";
+        case TraceTrack::ram_read:
+            return "read channel";
+        case TraceTrack::ram_write:
+            return "write channel";
+        case TraceTrack::device_source:
+            return "source (device to memory)";
+        case TraceTrack::device_sink:
+            return "sink (memory to device)";
+        case TraceTrack::background:
+            return "bursts";
     }
-    return out;
+    return "?";
 }
 
-double micros(sc_core::sc_time t) { return t.to_seconds() * 1e6; }
-
-// Tracks "ch0 read" and "ch0 write" (or "dma.ch0" and "dma.ch1") share
-// the process named by their first word.
-std::string component_of(const std::string& track) {
-    return track.substr(0, track.find_first_of(". "));
+// Resource processes follow the channels (pid 1..16) in a fixed order.
+constexpr unsigned kFirstResourcePid = 100;
+unsigned resource_pid(TraceTrack t) {
+    switch (t) {
+        case TraceTrack::ram_read:
+        case TraceTrack::ram_write:
+            return kFirstResourcePid;
+        case TraceTrack::device_source:
+        case TraceTrack::device_sink:
+            return kFirstResourcePid + 1;
+        default:
+            return kFirstResourcePid + 2;
+    }
 }
+std::string process_name(unsigned pid) {
+    if (pid < kFirstResourcePid) return fmt::format("DMA channel {}", pid - 1);
+    const char* names[] = {"RAM", "device port", "background master"};
+    return names[pid - kFirstResourcePid];
+}
+
+struct CounterInfo {
+    const char* name;
+    const char* unit;  ///< the arg key: Perfetto names the track "name unit"
+};
+CounterInfo counter_info(TraceCounter c) {
+    switch (c) {
+        case TraceCounter::reads_in_flight:
+            return {"reads in flight", "transactions"};
+        case TraceCounter::writes_in_flight:
+            return {"writes in flight", "transactions"};
+        case TraceCounter::buffer_bytes:
+            return {"buffer held", "bytes"};
+        case TraceCounter::descriptor_fifo:
+            return {"descriptor FIFO", "descriptors"};
+        case TraceCounter::bytes_moved:
+            return {"bytes moved", "bytes"};
+    }
+    return {"?", "value"};
+}
+
+std::string micros(uint64_t ns) { return fmt::format("{}.{:03}", ns / 1000, ns % 1000); }
+
+std::string args_json(const TraceArgs& a) {
+    std::string out;
+    auto add = [&out](const char* key, uint64_t v, bool hex = false) {
+        if (v == TraceArgs::kUnset) return;
+        out += out.empty() ? "" : ",";
+        out += hex ? fmt::format("\"{}\":\"{:#x}\"", key, v) : fmt::format("\"{}\":{}", key, v);
+    };
+    add("address", a.address, true);
+    add("bytes", a.bytes);
+    add("beats", a.beats);
+    add("descriptor", a.descriptor);
+    add("chunk", a.chunk);
+    add("slots", a.slots);
+    add("over_prefetched", a.over_prefetched);
+    return "{" + out + "}";
+}
+
+// A rough size of one event, to keep counters (written last) within the cap.
+constexpr size_t kCounterEventBytes = 100;
 
 }  // namespace
 
-ChromeTrace::ChromeTrace(const std::string& path) : file_(path) {
+ChromeTrace::ChromeTrace(const std::string& path, double clock_mhz, const TraceLimits& limits)
+    : file_(path), clock_mhz_(clock_mhz), limits_(limits) {
     fmt::print(file_.get(), "{{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 }
 
-void ChromeTrace::separator() {
+uint64_t ChromeTrace::ns_of(uint64_t cycle) const {
+    return static_cast<uint64_t>(std::llround(static_cast<double>(cycle) * 1000.0 / clock_mhz_));
+}
+
+bool ChromeTrace::admit(size_t estimated_bytes, uint64_t cycle) {
+    if (written_ + estimated_bytes + pending_counter_events_ * kCounterEventBytes <=
+        limits_.max_bytes)
+        return true;
+    if (!capped_at_ || cycle < *capped_at_) capped_at_ = cycle;
+    return false;
+}
+
+void ChromeTrace::event(const std::string& json) {
     if (!first_) fmt::print(file_.get(), ",\n");
     first_ = false;
+    fmt::print(file_.get(), "{}", json);
+    written_ += json.size() + 2;
 }
 
-const ChromeTrace::Ids& ChromeTrace::ids_for(const std::string& track) {
-    if (auto it = tracks_.find(track); it != tracks_.end()) return it->second;
-    const std::string component = component_of(track);
-    auto [proc, added] = processes_.try_emplace(component, processes_.size() + 1);
-    if (added) {
-        separator();
-        fmt::print(
-            file_.get(),
-            "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"args\":{{\"name\":\"{}\"}}}}",
-            proc->second, escaped(component));
+unsigned ChromeTrace::pid_of(TraceTrack track, unsigned channel) {
+    const unsigned pid = per_channel(track) ? channel + 1 : resource_pid(track);
+    if (processes_.emplace(pid, true).second) {
+        event(fmt::format(R"({{"name":"process_name","ph":"M","pid":{},"args":{{"name":"{}"}}}})",
+                          pid, process_name(pid)));
+        event(fmt::format(
+            R"({{"name":"process_sort_index","ph":"M","pid":{},"args":{{"sort_index":{}}}}})", pid,
+            pid));
     }
-    const Ids ids{proc->second, static_cast<unsigned>(tracks_.size() + 1)};
-    separator();
-    fmt::print(file_.get(),
-               "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":"
-               "\"{}\"}}}}",
-               ids.pid, ids.tid, escaped(track));
-    return tracks_.emplace(track, ids).first->second;
+    return pid;
 }
 
-void ChromeTrace::span(const std::string& track, const char* what, sc_core::sc_time start,
-                       sc_core::sc_time end) {
-    const Ids& ids = ids_for(track);
-    separator();
-    fmt::print(
-        file_.get(),
-        "{{\"name\":\"{}\",\"ph\":\"X\",\"ts\":{:.6f},\"dur\":{:.6f},\"pid\":{},\"tid\":{}}}",
-        escaped(what), micros(start), micros(end - start), ids.pid, ids.tid);
+// The first lane whose last slice ends by `start_ns`; a new lane if none.
+// Each lane's slices are then disjoint whatever order they arrive in.
+unsigned ChromeTrace::lane_tid(TraceTrack track, unsigned channel, uint64_t start_ns,
+                               uint64_t end_ns) {
+    Lanes& lanes = lanes_[{track, channel}];
+    size_t lane = 0;
+    while (lane < lanes.end_ns.size() && lanes.end_ns[lane] > start_ns) ++lane;
+    if (lane == lanes.end_ns.size()) {
+        const unsigned pid = pid_of(track, channel);
+        const unsigned tid = next_tid_++;
+        const std::string name =
+            lane == 0 ? track_name(track) : fmt::format("{} {}", track_name(track), lane + 1);
+        event(fmt::format(
+            R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":"{}"}}}})", pid,
+            tid, name));
+        event(fmt::format(
+            R"({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})",
+            pid, tid, static_cast<unsigned>(track) * 1000 + lane));
+        lanes.end_ns.push_back(0);
+        lanes.tid.push_back(tid);
+    }
+    lanes.end_ns[lane] = end_ns;
+    return lanes.tid[lane];
 }
 
-void ChromeTrace::instant(const std::string& track, const char* what, sc_core::sc_time at) {
-    const Ids& ids = ids_for(track);
-    separator();
-    fmt::print(file_.get(),
-               "{{\"name\":\"{}\",\"ph\":\"i\",\"s\":\"t\",\"ts\":{:.6f},\"pid\":{},\"tid\":{}}}",
-               escaped(what), micros(at), ids.pid, ids.tid);
+void ChromeTrace::slice(TraceTrack track, unsigned channel, const char* what, uint64_t from,
+                        uint64_t to, const TraceArgs& args) {
+    from = std::max(from, limits_.from_cycle);
+    to = std::min(to, limits_.to_cycle);
+    if (from > to || (from == to && (from < limits_.from_cycle || to >= limits_.to_cycle))) return;
+    const std::string arg_text = args_json(args);
+    if (!admit(arg_text.size() + 120, from)) return;
+    const uint64_t start_ns = ns_of(from), end_ns = ns_of(to);
+    const unsigned tid = lane_tid(track, channel, start_ns, end_ns);
+    event(fmt::format(
+        R"({{"name":"{}","cat":"dma","ph":"X","ts":{},"dur":{},"pid":{},"tid":{},"args":{}}})",
+        what, micros(start_ns), micros(end_ns - start_ns), pid_of(track, channel), tid, arg_text));
+}
+
+void ChromeTrace::instant(TraceTrack track, unsigned channel, const char* what, uint64_t at) {
+    if (at < limits_.from_cycle || at >= limits_.to_cycle || !admit(120, at)) return;
+    const uint64_t ns = ns_of(at);
+    const unsigned tid = lane_tid(track, channel, ns, ns);
+    event(fmt::format(R"({{"name":"{}","cat":"dma","ph":"i","s":"t","ts":{},"pid":{},"tid":{}}})",
+                      what, micros(ns), pid_of(track, channel), tid));
+}
+
+void ChromeTrace::counter(TraceCounter counter, unsigned channel, uint64_t at, int64_t delta) {
+    const CounterKey key{counter, channel};
+    if (at < limits_.from_cycle) {
+        base_[key] += delta;
+        return;
+    }
+    if (at >= limits_.to_cycle || !admit(0, at)) return;
+    changes_[key].push_back({at, delta});
+    ++pending_counter_events_;
+}
+
+// One "C" event per cycle a counter changes, in time order; a window that
+// starts late opens with the level reached before it.
+void ChromeTrace::write_counters() {
+    std::map<CounterKey, bool> keys;
+    for (const auto& [key, base] : base_) keys[key] = true;
+    for (const auto& [key, list] : changes_) keys[key] = true;
+    for (const auto& [key, unused] : keys) {
+        const auto [counter, channel] = key;
+        const CounterInfo info = counter_info(counter);
+        const unsigned pid = pid_of(model::TraceTrack::fetch, channel);
+        auto emit = [&](uint64_t at, int64_t value) {
+            event(fmt::format(R"({{"name":"{}","ph":"C","ts":{},"pid":{},"args":{{"{}":{}}}}})",
+                              info.name, micros(ns_of(at)), pid, info.unit, value));
+        };
+        int64_t level = base_[key];
+        if (limits_.from_cycle > 0) emit(limits_.from_cycle, level);
+        std::vector<Change>& list = changes_[key];
+        std::stable_sort(list.begin(), list.end(),
+                         [](const Change& a, const Change& b) { return a.at < b.at; });
+        for (size_t i = 0; i < list.size();) {
+            const uint64_t at = list[i].at;
+            for (; i < list.size() && list[i].at == at; ++i) level += list[i].delta;
+            emit(at, level);
+        }
+    }
 }
 
 std::string ChromeTrace::finish() {
+    write_counters();
     fmt::print(file_.get(), "\n]}}\n");
     return file_.commit();
+}
+
+std::string ChromeTrace::cap_note() const {
+    if (!capped_at_) return "";
+    return fmt::format(
+        "the trace reached its size cap ({} MiB) and leaves out events from cycle {} on; "
+        "see a later part with --trace-window FROM:TO or raise --trace-max-mib",
+        limits_.max_bytes >> 20, *capped_at_);
 }
 
 }  // namespace dmasim::tb

@@ -1,40 +1,84 @@
-// chrome_trace.h - a TraceSink that streams the model's trace events as
-// Chrome trace-event JSON (opens in Perfetto): one complete "X" event per
-// span, "i" events for instants, timestamps in microseconds of simulated
-// time, one process per component and one thread per track.
+// chrome_trace.h - a TraceSink that writes Chrome trace-event JSON that
+// Perfetto (ui.perfetto.dev) and chrome://tracing import whole:
+//   - one process per channel ("DMA channel N": descriptor fetch, decode,
+//     read, write, write-back, IRQ) and per shared resource (RAM read and
+//     write channels, device port, background master);
+//   - bursts that overlap in time go to separate lanes ("read", "read 2",
+//     ...), one thread each, so no two slices on a thread partially overlap
+//     (Perfetto drops such slices);
+//   - timestamps in microseconds with exactly three decimals, i.e. whole
+//     nanoseconds, so the importer's rounding cannot create overlaps;
+//   - counters (reads/writes in flight, buffer bytes held, descriptor FIFO
+//     level, bytes moved) per channel, written at the end in time order;
+//   - an optional window [from, to) in cycles and a size cap.
 #pragma once
 
 #include <dmasim/model/platform.h>
 
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
 #include <dmasim/tb/atomic_file.h>
 
 namespace dmasim::tb {
 
+/// Which part of a run a trace covers, and how large it may grow.
+struct TraceLimits {
+    uint64_t from_cycle = 0;
+    uint64_t to_cycle = UINT64_MAX;  ///< exclusive
+    uint64_t max_bytes = 256ull << 20;
+};
+
 class ChromeTrace : public model::TraceSink {
 public:
-    explicit ChromeTrace(const std::string& path);
+    ChromeTrace(const std::string& path, double clock_mhz, const TraceLimits& limits);
 
-    void span(const std::string& track, const char* what, sc_core::sc_time start,
-              sc_core::sc_time end) override;
-    void instant(const std::string& track, const char* what, sc_core::sc_time at) override;
-    /// Ends the JSON document and moves it into place.
+    void slice(model::TraceTrack track, unsigned channel, const char* what, uint64_t from,
+               uint64_t to, const model::TraceArgs& args) override;
+    void instant(model::TraceTrack track, unsigned channel, const char* what, uint64_t at) override;
+    void counter(model::TraceCounter counter, unsigned channel, uint64_t at,
+                 int64_t delta) override;
+
+    /// Writes the counters, ends the JSON document and moves it into place;
+    /// returns why it could not, or "" once it is in place.
     std::string finish();
+    /// Why the size cap cut the trace short, or "" if it did not.
+    std::string cap_note() const;
 
 private:
-    struct Ids {
-        unsigned pid;
-        unsigned tid;
+    struct Lanes {
+        std::vector<uint64_t> end_ns;  ///< end of the last slice in each lane
+        std::vector<unsigned> tid;
     };
-    const Ids& ids_for(const std::string& track);
-    void separator();
+    struct Change {
+        uint64_t at;
+        int64_t delta;
+    };
+    using CounterKey = std::pair<model::TraceCounter, unsigned>;
+
+    uint64_t ns_of(uint64_t cycle) const;
+    bool admit(size_t estimated_bytes, uint64_t cycle);
+    unsigned pid_of(model::TraceTrack track, unsigned channel);
+    unsigned lane_tid(model::TraceTrack track, unsigned channel, uint64_t start_ns,
+                      uint64_t end_ns);
+    void event(const std::string& json);
+    void write_counters();
 
     AtomicFile file_;
-    std::unordered_map<std::string, Ids> tracks_;
-    std::unordered_map<std::string, unsigned> processes_;
+    double clock_mhz_;
+    TraceLimits limits_;
+    uint64_t written_ = 0;
     bool first_ = true;
+    std::optional<uint64_t> capped_at_;  ///< cycle of the first event left out
+    std::map<std::pair<model::TraceTrack, unsigned>, Lanes> lanes_;
+    std::map<unsigned, bool> processes_;  ///< pids named so far
+    unsigned next_tid_ = 1;
+    std::map<CounterKey, int64_t> base_;  ///< sum of the changes before the window
+    std::map<CounterKey, std::vector<Change>> changes_;
+    uint64_t pending_counter_events_ = 0;
 };
 
 }  // namespace dmasim::tb

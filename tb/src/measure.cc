@@ -9,19 +9,20 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "histogram.h"
+
 namespace dmasim::tb {
 namespace {
 
-// Each phase of a channel as a share of the measured cycles (phases overlap
-// in a pipelined engine, so the shares need not add up to 100%).
+// Each phase of a channel as a share of the measured cycles (model::kPhaseShares).
 model::StatGroup phase_group(unsigned ch, const model::ChannelStats& s, uint64_t cycles) {
-    const auto share = [cycles](uint64_t c) { return cycles ? 100.0 * c / cycles : 0.0; };
-    return {fmt::format("phase.ch{}", ch),
-            {{"setup", share(s.setup_cycles), "% of cycles"},
-             {"descriptor_stall", share(s.descriptor_stall_cycles), "% of cycles"},
-             {"data", share(s.data_cycles), "% of cycles"},
-             {"writeback", share(s.writeback_cycles), "% of cycles"},
-             {"irq_latency", share(s.irq_latency_cycles), "% of cycles"}}};
+    model::StatGroup group{fmt::format("phase.ch{}", ch), {}};
+    for (const auto& phase : model::kPhaseShares) {
+        const uint64_t c = s.*phase.cycles;
+        group.counters.push_back(
+            {phase.def.name, cycles ? 100.0 * c / cycles : 0.0, phase.def.unit});
+    }
+    return group;
 }
 
 // Ratios are computed from integers, so a sound figure sits at its bound
@@ -79,8 +80,13 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
         const uint64_t busiest = std::max(window->busy.read, window->busy.write);
         result.bus_utilization = result.cycles > 0 ? double(busiest) / result.cycles : 0;
     }
-    for (unsigned ch = 0; ch < params.dma.channels; ++ch)
-        result.statistics.push_back(phase_group(ch, platform.channel_stats(ch), result.cycles));
+    for (unsigned ch = 0; ch < params.dma.channels; ++ch) {
+        const model::ChannelStats s = platform.channel_stats(ch);
+        result.statistics.push_back(phase_group(ch, s, result.cycles));
+        result.histograms.push_back(
+            make_histogram(fmt::format("dma.ch{}.descriptor_latency_cycles", ch), "cycles",
+                           s.descriptor_latencies));
+    }
     const auto violations = invariant_violations(result, params, platform.clock().period());
     if (!violations.empty())
         throw std::logic_error(fmt::format(

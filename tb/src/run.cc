@@ -11,8 +11,10 @@
 
 #include "chrome_trace.h"
 #include "host_memory.h"
+#include "counter_signals.h"
 #include "measure.h"
 #include "testbench.h"
+#include "trace_tee.h"
 #include "vcd_writer.h"
 #include "xfer_spec.h"
 
@@ -65,14 +67,23 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
                    const RunOptions& options) {
     model::Platform platform("platform", config.platform);
     Testbench tb("tb", config, platform, scenario);
+    const auto& p = config.platform;
     std::unique_ptr<ChromeTrace> trace;
-    if (!options.trace_path.empty()) {
-        trace = std::make_unique<ChromeTrace>(options.trace_path);
-        platform.set_trace(trace.get());
-    }
+    if (!options.trace_path.empty())
+        trace = std::make_unique<ChromeTrace>(
+            options.trace_path, p.clock_mhz,
+            TraceLimits{options.trace_from_cycle, options.trace_to_cycle, options.trace_max_bytes});
+    std::unique_ptr<CounterSignals> levels;
     std::unique_ptr<VcdWriter> vcd;
-    if (!options.vcd_path.empty())
-        vcd = std::make_unique<VcdWriter>(options.vcd_path, platform, config.platform.dma.channels);
+    if (!options.vcd_path.empty()) {
+        levels = std::make_unique<CounterSignals>("levels", p.clock_mhz, p.dma.channels);
+        vcd = std::make_unique<VcdWriter>(options.vcd_path, platform, p.dma.channels, *levels);
+    }
+    std::unique_ptr<TraceTee> both;
+    if (trace && levels) both = std::make_unique<TraceTee>(*trace, *levels);
+    platform.set_trace(both    ? static_cast<model::TraceSink*>(both.get())
+                       : trace ? static_cast<model::TraceSink*>(trace.get())
+                               : levels.get());
     const unsigned long pages_before = sim_mem_pages_in_use();
 
     // The testbench ends every run with sc_stop(); that is no news to users.
@@ -95,6 +106,7 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     judge(tb, finished, result);
     result.scenario_results = tb.results();
     platform.set_trace(nullptr);
+    if (trace) result.trace_note = trace->cap_note();
     // A file that cannot be finished must not lose the simulated result.
     for (const std::string& why : {trace ? trace->finish() : "", vcd ? vcd->finish() : ""})
         if (!why.empty()) result.output_errors.push_back(why);

@@ -16,7 +16,8 @@ const std::string kFile = std::string(kBase) + ".vcd";
 
 }  // namespace
 
-VcdWriter::VcdWriter(const std::string& path, const model::Platform& platform, unsigned channels)
+VcdWriter::VcdWriter(const std::string& path, const model::Platform& platform, unsigned channels,
+                     const CounterSignals& levels)
     : dir_(path) {
     dir_.expect(kFile);
     file_ = sc_core::sc_create_vcd_trace_file(dir_.file(kBase).c_str());
@@ -25,8 +26,14 @@ VcdWriter::VcdWriter(const std::string& path, const model::Platform& platform, u
                                             sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     file_->set_time_unit(1, sc_core::SC_PS);
     sc_core::sc_trace(file_, platform.irq(), "irq");
-    for (unsigned ch = 0; ch < channels; ++ch)
+    for (unsigned ch = 0; ch < channels; ++ch) {
+        const CounterSignals::Channel& c = levels.channel(ch);
         sc_core::sc_trace(file_, platform.busy(ch), fmt::format("busy_ch{}", ch));
+        sc_core::sc_trace(file_, c.irq, fmt::format("irq_ch{}", ch));
+        sc_core::sc_trace(file_, c.reads_in_flight, fmt::format("reads_in_flight_ch{}", ch));
+        sc_core::sc_trace(file_, c.writes_in_flight, fmt::format("writes_in_flight_ch{}", ch));
+        sc_core::sc_trace(file_, c.buffer_bytes, fmt::format("buffer_bytes_ch{}", ch));
+    }
 }
 
 VcdWriter::~VcdWriter() {

@@ -1,5 +1,6 @@
-// vcd_writer.h - a SystemC VCD of the interrupt line and the per-channel
-// busy signals, moved into place only once complete.
+// vcd_writer.h - a SystemC VCD of the interrupt line and, per channel, the
+// busy signal, an IRQ pulse, reads and writes in flight and buffer bytes
+// held; moved into place only once complete.
 #pragma once
 
 #include <dmasim/model/platform.h>
@@ -8,13 +9,16 @@
 #include <string>
 #include <systemc>
 
+#include "counter_signals.h"
+
 namespace dmasim::tb {
 
 class VcdWriter {
 public:
     /// Opens the trace during elaboration; `path` is the final file name.
     /// Throws OutputError if no private directory can be made beside it.
-    VcdWriter(const std::string& path, const model::Platform& platform, unsigned channels);
+    VcdWriter(const std::string& path, const model::Platform& platform, unsigned channels,
+              const CounterSignals& levels);
     ~VcdWriter();
     VcdWriter(const VcdWriter&) = delete;
     VcdWriter& operator=(const VcdWriter&) = delete;

@@ -45,6 +45,8 @@ struct Segment {
     uint64_t src = 0;
     uint64_t dst = 0;
     uint64_t length = 0;
+    uint64_t descriptor = 0;  ///< index since START, for traces
+    uint64_t chunk = 0;       ///< for traces
 };
 
 /// Bytes [offset, offset + bytes) of the segment whose writes were planned.
@@ -93,6 +95,8 @@ private:
     void plan_write();
     uint64_t write_data_ready(uint64_t first, uint64_t last, uint64_t beats);
     void cover(uint64_t from, uint64_t to);
+    void trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uint64_t from,
+                     uint64_t to) const;
     static uint64_t count_in_flight(const std::vector<uint64_t>& done, uint64_t issued,
                                     uint64_t* oldest, uint64_t t);
 

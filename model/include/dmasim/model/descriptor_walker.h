@@ -32,6 +32,9 @@ struct WalkItem {
     Descriptor desc;
     uint64_t ready = 0;  ///< cycle the mover may start it (or the error is known)
     dma_hw_error error = DMA_ERR_NONE;
+    uint64_t fetched = 0;  ///< issue cycle of the fetch that read it
+    uint64_t index = 0;    ///< data descriptor index since START
+    uint64_t chunk = 0;    ///< chain links followed before it
 };
 
 class DescriptorWalker {
@@ -57,9 +60,10 @@ private:
     unsigned batch_slots(uint64_t addr) const;
     uint64_t fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue);
     /// Decodes one fetched slot; returns false once the walk stops or moves.
-    bool decode_slot(const Descriptor& d, dma_hw_error err, uint64_t done);
+    bool decode_slot(const Descriptor& d, dma_hw_error err, uint64_t issue, uint64_t done);
     bool follow_chain(uint64_t target, uint64_t done);
     void finish(dma_hw_error err, uint64_t at);
+    void push(const WalkItem& item);
 
     const DmaParams& params_;
     BusPort& bus_;

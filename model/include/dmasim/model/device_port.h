@@ -44,6 +44,8 @@ public:
     uint64_t sink_digest() const { return digest_; }
     const Resource& source_stream() const { return source_; }
     const Resource& sink_stream() const { return sink_; }
+    /// Where stream chunks are traced; null = off.
+    void set_trace(TraceSink* sink) { trace_ = sink; }
 
 private:
     Timing book(Resource& r, uint64_t t, uint64_t n);
@@ -54,6 +56,7 @@ private:
     uint64_t produced_ = 0;
     uint64_t consumed_ = 0;
     uint64_t digest_ = kDigestSeed;
+    TraceSink* trace_ = nullptr;
 };
 
 }  // namespace dmasim::model

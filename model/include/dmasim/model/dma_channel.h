@@ -28,7 +28,7 @@ public:
     static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
     DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, DevicePort& device,
-               TraceSink* const* sink, const Clock& clock);
+               TraceSink* const* sink);
 
     // Register state (the controller's register callbacks use these).
     uint64_t desc_addr = 0;
@@ -81,7 +81,7 @@ private:
     DataMover mover_;
 
     bool planning_ = false;
-    Descriptor current_;
+    WalkItem current_;
     uint64_t last_done_ = 0;        ///< latest booked write-back completion
     uint64_t fault_desc_ = kNever;  ///< data descriptor whose first burst fails
     uint64_t descs_begun_ = 0;      ///< data descriptors begun since START
@@ -93,6 +93,8 @@ private:
         uint64_t addr;   ///< status word
         uint32_t flags;
         bool write;  ///< false: completes at `issue` without a write-back
+        uint64_t fetched;  ///< issue of the fetch that read the descriptor
+        uint64_t index;    ///< data descriptor index since START
     };
     Ring<Writeback> writebacks_;
 };

@@ -51,6 +51,8 @@ public:
     const Resource& read_channel() const { return read_; }
     const Resource& write_channel() const { return write_; }
     void reset_stats();
+    /// Where each channel's data beats are traced; null = off.
+    void set_trace(TraceSink* sink) { trace_ = sink; }
 
 private:
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -65,6 +67,7 @@ private:
     uint64_t fault_from_;
     Resource read_;
     Resource write_;
+    TraceSink* trace_ = nullptr;
 };
 
 }  // namespace dmasim::model

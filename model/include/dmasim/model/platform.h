@@ -6,6 +6,8 @@
 // testbench. The model may add members; it must not rename these.
 #pragma once
 
+#include <dmasim/model/stats.h>
+
 #include <cstdint>
 #include <string>
 #include <systemc>
@@ -124,39 +126,53 @@ struct StatGroup {
     std::vector<Counter> counters;
 };
 
-/// One traced activity on a named track (for Chrome/Perfetto traces).
+/// Where a traced activity happens: a stage of one channel, or a shared
+/// resource (then the channel number is 0 and means nothing).
+enum class TraceTrack : uint8_t {
+    fetch,          ///< descriptor fetch bursts
+    decode,         ///< descriptor decode and chain links
+    read,           ///< data read bursts
+    write,          ///< data write bursts
+    writeback,      ///< status write-backs
+    irq,            ///< interrupts raised
+    ram_read,       ///< RAM read channel: data beats
+    ram_write,      ///< RAM write channel: data beats
+    device_source,  ///< device stream port, device to memory
+    device_sink,    ///< device stream port, memory to device
+    background,     ///< background traffic master's bursts
+};
+/// Per-channel levels a trace can plot over time (changed by deltas).
+enum class TraceCounter : uint8_t {
+    reads_in_flight,
+    writes_in_flight,
+    buffer_bytes,     ///< bytes read and not yet written out
+    descriptor_fifo,  ///< decoded descriptors waiting for the data mover
+    bytes_moved,      ///< payload bytes whose writes completed
+};
+/// What a traced activity touched; kUnset fields are left out of the trace.
+struct TraceArgs {
+    static constexpr uint64_t kUnset = ~uint64_t(0);
+    uint64_t address = kUnset;
+    uint64_t bytes = kUnset;
+    uint64_t beats = kUnset;
+    uint64_t descriptor = kUnset;       ///< data descriptor index since START
+    uint64_t chunk = kUnset;            ///< descriptor chunk (chain links followed before it)
+    uint64_t slots = kUnset;            ///< fetch: descriptor slots read
+    uint64_t over_prefetched = kUnset;  ///< fetch: slots read past an END or CHAIN slot
+};
+
+/// Receives the model's activity, in cycles of the platform clock. Calls
+/// arrive in planning order, not time order. The model makes no call (and
+/// builds no arguments) while no sink is attached.
 class TraceSink {
 public:
     virtual ~TraceSink() = default;
-    virtual void span(const std::string& track, const char* what, sc_core::sc_time start,
-                      sc_core::sc_time end) = 0;
-    virtual void instant(const std::string& track, const char* what, sc_core::sc_time at) = 0;
-};
-
-/// Per-channel statistics of the last transfer(s) on that channel.
-struct ChannelStats {
-    uint64_t bytes = 0;  ///< payload bytes written at the destination
-    uint64_t read_bursts = 0;
-    uint64_t write_bursts = 0;
-    uint64_t descriptors = 0;               ///< data descriptors completed
-    uint64_t chain_links = 0;               ///< chain descriptors followed
-    uint64_t descriptor_bytes_fetched = 0;  ///< incl. chain descriptors and over-prefetch
-    uint64_t max_reads_in_flight = 0;
-    uint64_t max_writes_in_flight = 0;
-    // Per-phase breakdown, in cycles (they need not add up to the total:
-    // phases overlap in a pipelined engine).
-    uint64_t setup_cycles = 0;             ///< descriptor decode / setup
-    uint64_t descriptor_stall_cycles = 0;  ///< read issue waiting for the next descriptor
-    uint64_t data_cycles = 0;              ///< at least one data burst in flight
-    uint64_t writeback_cycles = 0;         ///< sum of write-back issue-to-response times
-    uint64_t irq_latency_cycles = 0;       ///< last write response -> interrupt raised
-};
-
-/// Statistics of one shared resource (bus read channel, write channel).
-struct ResourceStats {
-    uint64_t bytes = 0;
-    uint64_t bursts = 0;
-    uint64_t busy_cycles = 0;  ///< cycles a data beat occupied the channel
+    /// Activity during [from, to) on `track` (of `channel`, for channel tracks).
+    virtual void slice(TraceTrack track, unsigned channel, const char* what, uint64_t from,
+                       uint64_t to, const TraceArgs& args) = 0;
+    virtual void instant(TraceTrack track, unsigned channel, const char* what, uint64_t at) = 0;
+    /// `counter` of `channel` changes by `delta` at cycle `at`.
+    virtual void counter(TraceCounter counter, unsigned channel, uint64_t at, int64_t delta) = 0;
 };
 
 /// Cycles the memory's read and write data channels were booked before a

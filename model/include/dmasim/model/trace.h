@@ -1,35 +1,31 @@
-// trace.h - a channel's named trace tracks. Each record costs one pointer
-// test when no TraceSink is attached.
+// trace.h - a channel's view of the trace sink. Callers test on() before
+// building arguments, so with no sink attached a traced point costs one
+// pointer test and nothing else.
 #pragma once
 
-#include <dmasim/model/clock.h>
 #include <dmasim/model/platform.h>
-#include <fmt/format.h>
 
 #include <cstdint>
-#include <string>
 
 namespace dmasim::model {
 
 struct ChannelTracks {
-    ChannelTracks(unsigned channel, TraceSink* const* sink, const Clock* clock)
-        : sink(sink),
-          clock(clock),
-          desc(fmt::format("ch{} desc", channel)),
-          read(fmt::format("ch{} read", channel)),
-          write(fmt::format("ch{} write", channel)),
-          irq(fmt::format("ch{} irq", channel)) {}
+    ChannelTracks(unsigned channel, TraceSink* const* sink) : sink(sink), channel(channel) {}
 
-    void span(const std::string& track, const char* what, uint64_t from, uint64_t to) const {
-        if (*sink) (*sink)->span(track, what, clock->at(from), clock->at(to));
+    bool on() const { return *sink != nullptr; }
+    void slice(TraceTrack track, const char* what, uint64_t from, uint64_t to,
+               const TraceArgs& args) const {
+        (*sink)->slice(track, channel, what, from, to, args);
     }
-    void instant(const std::string& track, const char* what, uint64_t at) const {
-        if (*sink) (*sink)->instant(track, what, clock->at(at));
+    void instant(TraceTrack track, const char* what, uint64_t at) const {
+        if (on()) (*sink)->instant(track, channel, what, at);
+    }
+    void counter(TraceCounter c, uint64_t at, int64_t delta) const {
+        (*sink)->counter(c, channel, at, delta);
     }
 
     TraceSink* const* sink;
-    const Clock* clock;
-    std::string desc, read, write, irq;
+    unsigned channel;
 };
 
 }  // namespace dmasim::model

@@ -44,6 +44,8 @@ public:
     uint64_t bytes() const { return bytes_; }
     uint64_t bursts() const { return bursts_; }
     uint64_t errors() const { return errors_; }
+    /// Where its bursts are traced; null = off.
+    void set_trace(TraceSink* sink) { trace_ = sink; }
 
 private:
     void run();
@@ -61,6 +63,7 @@ private:
     uint64_t bytes_ = 0;
     uint64_t bursts_ = 0;
     uint64_t errors_ = 0;
+    TraceSink* trace_ = nullptr;
 };
 
 }  // namespace dmasim::model

@@ -62,8 +62,11 @@ constexpr uint64_t kDefaultMaxSimCycles = 1'000'000'000;
 
 /// Where optional outputs go (empty = not written) and how long a run may last.
 struct RunOptions {
-    std::string trace_path;  ///< Chrome trace-event JSON (Perfetto)
-    std::string vcd_path;    ///< SystemC VCD of busy/interrupt signals
+    std::string trace_path;         ///< Chrome trace-event JSON (Perfetto)
+    std::string vcd_path;           ///< SystemC VCD of busy/interrupt signals
+    uint64_t trace_from_cycle = 0;  ///< trace only [from, to)
+    uint64_t trace_to_cycle = UINT64_MAX;
+    uint64_t trace_max_bytes = 256ull << 20;  ///< the trace stops growing here
     /// The simulation stops here with an error if the scenario has not finished.
     uint64_t max_sim_cycles = kDefaultMaxSimCycles;
 };
@@ -74,6 +77,17 @@ struct ScenarioResult {
     double value = 0;
     std::string unit;
     std::string description;
+};
+
+/// A distribution of per-item figures (e.g. per-descriptor latency).
+struct Histogram {
+    std::string name;  ///< e.g. "dma.ch0.descriptor_latency_cycles"
+    std::string unit;
+    uint64_t count = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+    struct Bucket {
+        uint64_t from, to, count;  ///< [from, to): powers of two
+    };
+    std::vector<Bucket> buckets;  ///< non-empty buckets, ascending
 };
 
 struct RunResult {
@@ -91,11 +105,13 @@ struct RunResult {
     std::optional<uint64_t> first_bad_address;  ///< set when integrity fails
     std::string failure;                        ///< why integrity failed, for the user
     std::vector<model::StatGroup> statistics;   ///< per channel, per resource, per phase
+    std::vector<Histogram> histograms;          ///< descriptor latency per channel
     uint64_t leaked_pages = 0;  ///< page frames still allocated after teardown (a leak if > 0)
     /// Trace or VCD files that could not be finished after the run (the
     /// result itself is intact; `dmasim run` prints it and exits 1).
     std::vector<std::string> output_errors;
     std::vector<ScenarioResult> scenario_results;  ///< in the order the scenario added them
+    std::string trace_note;     ///< why the trace is incomplete, if it is
 };
 
 /// The configuration cannot be run (e.g. the list does not fit in memory):

@@ -1,0 +1,151 @@
+// stats.h - the model's statistics, each declared once: its field, unit,
+// description and how it is measured come from one row of a table below,
+// and the struct, the report counters and docs/statistics.md are all
+// generated from these rows. Adding a statistic is adding one row.
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+namespace dmasim::model {
+
+/// One statistic's documentation.
+struct StatDef {
+    const char* name;
+    const char* unit;
+    const char* description;
+    const char* how;  ///< how the model measures it
+};
+
+// X(field, unit, description, how measured)
+#define DMASIM_CHANNEL_COUNTERS(X)                                                              \
+    X(bytes, "B", "payload bytes written at the destination",                                   \
+      "summed as each data descriptor completes")                                               \
+    X(read_bursts, "bursts", "data read bursts issued", "one per planned read burst")           \
+    X(write_bursts, "bursts", "data write bursts issued", "one per planned write burst")        \
+    X(descriptors, "descriptors", "data descriptors completed",                                 \
+      "one per data descriptor whose bytes are settled")                                        \
+    X(chain_links, "links", "chain descriptors followed", "one per chain slot or next pointer") \
+    X(descriptor_bytes_fetched, "B", "descriptor bytes read from memory",                       \
+      "every fetch burst's bytes, chain descriptors and over-prefetched slots included")        \
+    X(max_reads_in_flight, "transactions", "most data reads outstanding at once",               \
+      "reads issued and not complete, at each read issue")                                      \
+    X(max_writes_in_flight, "transactions", "most data writes outstanding at once",             \
+      "writes issued and not answered, at each write issue")                                    \
+    X(setup_cycles, "cycles", "descriptor decode and chain-link cost",                          \
+      "descriptor_setup_cycles per data descriptor + chain_link_cycles per link")               \
+    X(descriptor_stall_cycles, "cycles", "data mover waiting for the next descriptor",          \
+      "cycles between the mover being free and the next descriptor being decoded")              \
+    X(data_cycles, "cycles", "cycles with at least one data burst in flight",                   \
+      "union of every data burst's issue-to-completion interval")                               \
+    X(writeback_cycles, "cycles", "status write-back time",                                     \
+      "sum of every write-back's issue-to-response time")                                       \
+    X(irq_latency_cycles, "cycles", "completion-to-interrupt time",                             \
+      "irq_latency_cycles per interrupt raised")
+
+#define DMASIM_RESOURCE_COUNTERS(X)                                     \
+    X(bytes, "B", "bytes carried", "summed per booking")                \
+    X(bursts, "bursts", "bursts carried", "one per booking")            \
+    X(busy_cycles, "cycles", "cycles a data beat occupied the channel", \
+      "sum of every booking's occupancy (beats, or more under a bandwidth cap)")
+
+#define DMASIM_STAT_FIELD(field, unit, description, how) uint64_t field = 0;
+#define DMASIM_STAT_DEF(field, unit, description, how) {#field, unit, description, how},
+
+/// Per-channel statistics of the last transfer(s) on that channel.
+struct ChannelStats {
+    DMASIM_CHANNEL_COUNTERS(DMASIM_STAT_FIELD)
+    /// Cycles from each data descriptor's fetch issue to its write-back
+    /// response, in completion order (4 bytes per descriptor).
+    std::vector<uint32_t> descriptor_latencies;
+};
+
+/// Statistics of one shared resource (bus read channel, write channel).
+struct ResourceStats {
+    DMASIM_RESOURCE_COUNTERS(DMASIM_STAT_FIELD)
+};
+
+inline constexpr StatDef kChannelCounterDefs[] = {DMASIM_CHANNEL_COUNTERS(DMASIM_STAT_DEF)};
+inline constexpr StatDef kResourceCounterDefs[] = {DMASIM_RESOURCE_COUNTERS(DMASIM_STAT_DEF)};
+
+/// The counters' values in table order.
+#define DMASIM_STAT_VALUE(field, unit, description, how) static_cast<double>(s.field),
+inline std::vector<double> counter_values(const ChannelStats& s) {
+    return {DMASIM_CHANNEL_COUNTERS(DMASIM_STAT_VALUE)};
+}
+inline std::vector<double> counter_values(const ResourceStats& s) {
+    return {DMASIM_RESOURCE_COUNTERS(DMASIM_STAT_VALUE)};
+}
+#undef DMASIM_STAT_VALUE
+
+/// Percentiles of descriptor latency reported per channel (after the counters).
+inline constexpr struct {
+    StatDef def;
+    double percentile;
+} kLatencyPercentiles[] = {
+    {{"descriptor_latency_p50_cycles", "cycles", "median descriptor latency",
+      "fetch issue to write-back response per data descriptor; nearest-rank percentile"},
+     50},
+    {{"descriptor_latency_p90_cycles", "cycles", "90th percentile descriptor latency", "as p50"},
+     90},
+    {{"descriptor_latency_p99_cycles", "cycles", "99th percentile descriptor latency", "as p50"},
+     99},
+};
+
+/// Nearest-rank percentile of `values` (0 when empty).
+uint64_t percentile(std::vector<uint32_t> values, double p);
+
+/// A channel's phases as shares of the measured cycles (phases overlap in
+/// a pipelined engine, so the shares need not add up to 100%).
+inline constexpr struct {
+    StatDef def;
+    uint64_t ChannelStats::*cycles;
+} kPhaseShares[] = {
+    {{"setup", "% of cycles", "descriptor decode", "setup_cycles / cycles"},
+     &ChannelStats::setup_cycles},
+    {{"descriptor_stall", "% of cycles", "waiting for descriptors",
+      "descriptor_stall_cycles / cycles"},
+     &ChannelStats::descriptor_stall_cycles},
+    {{"data", "% of cycles", "data bursts in flight", "data_cycles / cycles"},
+     &ChannelStats::data_cycles},
+    {{"writeback", "% of cycles", "status write-backs", "writeback_cycles / cycles"},
+     &ChannelStats::writeback_cycles},
+    {{"irq_latency", "% of cycles", "interrupt latency", "irq_latency_cycles / cycles"},
+     &ChannelStats::irq_latency_cycles},
+};
+
+inline constexpr StatDef kTrafficDefs[] = {
+    {"bytes", "B", "bytes the background master moved", "burst bytes per burst issued"},
+    {"bursts", "bursts", "bursts the background master issued", "one per burst"},
+};
+
+/// The statistic groups of a report, with the rows each holds. A group
+/// name with {N} repeats per channel.
+struct StatGroupDef {
+    const char* name;
+    const char* description;
+    std::vector<StatDef> stats;
+};
+inline std::vector<StatGroupDef> statistic_groups() {
+    StatGroupDef channel{"dma.ch{N}", "one DMA channel", {}};
+    for (const StatDef& d : kChannelCounterDefs) channel.stats.push_back(d);
+    for (const auto& p : kLatencyPercentiles) channel.stats.push_back(p.def);
+    StatGroupDef phase{"phase.ch{N}", "one DMA channel's phases", {}};
+    for (const auto& p : kPhaseShares) phase.stats.push_back(p.def);
+    auto resource = [](const char* name, const char* description) {
+        return StatGroupDef{
+            name, description, {std::begin(kResourceCounterDefs), std::end(kResourceCounterDefs)}};
+    };
+    return {channel,
+            phase,
+            resource("bus.read", "the RAM read channel"),
+            resource("bus.write", "the RAM write channel"),
+            resource("device.source", "the device stream port, device to memory"),
+            resource("device.sink", "the device stream port, memory to device"),
+            {"traffic",
+             "the background traffic master",
+             {std::begin(kTrafficDefs), std::end(kTrafficDefs)}}};
+}
+
+}  // namespace dmasim::model

@@ -1,0 +1,54 @@
+// results.h - the run's result keys (design §5/§7), each declared once:
+// name, unit, the label a reader sees, description and how it is measured,
+// and the RunResult field holding it. The report's `result` object, the
+// run summary, results.csv's result columns, plot labels and
+// docs/statistics.md all come from this table; a new result is one row.
+#pragma once
+
+#include <dmasim/tb/run.h>
+
+#include <cstdint>
+#include <variant>
+
+namespace dmasim::tb {
+
+struct ResultDef {
+    const char* name;
+    const char* unit;
+    const char* label;  ///< what plots and the summary call it
+    const char* description;
+    const char* how;
+    std::variant<uint64_t RunResult::*, double RunResult::*> field;
+};
+
+inline constexpr ResultDef kResultDefs[] = {
+    {"bytes", "B", "bytes moved", "payload delivered by the measured transfers",
+     "bytes the channels report done", &RunResult::bytes},
+    {"descriptors", "descriptors", "descriptors", "data descriptors completed",
+     "chain descriptors not included", &RunResult::descriptors},
+    {"chain_links", "links", "chain links", "chain descriptors followed",
+     "D - 1 for a list of D chunks", &RunResult::chain_links},
+    {"cycles", "cycles", "cycles", "length of the measured window in clock cycles",
+     "round(sim_time_ns * clock_mhz / 1000)", &RunResult::cycles},
+    {"sim_time_ns", "ns", "simulated time", "length of the measured window",
+     "first START write to the last completion interrupt", &RunResult::sim_time_ns},
+    {"throughput_gbps", "GB/s", "throughput", "payload rate (1e9 bytes per second)",
+     "bytes / sim_time_ns", &RunResult::throughput_gbps},
+    {"bytes_per_cycle", "B/cycle", "bytes per cycle", "payload per clock cycle", "bytes / cycles",
+     &RunResult::bytes_per_cycle},
+    {"descriptor_bytes_fetched", "B", "descriptor bytes fetched",
+     "descriptor bytes read from memory",
+     "every fetch burst, chain descriptors and over-prefetched slots included",
+     &RunResult::descriptor_bytes_fetched},
+    {"bus_utilization", "fraction", "bus utilisation",
+     "share of cycles the busier data channel carried a beat",
+     "busy cycles of the busiest RAM channel (read or write) / cycles",
+     &RunResult::bus_utilization},
+};
+
+/// A result's value as a double (for plots, ratios and comparisons).
+inline double result_value(const RunResult& r, const ResultDef& def) {
+    return std::visit([&r](auto member) { return static_cast<double>(r.*member); }, def.field);
+}
+
+}  // namespace dmasim::tb
