@@ -113,32 +113,41 @@ TEST(SimEngineE2E, BadKnobValuesExitTwoNamingKeyAndRange) {
 
 // ---- PG021 (AXI DMA v7.1), Performance: Tables 1 and 2 -------------------
 
-/// Cycles of the spans and instants of one channel's trace, by track.
+/// When channel 0's first fetch, read and write begin and its last write
+/// ends, in cycles, from the trace's slices.
 struct ChannelTrace {
     uint64_t first_fetch = 0, first_read = 0, first_write = 0, last_write_end = 0;
 };
 
 ChannelTrace read_trace(const std::string& path, double clock_mhz) {
     json j = json::parse(test::read_file(path));
-    std::map<int, std::string> tracks;
+    // Channel 0 is the process "DMA channel 0"; overlapping bursts sit on
+    // lanes "read", "read 2", ... of it (docs/cli.md, --trace).
+    constexpr int kChannel0 = 1;
+    std::map<int, std::string> lanes;
     for (const json& e : j["traceEvents"])
-        if (e["name"] == "thread_name") tracks[e["tid"]] = e["args"]["name"];
+        if (e["name"] == "thread_name" && e["pid"] == kChannel0) {
+            const std::string name = e["args"]["name"];
+            lanes[e["tid"]] = name.substr(0, name.find_last_not_of(" 0123456789") + 1);
+        }
     auto cycle = [clock_mhz](double us) { return uint64_t(std::llround(us * clock_mhz)); };
-    ChannelTrace t;
-    bool fetch = false, read = false, write = false;
+    const uint64_t none = UINT64_MAX;
+    ChannelTrace t{none, none, none, 0};
     for (const json& e : j["traceEvents"]) {
-        if (!e.contains("tid") || e["ph"] == "M") continue;
-        const std::string& track = tracks[e["tid"]];
-        const std::string name = e["name"];
+        if (e["ph"] != "X" || e["pid"] != kChannel0) continue;
+        const std::string& lane = lanes[e["tid"]];
         const uint64_t at = cycle(e["ts"]);
-        if (track == "ch0 desc" && name == "fetch" && !fetch) t.first_fetch = at, fetch = true;
-        if (track == "ch0 read" && name == "read" && !read) t.first_read = at, read = true;
-        if (track == "ch0 write" && name == "write") {
-            if (!write) t.first_write = at, write = true;
+        if (lane == "descriptor fetch") t.first_fetch = std::min(t.first_fetch, at);
+        if (lane == "read") t.first_read = std::min(t.first_read, at);
+        if (lane == "write") {
+            t.first_write = std::min(t.first_write, at);
             t.last_write_end =
                 std::max(t.last_write_end, cycle(e["ts"].get<double>() + e["dur"].get<double>()));
         }
     }
+    EXPECT_NE(t.first_fetch, none);
+    EXPECT_NE(t.first_read, none);
+    EXPECT_NE(t.first_write, none);
     return t;
 }
 
