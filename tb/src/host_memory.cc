@@ -44,9 +44,15 @@ std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", bytes / doubl
 uint64_t host_bytes_needed(const SimConfig& config) {
     const WorkloadConfig& w = config.workload;
     const uint64_t buffers = w.direction == Direction::mem_to_mem ? 2 : 1;
-    const uint64_t pages_per_entry = (w.offset + largest_segment(w) + kPage - 1) / kPage;
-    const uint64_t pages = w.entries * pages_per_entry * buffers;
-    return pages * (kPage + kPageDescriptorBytes) + w.entries * buffers * kEntryBytes +
+    const uint64_t segment = w.offset + largest_segment(w);
+    // packed: segments back to back, so frames follow the bytes (plus one
+    // per buffer for the fragment block left partly used).
+    const uint64_t frames_per_buffer = w.buffers == Buffers::packed
+                                           ? (w.entries * segment + kPage - 1) / kPage + 1
+                                           : w.entries * ((segment + kPage - 1) / kPage);
+    // payload none never touches a data frame: only its struct page counts.
+    const uint64_t frame_bytes = kPageDescriptorBytes + (w.payload == Payload::checked ? kPage : 0);
+    return frames_per_buffer * buffers * frame_bytes + w.entries * buffers * kEntryBytes +
            kProcessBytes;
 }
 

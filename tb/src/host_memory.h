@@ -12,7 +12,8 @@
 namespace dmasim::tb {
 
 /// Host bytes a run touches: every page of its buffers (simulated RAM is
-/// reserved lazily, so only touched pages count), their page descriptors
+/// reserved lazily, so only touched pages count; payload none touches
+/// none, and packed buffers share pages), their page descriptors
 /// and scatterlist entries, and a fixed allowance for the process itself.
 uint64_t host_bytes_needed(const SimConfig& config);
 
