@@ -18,8 +18,8 @@ DataMover::DataMover(const DmaParams& params, BusPort& bus, DevicePort& device, 
       buffer_(params.buffer_bytes),
       sources_(64),
       sinks_(64),
-      read_done_(std::max(1u, params.max_outstanding_reads)),
-      write_resp_(std::max(1u, params.max_outstanding_writes)) {}
+      reads_(params.max_outstanding_reads),
+      writes_(params.max_outstanding_writes) {}
 
 void DataMover::reset(uint64_t now) {
     active_ = false;
@@ -27,8 +27,8 @@ void DataMover::reset(uint64_t now) {
     r_stream_ = w_stream_ = 0;
     sources_.clear();
     sinks_.clear();
-    reads_ = writes_ = 0;
-    oldest_read_ = oldest_write_ = 0;
+    reads_.reset();
+    writes_.reset();
     last_read_issue_ = last_write_issue_ = now;
     covered_ = now;
     blocked_until_ = now;
@@ -82,16 +82,9 @@ uint64_t DataMover::release_time(uint64_t stream_offset) {
     return sinks_.front().release;
 }
 
-uint64_t DataMover::count_in_flight(const std::vector<uint64_t>& done, uint64_t issued,
-                                    uint64_t* oldest, uint64_t t) {
-    while (*oldest < issued && done[*oldest % done.size()] <= t) ++*oldest;
-    return issued - *oldest;
-}
-
 bool DataMover::plan_read(uint64_t horizon) {
     uint64_t n = next_read_bytes();
-    uint64_t t = std::max(ready_, last_read_issue_);
-    if (reads_ >= read_done_.size()) t = std::max(t, read_done_[reads_ % read_done_.size()]);
+    uint64_t t = std::max({ready_, last_read_issue_, reads_.limit_free()});
     uint64_t wanted = space_wanted(n);
     if (wanted > buffer_) t = std::max(t, release_time(wanted - buffer_));
     if (t > horizon) {
@@ -111,9 +104,8 @@ bool DataMover::plan_read(uint64_t horizon) {
         data_start = r.data_start;
         done = r.done;
     }
-    uint64_t in_flight = count_in_flight(read_done_, reads_, &oldest_read_, t) + 1;
-    stats_.max_reads_in_flight = std::max(stats_.max_reads_in_flight, in_flight);
-    read_done_[reads_++ % read_done_.size()] = done;
+    stats_.max_reads_in_flight = std::max(stats_.max_reads_in_flight, reads_.in_flight_at(t) + 1);
+    reads_.issue(done);
     r_done_ += n;
     r_stream_ += n;
     sources_.push_back({r_stream_, data_start, done});
@@ -147,8 +139,8 @@ void DataMover::plan_write() {
     uint64_t m = end - at;
     uint64_t beats = beats_of(at, m, bus_.width);
 
-    uint64_t t = std::max(write_data_ready(w_stream_, w_stream_ + m - 1, beats), last_write_issue_);
-    if (writes_ >= write_resp_.size()) t = std::max(t, write_resp_[writes_ % write_resp_.size()]);
+    uint64_t t = std::max({write_data_ready(w_stream_, w_stream_ + m - 1, beats), last_write_issue_,
+                           writes_.limit_free()});
 
     uint64_t release, response;
     if (dir_ == DMA_HW_MEM_TO_DEV) {
@@ -160,9 +152,9 @@ void DataMover::plan_write() {
         release = w.data_end;
         response = w.response;
     }
-    uint64_t in_flight = count_in_flight(write_resp_, writes_, &oldest_write_, t) + 1;
-    stats_.max_writes_in_flight = std::max(stats_.max_writes_in_flight, in_flight);
-    write_resp_[writes_++ % write_resp_.size()] = response;
+    stats_.max_writes_in_flight =
+        std::max(stats_.max_writes_in_flight, writes_.in_flight_at(t) + 1);
+    writes_.issue(response);
     w_done_ += m;
     w_stream_ += m;
     sinks_.push_back({w_stream_, release});

@@ -181,7 +181,7 @@ void DmaChannel::before_write(uint64_t t) {
             }
             stats_.writeback_cycles += done - wb.issue;
         }
-        stats_.descriptor_latencies.push_back(static_cast<uint32_t>(
+        stats_.descriptor_latencies.add(static_cast<uint32_t>(
             std::min<uint64_t>(done - wb.fetched, std::numeric_limits<uint32_t>::max())));
         last_done_ = std::max(last_done_, done);
         if (wb.flags & DMA_DESC_IRQ) raise_irq(done);

@@ -253,22 +253,23 @@ void DmaController::retire_events(uint64_t now) {
 // Plans the channel furthest behind first, one read burst at a time when
 // several channels compete, so they share the bus fairly; among equals the
 // round-robin pointer decides.
+// (This runs once per descriptor: indices wrap by comparison, not division.)
 void DmaController::plan_until(uint64_t horizon) {
-    uint64_t step = channels() > 1 ? 1 : DmaChannel::kNever;
+    const unsigned n = channels();
+    uint64_t step = n > 1 ? 1 : DmaChannel::kNever;
     for (;;) {
-        unsigned pick = channels();
+        unsigned pick = n;
         uint64_t best = DmaChannel::kNever;
-        for (unsigned k = 0; k < channels(); ++k) {
-            unsigned i = (rr_next_ + k) % channels();
+        for (unsigned k = 0, i = rr_next_; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
             uint64_t f = channels_[i]->frontier();
             if (f <= horizon && f < best) {
                 best = f;
                 pick = i;
             }
         }
-        if (pick == channels()) return;
+        if (pick == n) return;
         channels_[pick]->plan(horizon, step);
-        rr_next_ = (pick + 1) % channels();
+        rr_next_ = pick + 1 == n ? 0 : pick + 1;
     }
 }
 

@@ -32,7 +32,7 @@ uint64_t Memory::occupancy(uint64_t beats) const {
 }
 
 Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t beats, uint64_t bytes) {
-    read_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
+    if (read_.wants_settle()) read_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
     uint64_t occ = occupancy(beats);
     uint64_t start = read_.book(t, occ, bytes);
     uint64_t data_start = start + params_.read_latency_cycles;
@@ -46,7 +46,7 @@ Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t beats, uint64_t bytes
 }
 
 Memory::WriteTiming Memory::write_burst(uint64_t t, uint64_t beats, uint64_t bytes) {
-    write_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
+    if (write_.wants_settle()) write_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
     uint64_t occ = occupancy(beats);
     uint64_t start = write_.book(t, occ, bytes);
     if (trace_) {

@@ -56,7 +56,7 @@ StatGroup channel_group(unsigned i, const ChannelStats& s) {
         table_group(fmt::format("dma.ch{}", i), kChannelCounterDefs, counter_values(s));
     for (const auto& p : kLatencyPercentiles)
         group.counters.push_back(
-            {p.def.name, static_cast<double>(percentile(s.descriptor_latencies, p.percentile)),
+            {p.def.name, static_cast<double>(s.descriptor_latencies.percentile(p.percentile)),
              p.def.unit});
     return group;
 }

@@ -85,7 +85,7 @@ TEST_F(SixDescriptorsOverTwoChunks, CountersReturnToZeroAndBytesMovedToTheTotal)
 }
 
 TEST_F(SixDescriptorsOverTwoChunks, EveryDescriptorHasALatency) {
-    ASSERT_EQ(st.descriptor_latencies.size(), n);
+    ASSERT_EQ(st.descriptor_latencies.count(), n);
     // A descriptor's latency covers at least its own fetch and its write-back.
     uint64_t shortest_fetch = ~0ull, shortest_writeback = ~0ull;
     for (const auto& r : rec.records) {
@@ -94,8 +94,9 @@ TEST_F(SixDescriptorsOverTwoChunks, EveryDescriptorHasALatency) {
         if (r.track == TraceTrack::writeback)
             shortest_writeback = std::min(shortest_writeback, r.end - r.start);
     }
-    for (uint32_t latency : st.descriptor_latencies)
+    st.descriptor_latencies.for_each([&](uint64_t latency, uint64_t) {
         EXPECT_GE(latency, shortest_fetch + shortest_writeback);
+    });
 }
 
 TEST(ModelTrace, TracksAreNamedPerChannel) {
@@ -115,14 +116,38 @@ TEST(ModelTrace, TracksAreNamedPerChannel) {
 }
 
 TEST(ModelStats, PercentileIsNearestRank) {
-    // 1..100: the p-th percentile by nearest rank is p itself.
-    std::vector<uint32_t> v;
-    for (uint32_t i = 100; i >= 1; --i) v.push_back(i);
-    EXPECT_EQ(percentile(v, 50), 50u);
-    EXPECT_EQ(percentile(v, 90), 90u);
-    EXPECT_EQ(percentile(v, 99), 99u);
-    EXPECT_EQ(percentile({7}, 99), 7u);
-    EXPECT_EQ(percentile({}, 50), 0u);
+    // 1..100 in any order: the p-th percentile by nearest rank is p itself.
+    ValueCounts v;
+    for (uint32_t i = 100; i >= 1; --i) v.add(i);
+    EXPECT_EQ(v.percentile(50), 50u);
+    EXPECT_EQ(v.percentile(90), 90u);
+    EXPECT_EQ(v.percentile(99), 99u);
+    EXPECT_EQ(v.count(), 100u);
+    EXPECT_EQ(v.max(), 100u);
+    ValueCounts one;
+    one.add(7);
+    EXPECT_EQ(one.percentile(99), 7u);
+    EXPECT_EQ(ValueCounts().percentile(50), 0u);
+}
+
+TEST(ModelStats, LargeValuesCountAsExactlyAsSmallOnes) {
+    // 90 values of 3 and 10 above the dense range: p90 is still 3 (rank 90),
+    // p91 the smallest large value, p100 and max the largest.
+    const uint64_t big = ValueCounts::kDenseLimit;
+    ValueCounts v;
+    for (int i = 0; i < 90; ++i) v.add(3);
+    for (uint64_t i = 0; i < 10; ++i) v.add(static_cast<uint32_t>(big + 10 * i));
+    EXPECT_EQ(v.percentile(90), 3u);
+    EXPECT_EQ(v.percentile(91), big);
+    EXPECT_EQ(v.percentile(100), big + 90);
+    EXPECT_EQ(v.max(), big + 90);
+    uint64_t values = 0, total = 0;
+    v.for_each([&](uint64_t, uint64_t n) {
+        values += 1;
+        total += n;
+    });
+    EXPECT_EQ(values, 1u + 10u);  // one distinct small value, ten large
+    EXPECT_EQ(total, 100u);
 }
 
 }  // namespace

@@ -107,7 +107,10 @@ std::string statistics_markdown() {
         "`dma.ch{N}.descriptor_latency_cycles`: each data descriptor's cycles from the\n"
         "issue of the fetch that read it to its status write-back's response, as\n"
         "power-of-two buckets (`from` inclusive, `to` exclusive) with count, p50, p90,\n"
-        "p99 (nearest rank) and max.\n";
+        "p99 (nearest rank) and max. The model counts how often each latency occurs\n"
+        "instead of keeping every sample, so the percentiles stay exact at any list\n"
+        "length: 512 KiB per channel at most, plus a map entry per distinct latency\n"
+        "of 65,536 cycles or more.\n";
     return out;
 }
 

@@ -2,14 +2,13 @@
 // nearest-rank percentiles and power-of-two buckets.
 #pragma once
 
+#include <dmasim/model/value_counts.h>
 #include <dmasim/tb/run.h>
 
-#include <cstdint>
 #include <string>
-#include <vector>
 
 namespace dmasim::tb {
 
-Histogram make_histogram(std::string name, std::string unit, const std::vector<uint32_t>& values);
+Histogram make_histogram(std::string name, std::string unit, const model::ValueCounts& values);
 
 }  // namespace dmasim::tb

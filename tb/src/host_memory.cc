@@ -2,6 +2,8 @@
 #include "host_memory.h"
 
 #include <fmt/format.h>
+#include <sglist/mm.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <fstream>
@@ -37,6 +39,14 @@ std::optional<uint64_t> cgroup_room() {
     return max > current ? max - current : 0;
 }
 
+#ifndef MADV_POPULATE_WRITE
+constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14
+#endif
+
+void populate(uintptr_t begin, uintptr_t end) {
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+}
+
 std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", bytes / double(1ull << 30)); }
 
 }  // namespace
@@ -44,10 +54,35 @@ std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", bytes / doubl
 uint64_t host_bytes_needed(const SimConfig& config) {
     const WorkloadConfig& w = config.workload;
     const uint64_t buffers = w.direction == Direction::mem_to_mem ? 2 : 1;
-    const uint64_t pages_per_entry = (w.offset + largest_segment(w) + kPage - 1) / kPage;
-    const uint64_t pages = w.entries * pages_per_entry * buffers;
-    return pages * (kPage + kPageDescriptorBytes) + w.entries * buffers * kEntryBytes +
+    const uint64_t segment = w.offset + largest_segment(w);
+    // packed: segments back to back, so frames follow the bytes (plus one
+    // per buffer for the fragment block left partly used).
+    const uint64_t frames_per_buffer = w.buffers == Buffers::packed
+                                           ? (w.entries * segment + kPage - 1) / kPage + 1
+                                           : w.entries * ((segment + kPage - 1) / kPage);
+    // payload none never touches a data frame: only its struct page counts.
+    const uint64_t frame_bytes = kPageDescriptorBytes + (w.payload == Payload::checked ? kPage : 0);
+    return frames_per_buffer * buffers * frame_bytes + w.entries * buffers * kEntryBytes +
            kProcessBytes;
+}
+
+void populate_buffers(const sg_table& sgt) {
+    uintptr_t run_begin = 0, run_end = 0;
+    scatterlist* sg;
+    unsigned i;
+    for_each_sgtable_sg(&sgt, sg, i) {
+        // Packed segments share pages and follow each other: they extend one run.
+        const auto begin = reinterpret_cast<uintptr_t>(page_address(sg_page(sg)));
+        const uintptr_t end = begin + PAGE_ALIGN(uint64_t{sg->offset} + sg->length);
+        if (begin >= run_begin && begin <= run_end) {
+            run_end = std::max(run_end, end);
+            continue;
+        }
+        populate(run_begin, run_end);
+        run_begin = begin;
+        run_end = end;
+    }
+    populate(run_begin, run_end);
 }
 
 std::optional<uint64_t> host_bytes_available() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <dmasim/tb/run.h>
+#include <sglist/scatterlist.h>
 
 #include <cstdint>
 #include <optional>
@@ -12,13 +13,22 @@
 namespace dmasim::tb {
 
 /// Host bytes a run touches: every page of its buffers (simulated RAM is
-/// reserved lazily, so only touched pages count), their page descriptors
+/// reserved lazily, so only touched pages count; payload none touches
+/// none, and packed buffers share pages), their page descriptors
 /// and scatterlist entries, and a fixed allowance for the process itself.
 uint64_t host_bytes_needed(const SimConfig& config);
 
 /// Bytes the host can still give this process: MemAvailable, lowered by a
 /// cgroup v2 memory.max; none if neither can be read.
 std::optional<uint64_t> host_bytes_available();
+
+/// Backs the pages under a list's buffers with host memory now, one
+/// MADV_POPULATE_WRITE per run of contiguous pages, instead of a fault per
+/// page when the buffers are first filled. Only the buffers: the other
+/// frames a transfer holds (descriptor chunks, whose blocks may have pages
+/// no slot uses) keep being backed as they are touched. On a kernel without
+/// MADV_POPULATE_WRITE the pages are faulted in by the fill as before.
+void populate_buffers(const sg_table& sgt);
 
 /// Why `config` will not fit in host memory, or empty.
 std::string host_memory_error(const SimConfig& config);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "host_memory.h"
 #include "io_bind.h"
 #include "xfer_spec.h"
 
@@ -127,7 +128,8 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
     Transfer& t = *transfers_.back();
     if (!payload_checked()) return t;  // the buffers stay untouched
     // The fills below write every buffer: back them in bulk, not a fault per page.
-    sim_mem_populate();
+    if (x->src.sgl) populate_buffers(x->src);
+    if (x->dst.sgl) populate_buffers(x->dst);
     if (x->src.sgl) scoreboard_.fill_source(x->src, t.pattern_base_);
     if (x->dst.sgl) Scoreboard::fill_destination(x->dst, x->spec.seg.layout);
     return t;

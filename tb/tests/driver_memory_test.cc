@@ -172,6 +172,28 @@ TEST_F(DriverMemory, PackedSegmentsShareFragmentBlocksBackToBack) {
     EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
 }
 
+// Fixed lengths are counted by formula; a uniform distribution with
+// min = max draws the same lengths one by one, so both counts must agree,
+// for fragments, exact and partial blocks, and segments with frames of
+// their own (40000 B > the 32 KiB fragment block).
+TEST(DriverBufferPages, FixedLengthsCountAsManyPagesAsTheSameLengthsDrawn) {
+    for (dmasim_buf_layout layout : {DMASIM_BUF_PACKED, DMASIM_BUF_PAGES})
+        for (uint64_t bytes : {64u, 1001u, 4096u, 40000u})
+            for (unsigned entries : {1u, 511u, 512u, 513u, 3000u}) {
+                dmasim_seg_spec fixed{};
+                fixed.dist = DMASIM_SEG_FIXED;
+                fixed.bytes = bytes;
+                fixed.offset = 100;
+                fixed.layout = layout;
+                dmasim_seg_spec drawn = fixed;
+                drawn.dist = DMASIM_SEG_UNIFORM;
+                drawn.min = drawn.max = bytes;
+                EXPECT_EQ(dmasim_buf_pages_needed(&fixed, entries),
+                          dmasim_buf_pages_needed(&drawn, entries))
+                    << layout << " " << bytes << " x " << entries;
+            }
+}
+
 TEST(DriverErrors, ChannelErrorsAreNamedAsTheRegisterMapNamesThem) {
     EXPECT_STREQ(dmasim_error_name(DMA_ERR_CHAIN_LOOP), "CHAIN_LOOP");
     EXPECT_STREQ(dmasim_error_name(DMA_ERR_DATA_BUS), "DATA_BUS");

@@ -148,6 +148,31 @@ int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like,
 	return ret;
 }
 
+/* Pages of the blocks each segment takes when it is not a fragment. */
+static uint64_t own_pages(const struct dmasim_seg_spec *seg, uint32_t len)
+{
+	uint32_t offset = seg->layout == DMASIM_BUF_PACKED ? 0 : seg->offset;
+
+	return 1ull << get_order((uint64_t)offset + len);
+}
+
+/*
+ * @entries segments of seg->bytes: a fragment block holds
+ * floor(block / bytes) of them (the next one does not fit what is left).
+ */
+static uint64_t fixed_pages_needed(const struct dmasim_seg_spec *seg,
+				   unsigned int entries)
+{
+	uint32_t len = (uint32_t)seg->bytes;
+	uint64_t per_block;
+
+	if (!dmasim_buf_is_fragment(seg->layout, len))
+		return entries * own_pages(seg, len);
+	per_block = PAGE_FRAG_CACHE_MAX_SIZE / len;
+	return ((entries + per_block - 1) / per_block)
+	       << PAGE_FRAG_CACHE_MAX_ORDER;
+}
+
 /**
  * dmasim_buf_pages_needed - page frames dmasim_buf_alloc() will take
  * @seg: the segments (the same lengths are drawn)
@@ -155,6 +180,7 @@ int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like,
  *
  * Counts a packed list's fragment blocks as page_frag_alloc() fills them
  * (a fragment that does not fit the rest of a block opens the next one).
+ * Fixed lengths are counted by formula, drawn ones segment by segment.
  *
  * Return: number of page frames.
  */
@@ -166,14 +192,13 @@ uint64_t dmasim_buf_pages_needed(const struct dmasim_seg_spec *seg,
 	unsigned int i;
 	uint32_t len;
 
+	if (seg->dist == DMASIM_SEG_FIXED)
+		return fixed_pages_needed(seg, entries);
 	dmasim_seg_rng_init(&rng, seg);
 	for (i = 0; i < entries; i++) {
 		len = dmasim_seg_next_len(&rng, seg);
 		if (!dmasim_buf_is_fragment(seg->layout, len)) {
-			uint32_t offset = seg->layout == DMASIM_BUF_PACKED
-						  ? 0
-						  : seg->offset;
-			pages += 1ull << get_order((uint64_t)offset + len);
+			pages += own_pages(seg, len);
 			continue;
 		}
 		if (len > PAGE_FRAG_CACHE_MAX_SIZE - block_used) {

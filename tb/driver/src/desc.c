@@ -112,17 +112,25 @@ int dmasim_alloc_descriptors(struct dmasim_xfer *x)
 	return 0;
 }
 
-/* Splits @entries mapped segments over the chunks and clears them. */
+/*
+ * Splits @entries mapped segments over the chunks and clears the pages
+ * their slots occupy: status write-back fields and reserved words start at
+ * zero, and so does whatever a fetch over-prefetches (it never crosses a
+ * page). The block's pages past the slots (a 257-slot chunk has an order-2
+ * block of 4 pages and uses 3) stay untouched, so they cost no host memory.
+ */
 static void layout_chunks(struct dmasim_xfer *x, unsigned int entries)
 {
+	size_t size = dmasim_desc_size(x->spec.format, x->spec.desc_bytes);
 	struct dmasim_chunk *c;
-	unsigned int i;
+	unsigned int i, slots;
 
 	for (i = 0; i < x->nr_chunks; i++) {
 		c = &x->chunks[i];
 		c->nr_desc = dmasim_chunk_entries(entries, x->nr_chunks, i);
-		/* Status write-back fields and reserved words start at zero. */
-		memset(page_address(c->page), 0, (size_t)PAGE_SIZE << c->order);
+		slots = dmasim_chunk_slots(x->spec.format, x->spec.entries,
+					   x->nr_chunks, i);
+		memset(page_address(c->page), 0, PAGE_ALIGN(slots * size));
 	}
 }
 

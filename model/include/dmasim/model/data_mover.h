@@ -23,6 +23,7 @@
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/bus_port.h>
 #include <dmasim/model/device_port.h>
+#include <dmasim/model/in_flight.h>
 #include <dmasim/model/platform.h>
 #include <dmasim/model/ring.h>
 #include <dmasim/model/trace.h>
@@ -97,8 +98,6 @@ private:
     void cover(uint64_t from, uint64_t to);
     void trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uint64_t from,
                      uint64_t to) const;
-    static uint64_t count_in_flight(const std::vector<uint64_t>& done, uint64_t issued,
-                                    uint64_t* oldest, uint64_t t);
 
     const DmaParams& params_;
     BusPort& bus_;
@@ -120,10 +119,8 @@ private:
     uint64_t w_stream_ = 0;  ///< bytes write-planned since reset
     Ring<SourceBurst> sources_;
     Ring<SinkBurst> sinks_;
-    std::vector<uint64_t> read_done_;   ///< completion of the last reads, by index mod limit
-    std::vector<uint64_t> write_resp_;  ///< response of the last writes, by index mod limit
-    uint64_t reads_ = 0, writes_ = 0;   ///< issued since reset
-    uint64_t oldest_read_ = 0, oldest_write_ = 0;
+    InFlight reads_;   ///< completion of the last max_outstanding_reads reads
+    InFlight writes_;  ///< response of the last max_outstanding_writes writes
     uint64_t last_read_issue_ = 0, last_write_issue_ = 0;
     uint64_t covered_ = 0;        ///< data_cycles counted up to here
     uint64_t blocked_until_ = 0;  ///< the next read cannot issue before this

@@ -6,10 +6,10 @@
 #pragma once
 
 #include <dmasim/model/platform.h>
+#include <dmasim/model/ring.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 
 namespace dmasim::model {
 
@@ -26,6 +26,9 @@ public:
         if (occupancy) booked_.push_back({start, start + occupancy});
         return start;
     }
+    /// Whether enough bookings are listed that settle() is worth its cost
+    /// (reading SystemC time); settling later changes no figure.
+    bool wants_settle() const { return booked_.size() >= settle_at_; }
     /// Folds the bookings that ended by `cycle` into one count. Call with
     /// the current cycle: only bookings still ahead of SystemC time (a
     /// quantum or a queue's worth) stay listed.
@@ -34,14 +37,17 @@ public:
             settled_busy_ += booked_.front().end - booked_.front().start;
             booked_.pop_front();
         }
+        settle_at_ = std::max<size_t>(kSettleBatch, 2 * booked_.size());
     }
     /// Cycles the channel is booked in [0, cycle), for any cycle at or
     /// after the last settle(): bookings never overlap (each starts at or
     /// after free_at), so this never exceeds `cycle`.
     uint64_t busy_before(uint64_t cycle) const {
         uint64_t busy = settled_busy_;
-        for (const Booking& b : booked_)
+        for (size_t i = 0; i < booked_.size(); ++i) {
+            const Booking& b = booked_.at(i);
             if (b.start < cycle) busy += std::min(b.end, cycle) - b.start;
+        }
         return busy;
     }
     uint64_t free_at() const { return free_at_; }
@@ -54,7 +60,9 @@ private:
     };
     uint64_t free_at_ = 0;
     ResourceStats stats_;
-    std::deque<Booking> booked_;  ///< not yet settled, in time order
+    static constexpr size_t kSettleBatch = 64;
+    Ring<Booking> booked_;             ///< not yet settled, in time order
+    size_t settle_at_ = kSettleBatch;  ///< booked_ size at which to settle again
     uint64_t settled_busy_ = 0;
 };
 

@@ -22,6 +22,7 @@ public:
     const T& front() const { return slots_[head_ & mask()]; }
     /// i-th element from the front.
     T& at(size_t i) { return slots_[(head_ + i) & mask()]; }
+    const T& at(size_t i) const { return slots_[(head_ + i) & mask()]; }
     void pop_front() { ++head_; }
     void push_back(const T& v) {
         if (size() == slots_.size()) grow();

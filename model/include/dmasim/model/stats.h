@@ -4,6 +4,8 @@
 // generated from these rows. Adding a statistic is adding one row.
 #pragma once
 
+#include <dmasim/model/value_counts.h>
+
 #include <cstdint>
 #include <iterator>
 #include <vector>
@@ -57,8 +59,8 @@ struct StatDef {
 struct ChannelStats {
     DMASIM_CHANNEL_COUNTERS(DMASIM_STAT_FIELD)
     /// Cycles from each data descriptor's fetch issue to its write-back
-    /// response, in completion order (4 bytes per descriptor).
-    std::vector<uint32_t> descriptor_latencies;
+    /// response, counted per value (memory does not grow with the list).
+    ValueCounts descriptor_latencies;
 };
 
 /// Statistics of one shared resource (bus read channel, write channel).
@@ -92,9 +94,6 @@ inline constexpr struct {
     {{"descriptor_latency_p99_cycles", "cycles", "99th percentile descriptor latency", "as p50"},
      99},
 };
-
-/// Nearest-rank percentile of `values` (0 when empty).
-uint64_t percentile(std::vector<uint32_t> values, double p);
 
 /// A channel's phases as shares of the measured cycles (phases overlap in
 /// a pipelined engine, so the shares need not add up to 100%).
