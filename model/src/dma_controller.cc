@@ -27,6 +27,12 @@ void check_params(const DmaParams& p, const BusParams& bus) {
         throw std::invalid_argument("dma.descriptor_bytes must be 16, 32 or 64");
     if (p.read_refill_bytes > p.buffer_bytes)
         throw std::invalid_argument("dma.read_refill_bytes must be at most dma.buffer_bytes");
+    // Without a timer, completions below the threshold would wait for the stop.
+    if (p.irq_coalesce_count == 0 ||
+        (p.irq_coalesce_count > 1 && p.irq_coalesce_timeout_cycles == 0))
+        throw std::invalid_argument(
+            "dma.irq_coalesce_count must be >= 1, and > 1 needs dma.irq_coalesce_timeout_cycles > "
+            "0");
 }
 }  // namespace
 

@@ -192,6 +192,27 @@ std::vector<KeyDef> build_table() {
     t.push_back(integer_key(
         "dma.irq_latency_cycles", "cycles", 0, kMaxCycles, "Completion to interrupt line raised",
         [](auto& c) -> auto& { return c.platform.dma.irq_latency_cycles; }));
+    t.push_back(integer_key(
+        "dma.irq_coalesce_count", "completions", 1, 255,
+        "Interrupt threshold (AXI DMA IRQThreshold, PG021): completions of descriptors "
+        "flagged DMA_DESC_IRQ per interrupt; 1 = one each. The stop interrupt reports any "
+        "pending",
+        [](auto& c) -> auto& { return c.platform.dma.irq_coalesce_count; }));
+    t.push_back(integer_key(
+        "dma.irq_coalesce_timeout_cycles", "cycles", 0, kMaxCycles,
+        "Interrupt delay (AXI DMA IRQDelay, PG021): an interrupt is raised this long after the "
+        "latest completion if the threshold was not reached; 0 = no timer (only with "
+        "dma.irq_coalesce_count = 1)",
+        [](auto& c) -> auto& { return c.platform.dma.irq_coalesce_timeout_cycles; }));
+    t.push_back(integer_key(
+        "cpu.irq_handler_cycles", "cycles", 0, kMaxCycles,
+        "CPU time per interrupt the driver handles (entry, register accesses, exit), in "
+        "cycles of clock_mhz",
+        [](auto& c) -> auto& { return c.cpu.irq_handler_cycles; }));
+    t.push_back(integer_key(
+        "cpu.per_descriptor_cycles", "cycles", 0, kMaxCycles,
+        "CPU time per completed descriptor the handler reaps, in cycles of clock_mhz",
+        [](auto& c) -> auto& { return c.cpu.per_descriptor_cycles; }));
     t.push_back(choice_key<StatusWriteback>(
         "dma.status_writeback",
         "Which data descriptors get a status write-back: every one, only those raising an "
@@ -293,6 +314,11 @@ std::vector<KeyDef> build_table() {
         "fragments (32 KiB blocks placed by memory.placement; workload.offset must be 0)",
         {{"pages", Buffers::pages}, {"packed", Buffers::packed}},
         [](auto& c) -> auto& { return c.workload.buffers; }));
+    t.push_back(bool_key(
+        "workload.irq_per_descriptor",
+        "Every data descriptor asks for an interrupt (DMA_DESC_IRQ), coalesced by "
+        "dma.irq_coalesce_*; false: one interrupt when the channel stops",
+        [](auto& c) -> auto& { return c.workload.irq_per_descriptor; }));
 
     t.push_back(choice_key<FaultKind>(
         "fault.kind",

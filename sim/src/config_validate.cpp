@@ -106,6 +106,14 @@ void ConfigBuilder::validate() const {
             fmt::format("fault.channel = {} names no channel: dma.channels = {}",
                         p.dma.fault.channel, p.dma.channels));
 
+    // Completions below the threshold need the delay timer to be reported
+    // before the channel stops (PG021 pairs IRQThreshold with IRQDelay).
+    require(p.dma.irq_coalesce_count == 1 || p.dma.irq_coalesce_timeout_cycles > 0,
+            {"dma.irq_coalesce_count", "dma.irq_coalesce_timeout_cycles"},
+            fmt::format("dma.irq_coalesce_count = {} coalesces interrupts, so "
+                        "dma.irq_coalesce_timeout_cycles = 0 is not allowed: give the delay "
+                        "timer at least 1 cycle, or set dma.irq_coalesce_count = 1",
+                        p.dma.irq_coalesce_count));
     require(w.buffers != tb::Buffers::packed || w.offset == 0,
             {"workload.buffers", "workload.offset"},
             fmt::format("workload.buffers = packed lays segments back to back, so "

@@ -73,6 +73,13 @@ struct DmaParams {
     unsigned max_chain_depth = 4096;       ///< chain links per transfer before CHAIN_LOOP
     uint64_t max_descriptors = 1u << 24;   ///< descriptors per transfer before CHAIN_LOOP
     unsigned irq_latency_cycles = 5;       ///< completion -> interrupt line raised
+    /// Interrupt coalescing, as AXI DMA's IRQThreshold and IRQDelay (PG021):
+    /// completions of DMA_DESC_IRQ descriptors raise one interrupt per this
+    /// many; 1 = one each (no coalescing)
+    unsigned irq_coalesce_count = 1;
+    /// cycles after the latest uncounted completion at which a delay
+    /// interrupt raises what is pending; 0 = no timer (only with count 1)
+    uint64_t irq_coalesce_timeout_cycles = 0;
     /// per_descriptor: every data descriptor; irq_only: those with
     /// DMA_DESC_IRQ; last: the END descriptor; none: no write-back at all
     StatusWriteback status_writeback = StatusWriteback::per_descriptor;
