@@ -86,6 +86,17 @@ void workload(Draw& d, Builder& b) {
     b.set("workload.seed", d.uniform(0, 1u << 30));
 }
 
+// Drawn last, so the keys above keep the values earlier soaks drew.
+void interrupts(Draw& d, Builder& b) {
+    b.set("workload.irq_per_descriptor", d.chance(0.3) ? "true" : "false");
+    const uint64_t count = d.chance(0.5) ? 1 : d.log_uniform(2, 255);
+    b.set("dma.irq_coalesce_count", count);
+    // A threshold needs the delay timer (validation refuses 0).
+    b.set("dma.irq_coalesce_timeout_cycles", count == 1 ? 0 : d.log_uniform(1, 100000));
+    b.set("cpu.irq_handler_cycles", d.chance(0.5) ? 0 : d.log_uniform(1, 10000));
+    b.set("cpu.per_descriptor_cycles", d.chance(0.5) ? 0 : d.log_uniform(1, 1000));
+}
+
 }  // namespace
 
 Point generate_point(uint64_t seed) {
@@ -94,6 +105,7 @@ Point generate_point(uint64_t seed) {
     b.p.seed = seed;
     platform(d, b);
     workload(d, b);
+    interrupts(d, b);
     return b.p;
 }
 
