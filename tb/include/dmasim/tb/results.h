@@ -31,7 +31,9 @@ inline constexpr ResultDef kResultDefs[] = {
     {"cycles", "cycles", "cycles", "length of the measured window in clock cycles",
      "round(sim_time_ns * clock_mhz / 1000)", &RunResult::cycles},
     {"sim_time_ns", "ns", "simulated time", "length of the measured window",
-     "first START write to the last completion interrupt", &RunResult::sim_time_ns},
+     "first START write to the last completion interrupt, plus the CPU's cost of handling it "
+     "(cpu.*, 0 by default)",
+     &RunResult::sim_time_ns},
     {"throughput_gbps", "GB/s", "throughput", "payload rate (1e9 bytes per second)",
      "bytes / sim_time_ns", &RunResult::throughput_gbps},
     {"bytes_per_cycle", "B/cycle", "bytes per cycle", "payload per clock cycle", "bytes / cycles",
