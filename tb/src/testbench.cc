@@ -162,10 +162,12 @@ bool Testbench::on_interrupt(sc_core::sc_time raised) {
         config_.cpu.irq_handler_cycles + config_.cpu.per_descriptor_cycles * reap_completions();
     interrupts_ += 1;
     cpu_busy_ += cost;
+    // The handler's register accesses let the scenario run, so a waiter may
+    // have consumed its completion already: ask the driver whom it completed.
     std::vector<Transfer*> completed;
     for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
         Transfer* t = active_[ch];
-        if (t && !t->interrupted_ && dd_.chan[ch].done.done != 0) completed.push_back(t);
+        if (t && !t->interrupted_ && (dd_.irq_completed & (1u << ch))) completed.push_back(t);
     }
     const sc_core::sc_time done_at = raised + platform_.clock().period() * double(cost);
     if (done_at > sc_core::sc_time_stamp()) sc_core::wait(done_at - sc_core::sc_time_stamp());

@@ -113,12 +113,14 @@ irqreturn_t dmasim_irq_handler(int irq, void *dev_id)
 	(void)irq;
 	pending = readl(reg(dd, DMA_REG_IRQ_STATUS)) & dd->irq_mask;
 	dd->irq_pending = pending;
+	dd->irq_completed = 0;
 	if (!pending)
 		return IRQ_NONE;
 	writel(pending, reg(dd, DMA_REG_IRQ_STATUS));
 	for (i = 0; i < dd->nr_channels; i++) {
 		if (!(pending & (1u << i)) || chan_running(&dd->chan[i]))
 			continue;
+		dd->irq_completed |= 1u << i;
 		complete(&dd->chan[i].done);
 	}
 	return IRQ_HANDLED;

@@ -104,7 +104,8 @@ struct dmasim_dev {
 	unsigned int desc_bytes;	       /* CAPS: chained_pages slot size */
 	enum dma_hw_writeback writeback; /* CAPS: which descriptors get a status */
 	uint32_t irq_mask;
-	uint32_t irq_pending; /* channels the last handler run acknowledged */
+	uint32_t irq_pending;	/* channels the last handler run acknowledged */
+	uint32_t irq_completed; /* ... and of those, the ones it completed */
 	struct dmasim_chan chan[DMA_MAX_CHANNELS];
 };
 
