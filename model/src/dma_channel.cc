@@ -172,10 +172,7 @@ void DmaChannel::before_write(uint64_t t) {
         const Writeback& wb = writebacks_.front();
         uint64_t done = wb.issue;
         if (wb.write) {
-            done = bus_.memory
-                       ->write_burst(wb.issue + bus_.latency, beats_of(wb.addr, bytes, bus_.width),
-                                     bytes)
-                       .response;
+            done = bus_.write(wb.issue, wb.addr, bytes).response;
             if (tracks_.on()) {
                 TraceArgs args;
                 args.address = wb.addr;

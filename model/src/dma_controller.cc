@@ -51,6 +51,10 @@ DmaController::DmaController(sc_core::sc_module_name name, const DmaParams& para
       irq_("irq") {
     check_params(params, bus);
     BusPort::memory = &memory;
+    if (bus.kind == BusKind::pcie) {
+        link_ = std::make_unique<PcieLink>(bus.pcie, memory, bus.width_bytes, clock);
+        BusPort::link = link_.get();
+    }
     BusPort::latency = bus.interconnect_latency_cycles;
     BusPort::width = bus.width_bytes;
     BusPort& port = *this;

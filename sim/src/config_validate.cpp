@@ -106,6 +106,11 @@ void ConfigBuilder::validate() const {
             fmt::format("fault.channel = {} names no channel: dma.channels = {}",
                         p.dma.fault.channel, p.dma.channels));
 
+    const unsigned header = p.bus.pcie.request_header_bytes;
+    require(header == 12 || header == 16, {"pcie.request_header_bytes"},
+            fmt::format("pcie.request_header_bytes = {} must be 12 (32-bit addresses) or 16 "
+                        "(64-bit addresses)",
+                        header));
     // Completions below the threshold need the delay timer to be reported
     // before the channel stops (PG021 pairs IRQThreshold with IRQDelay).
     require(p.dma.irq_coalesce_count == 1 || p.dma.irq_coalesce_timeout_cycles > 0,
