@@ -112,7 +112,9 @@ Memory::ReadTiming PcieLink::read(uint64_t t, uint64_t addr, uint64_t bytes) {
 }
 
 // Posted: the engine is done with a write when its last TLP has left; the
-// host memory absorbs each TLP half a round trip later.
+// host memory absorbs each TLP half a round trip later. A TLP cannot leave
+// before the engine's datapath (width bytes per cycle) has handed over its
+// payload, so a link faster than the engine runs at the engine's pace.
 Memory::WriteTiming PcieLink::write(uint64_t t, uint64_t addr, uint64_t bytes) {
     const double half_trip = params_.read_latency_cycles / 2.0;
     const uint64_t mps = params_.max_payload_bytes;
@@ -120,7 +122,11 @@ Memory::WriteTiming PcieLink::write(uint64_t t, uint64_t addr, uint64_t bytes) {
     for (uint64_t off = 0; off < bytes;) {
         const uint64_t a = addr + off;
         const uint64_t n = std::min(bytes - off, mps - a % mps);
+        // The engine's port hands over one beat per cycle, write after write.
+        port_free_ = std::max(static_cast<double>(t), port_free_) +
+                     static_cast<double>(beats_of(a, n, width_));
         sent = send(upstream_free_, static_cast<double>(t), n + request_overhead_);
+        if (sent < port_free_) sent = upstream_free_ = port_free_;
         memory_.write_burst(whole_cycle(sent + half_trip), beats_of(a, n, width_), n);
         off += n;
     }

@@ -53,6 +53,7 @@ private:
     double rate_;  ///< bytes per cycle
     uint64_t request_overhead_, completion_overhead_;
     double upstream_free_ = 0, downstream_free_ = 0;
+    double port_free_ = 0;  ///< the engine's write datapath (width bytes per cycle)
     /// Completion cycles of the reads holding a tag (earliest on top).
     std::priority_queue<double, std::vector<double>, std::greater<>> tags_held_;
 };
