@@ -101,7 +101,7 @@ private:
         uint64_t issue;  ///< the descriptor's last write response
         uint64_t addr;   ///< status word
         uint32_t flags;
-        bool write;        ///< false: completes at `issue` without a write-back
+        bool write;  ///< false: completes at `issue` without a write-back
         uint64_t fetched;  ///< issue of the fetch that read the descriptor
         uint64_t index;    ///< data descriptor index since START
     };
