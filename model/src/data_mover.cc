@@ -99,8 +99,7 @@ bool DataMover::plan_read(uint64_t horizon) {
         done = d.done;
     } else {
         uint64_t addr = seg_.src + r_done_;
-        Memory::ReadTiming r =
-            bus_.memory->read_burst(t + bus_.latency, beats_of(addr, n, bus_.width), n);
+        Memory::ReadTiming r = bus_.read(t, addr, n);
         data_start = r.data_start;
         done = r.done;
     }
@@ -148,7 +147,7 @@ void DataMover::plan_write() {
         release = response = d.done;
     } else {
         gate_.before_write(t);
-        Memory::WriteTiming w = bus_.memory->write_burst(t + bus_.latency, beats, m);
+        Memory::WriteTiming w = bus_.write(t, at, m);
         release = w.data_end;
         response = w.response;
     }

@@ -57,12 +57,10 @@ unsigned DescriptorWalker::batch_slots(uint64_t addr) const {
 
 uint64_t DescriptorWalker::fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue) {
     if (params_.descriptor_fetch == DescriptorFetch::burst)
-        return bus_.memory
-            ->read_burst(issue + bus_.latency, beats_of(addr, bytes, bus_.width), bytes)
-            .done;
+        return bus_.read(issue, addr, bytes).done;
     uint64_t t = issue;
     for (uint64_t off = 0; off < bytes; off += bus_.width)
-        t = bus_.memory->read_burst(t + bus_.latency, 1, bus_.width).done;
+        t = bus_.read(t, addr / bus_.width * bus_.width + off, bus_.width).done;
     return t;
 }
 

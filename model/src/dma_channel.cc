@@ -41,6 +41,8 @@ void DmaChannel::start(uint64_t now) {
     descs_begun_ = 0;
     stop_at_ = kNever;
     irqs_.clear();
+    irq_pending_ = 0;
+    irq_deadline_ = kNever;
     writebacks_.clear();
     planning_ = true;
     mover_.reset(now);
@@ -51,6 +53,8 @@ void DmaChannel::start(uint64_t now) {
 // Work planned past `now` is dropped: its write-backs and interrupts.
 void DmaChannel::abort(uint64_t now) {
     irqs_.clear();
+    irq_pending_ = 0;
+    irq_deadline_ = kNever;
     writebacks_.clear();
     stop(now, DMA_ERR_ABORTED);
 }
@@ -168,10 +172,7 @@ void DmaChannel::before_write(uint64_t t) {
         const Writeback& wb = writebacks_.front();
         uint64_t done = wb.issue;
         if (wb.write) {
-            done = bus_.memory
-                       ->write_burst(wb.issue + bus_.latency, beats_of(wb.addr, bytes, bus_.width),
-                                     bytes)
-                       .response;
+            done = bus_.write(wb.issue, wb.addr, bytes).response;
             if (tracks_.on()) {
                 TraceArgs args;
                 args.address = wb.addr;
@@ -184,7 +185,7 @@ void DmaChannel::before_write(uint64_t t) {
         stats_.descriptor_latencies.add(static_cast<uint32_t>(
             std::min<uint64_t>(done - wb.fetched, std::numeric_limits<uint32_t>::max())));
         last_done_ = std::max(last_done_, done);
-        if (wb.flags & DMA_DESC_IRQ) raise_irq(done);
+        if (wb.flags & DMA_DESC_IRQ) note_irq_completion(done);
         writebacks_.pop_front();
     }
 }
@@ -192,27 +193,67 @@ void DmaChannel::before_write(uint64_t t) {
 void DmaChannel::raise_irq(uint64_t at) {
     irqs_.push_back(at + params_.irq_latency_cycles);
     stats_.irq_latency_cycles += params_.irq_latency_cycles;
+    stats_.irqs_raised += 1;
+}
+
+// PG021's IRQThreshold and IRQDelay: each completion counts down the
+// threshold; the delay timer restarts at each completion and, if it
+// expires before the next one, raises what is pending. A completion at the
+// very cycle the timer expires restarts it.
+void DmaChannel::note_irq_completion(uint64_t at) {
+    expire_coalesce_timer(at);
+    irq_pending_ += 1;
+    if (irq_pending_ >= params_.irq_coalesce_count) {
+        raise_coalesced(at);
+        return;
+    }
+    if (params_.irq_coalesce_timeout_cycles > 0)
+        irq_deadline_ = at + params_.irq_coalesce_timeout_cycles;
+}
+
+void DmaChannel::expire_coalesce_timer(uint64_t before) {
+    if (irq_pending_ == 0 || irq_deadline_ >= before) return;
+    stats_.irqs_by_timeout += 1;
+    raise_coalesced(irq_deadline_);
+}
+
+void DmaChannel::raise_coalesced(uint64_t at) {
+    if (irq_pending_ > 1) stats_.irq_completions_coalesced += irq_pending_ - 1;
+    irq_pending_ = 0;
+    irq_deadline_ = kNever;
+    raise_irq(at);
 }
 
 // Stops the channel at `at`, or after its last write-back unless aborted.
 void DmaChannel::stop(uint64_t at, dma_hw_error err) {
     before_write(kNever);
     if (err != DMA_ERR_ABORTED) at = std::max(at, last_done_);
+    expire_coalesce_timer(at);
     planning_ = false;
     walker_.halt();
     mover_.end_segment();
     stop_at_ = at;
     stop_status_ = err == DMA_ERR_NONE ? DMA_STATUS_DONE
                                        : DMA_STATUS_ERROR | (uint32_t(err) << DMA_STATUS_ERR_SHIFT);
-    if (ctrl & DMA_CTRL_IRQ_EN) raise_irq(at);
+    // The stop interrupt also reports the completions still below the threshold.
+    if (ctrl & DMA_CTRL_IRQ_EN)
+        raise_coalesced(at);
+    else
+        irq_pending_ = 0;
 }
 
 uint64_t DmaChannel::next_event() const {
     uint64_t irq = irqs_.empty() ? kNever : irqs_.front();
-    return std::min(stop_at_, irq);
+    uint64_t timer = irq_pending_ > 0 ? irq_deadline_ : kNever;
+    return std::min({stop_at_, irq, timer});
 }
 
 DmaChannel::Event DmaChannel::take_event(uint64_t now) {
+    if (irq_pending_ > 0 && irq_deadline_ <= now) {
+        // Completions booked up to now may restart the timer first.
+        before_write(now);
+        expire_coalesce_timer(now + 1);
+    }
     if (stop_at_ <= now && (irqs_.empty() || stop_at_ <= irqs_.front())) {
         stop_at_ = kNever;
         status = stop_status_;

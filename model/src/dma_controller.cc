@@ -27,6 +27,12 @@ void check_params(const DmaParams& p, const BusParams& bus) {
         throw std::invalid_argument("dma.descriptor_bytes must be 16, 32 or 64");
     if (p.read_refill_bytes > p.buffer_bytes)
         throw std::invalid_argument("dma.read_refill_bytes must be at most dma.buffer_bytes");
+    // Without a timer, completions below the threshold would wait for the stop.
+    if (p.irq_coalesce_count == 0 ||
+        (p.irq_coalesce_count > 1 && p.irq_coalesce_timeout_cycles == 0))
+        throw std::invalid_argument(
+            "dma.irq_coalesce_count must be >= 1, and > 1 needs dma.irq_coalesce_timeout_cycles > "
+            "0");
 }
 }  // namespace
 
@@ -45,6 +51,10 @@ DmaController::DmaController(sc_core::sc_module_name name, const DmaParams& para
       irq_("irq") {
     check_params(params, bus);
     BusPort::memory = &memory;
+    if (bus.kind == BusKind::pcie) {
+        link_ = std::make_unique<PcieLink>(bus.pcie, memory, bus.width_bytes, clock);
+        BusPort::link = link_.get();
+    }
     BusPort::latency = bus.interconnect_latency_cycles;
     BusPort::width = bus.width_bytes;
     BusPort& port = *this;

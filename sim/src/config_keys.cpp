@@ -85,6 +85,7 @@ KeyDef choice_key(std::string name, std::string description,
     return k;
 }
 
+using model::BusKind;
 using model::DescriptorFetch;
 using model::DescriptorFormat;
 using model::FaultKind;
@@ -113,6 +114,60 @@ std::vector<KeyDef> build_table() {
     t.push_back(integer_key(
         "bus.mmio_latency_cycles", "cycles", 0, kMaxCycles, "Cost of one CPU register access",
         [](auto& c) -> auto& { return c.platform.bus.mmio_latency_cycles; }));
+    t.push_back(choice_key<BusKind>(
+        "bus.kind",
+        "axi: an on-chip bus straight to RAM; pcie: a PCIe link (pcie.* keys) to host RAM, "
+        "reads non-posted, writes posted (docs/pcie.md)",
+        {{"axi", BusKind::axi}, {"pcie", BusKind::pcie}},
+        [](auto& c) -> auto& { return c.platform.bus.kind; }));
+    t.push_back(integer_key(
+        "pcie.gen", "", 1, 5,
+        "PCIe generation: 2.5, 5 GT/s per lane (8b/10b), 8, 16, 32 GT/s (128b/130b)",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.gen; }));
+    t.push_back(integer_key(
+        "pcie.lanes", "lanes", 1, 32, "Link width",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.lanes; }, true));
+    t.push_back(integer_key(
+        "pcie.max_payload_bytes", "bytes", 128, 4096,
+        "Max payload size (MPS): largest posted-write or completion payload",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.max_payload_bytes; }, true));
+    t.push_back(integer_key(
+        "pcie.max_read_request_bytes", "bytes", 128, 4096,
+        "Max read request size (MRRS): reads are split into requests this large",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.max_read_request_bytes; }, true));
+    t.push_back(integer_key(
+        "pcie.read_completion_boundary_bytes", "bytes", 64, 128,
+        "Read completion boundary (RCB): completions end on it, all but the last",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.read_completion_boundary_bytes; }, true));
+    t.push_back(integer_key(
+        "pcie.request_header_bytes", "bytes", 12, 16,
+        "Read and write request header: 16 (64-bit addresses) or 12 (32-bit)",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.request_header_bytes; }));
+    t.push_back(integer_key(
+        "pcie.completion_header_bytes", "bytes", 12, 16, "Completion header",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.completion_header_bytes; }));
+    t.push_back(integer_key(
+        "pcie.framing_bytes", "bytes", 0, 8, "Physical-layer framing per TLP",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.framing_bytes; }));
+    t.push_back(integer_key(
+        "pcie.sequence_bytes", "bytes", 0, 8, "Data-link sequence number per TLP",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.sequence_bytes; }));
+    t.push_back(integer_key(
+        "pcie.lcrc_bytes", "bytes", 0, 8, "Data-link CRC per TLP",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.lcrc_bytes; }));
+    t.push_back(integer_key(
+        "pcie.read_latency_cycles", "cycles", 0, kMaxCycles,
+        "Non-posted round trip through root complex and link, beyond serialisation and "
+        "memory.read_latency_cycles (descriptor fetches and data reads)",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.read_latency_cycles; }));
+    t.push_back(integer_key(
+        "pcie.tags", "requests", 1, 1024, "Read requests in flight (tags)",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.tags; }));
+    t.push_back(real_key(
+        "pcie.dllp_overhead", "fraction", 0, 0.5,
+        "Share of link time for ACK and flow-control DLLPs and SKP ordered sets (0.0814: "
+        "pcie-bench's Gen3 x8, MPS 256)",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.dllp_overhead; }));
 
     t.push_back(integer_key(
         "memory.size_mib", "MiB", 1, 65536,
@@ -192,6 +247,27 @@ std::vector<KeyDef> build_table() {
     t.push_back(integer_key(
         "dma.irq_latency_cycles", "cycles", 0, kMaxCycles, "Completion to interrupt line raised",
         [](auto& c) -> auto& { return c.platform.dma.irq_latency_cycles; }));
+    t.push_back(integer_key(
+        "dma.irq_coalesce_count", "completions", 1, 255,
+        "Interrupt threshold (AXI DMA IRQThreshold, PG021): completions of descriptors "
+        "flagged DMA_DESC_IRQ per interrupt; 1 = one each. The stop interrupt reports any "
+        "pending",
+        [](auto& c) -> auto& { return c.platform.dma.irq_coalesce_count; }));
+    t.push_back(integer_key(
+        "dma.irq_coalesce_timeout_cycles", "cycles", 0, kMaxCycles,
+        "Interrupt delay (AXI DMA IRQDelay, PG021): an interrupt is raised this long after the "
+        "latest completion if the threshold was not reached; 0 = no timer (only with "
+        "dma.irq_coalesce_count = 1)",
+        [](auto& c) -> auto& { return c.platform.dma.irq_coalesce_timeout_cycles; }));
+    t.push_back(integer_key(
+        "cpu.irq_handler_cycles", "cycles", 0, kMaxCycles,
+        "CPU time per interrupt the driver handles (entry, register accesses, exit), in "
+        "cycles of clock_mhz",
+        [](auto& c) -> auto& { return c.cpu.irq_handler_cycles; }));
+    t.push_back(integer_key(
+        "cpu.per_descriptor_cycles", "cycles", 0, kMaxCycles,
+        "CPU time per completed descriptor the handler reaps, in cycles of clock_mhz",
+        [](auto& c) -> auto& { return c.cpu.per_descriptor_cycles; }));
     t.push_back(choice_key<StatusWriteback>(
         "dma.status_writeback",
         "Which data descriptors get a status write-back: every one, only those raising an "
@@ -293,6 +369,11 @@ std::vector<KeyDef> build_table() {
         "fragments (32 KiB blocks placed by memory.placement; workload.offset must be 0)",
         {{"pages", Buffers::pages}, {"packed", Buffers::packed}},
         [](auto& c) -> auto& { return c.workload.buffers; }));
+    t.push_back(bool_key(
+        "workload.irq_per_descriptor",
+        "Every data descriptor asks for an interrupt (DMA_DESC_IRQ), coalesced by "
+        "dma.irq_coalesce_*; false: one interrupt when the channel stops",
+        [](auto& c) -> auto& { return c.workload.irq_per_descriptor; }));
 
     t.push_back(choice_key<FaultKind>(
         "fault.kind",

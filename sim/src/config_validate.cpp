@@ -106,6 +106,19 @@ void ConfigBuilder::validate() const {
             fmt::format("fault.channel = {} names no channel: dma.channels = {}",
                         p.dma.fault.channel, p.dma.channels));
 
+    const unsigned header = p.bus.pcie.request_header_bytes;
+    require(header == 12 || header == 16, {"pcie.request_header_bytes"},
+            fmt::format("pcie.request_header_bytes = {} must be 12 (32-bit addresses) or 16 "
+                        "(64-bit addresses)",
+                        header));
+    // Completions below the threshold need the delay timer to be reported
+    // before the channel stops (PG021 pairs IRQThreshold with IRQDelay).
+    require(p.dma.irq_coalesce_count == 1 || p.dma.irq_coalesce_timeout_cycles > 0,
+            {"dma.irq_coalesce_count", "dma.irq_coalesce_timeout_cycles"},
+            fmt::format("dma.irq_coalesce_count = {} coalesces interrupts, so "
+                        "dma.irq_coalesce_timeout_cycles = 0 is not allowed: give the delay "
+                        "timer at least 1 cycle, or set dma.irq_coalesce_count = 1",
+                        p.dma.irq_coalesce_count));
     require(w.buffers != tb::Buffers::packed || w.offset == 0,
             {"workload.buffers", "workload.offset"},
             fmt::format("workload.buffers = packed lays segments back to back, so "

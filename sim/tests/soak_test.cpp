@@ -72,7 +72,10 @@ json passing_report() {
               {"memory.bandwidth_bytes_per_cycle", 0.0},
               {"clock_mhz", 800.0},
               {"dma.max_outstanding_reads", 4},
-              {"dma.max_outstanding_writes", 2}}},
+              {"dma.max_outstanding_writes", 2},
+              // No per-descriptor cost, so a wrong descriptor count breaks one check only.
+              {"cpu.irq_handler_cycles", 40},
+              {"cpu.per_descriptor_cycles", 0}}},
             {"result",
              {{"integrity", "pass"},
               {"bytes", channels * entries * segment},
@@ -82,7 +85,10 @@ json passing_report() {
               {"bytes_per_cycle", 16.0},
               {"cycles", 125},
               {"sim_time_ns", 156.25},
-              {"bus_utilization", 0.8}}},
+              {"bus_utilization", 0.8},
+              // Two interrupts (one per channel's stop) at 40 cycles each.
+              {"interrupts", 2},
+              {"cpu_busy_cycles", 2 * 40}}},
             {"statistics", {{"dma.ch0", stat}, {"dma.ch1", stat}}}};
 }
 
@@ -94,6 +100,7 @@ TEST(SimSoakCheck, EachBrokenInvariantIsReported) {
         {"bytes", [](json& r) { r["result"]["bytes"] = 1999; }},
         {"descriptors", [](json& r) { r["result"]["descriptors"] = 10; }},
         {"chain_links", [](json& r) { r["result"]["chain_links"] = 2; }},
+        {"cpu", [](json& r) { r["result"]["cpu_busy_cycles"] = 81; }},
         {"bus peak", [](json& r) { r["result"]["bytes_per_cycle"] = 16.01; }},
         {"memory bandwidth",
          [](json& r) { r["config"]["memory.bandwidth_bytes_per_cycle"] = 8.0; }},

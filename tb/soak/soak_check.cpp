@@ -77,6 +77,9 @@ std::vector<std::string> check_report(const json& report) {
     check_bytes(c, n);
     c.expect_eq("descriptors", n * c.key("workload.entries"));
     c.expect_eq("chain_links", n * (c.key("workload.chain_depth") - 1));
+    // Every handled interrupt costs the handler, every descriptor is reaped once.
+    c.expect_eq("cpu_busy_cycles", c.key("cpu.irq_handler_cycles") * c.got("interrupts") +
+                                       c.key("cpu.per_descriptor_cycles") * c.got("descriptors"));
     for (auto& v : invariant_violations(report)) c.failures.push_back(std::move(v));
     check_outstanding(c, report.at("statistics"));
     return c.failures;

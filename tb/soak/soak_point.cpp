@@ -86,6 +86,32 @@ void workload(Draw& d, Builder& b) {
     b.set("workload.seed", d.uniform(0, 1u << 30));
 }
 
+// Drawn last, so the keys above keep the values earlier soaks drew.
+void interrupts(Draw& d, Builder& b) {
+    b.set("workload.irq_per_descriptor", d.chance(0.3) ? "true" : "false");
+    const uint64_t count = d.chance(0.5) ? 1 : d.log_uniform(2, 255);
+    b.set("dma.irq_coalesce_count", count);
+    // A threshold needs the delay timer (validation refuses 0).
+    b.set("dma.irq_coalesce_timeout_cycles", count == 1 ? 0 : d.log_uniform(1, 100000));
+    b.set("cpu.irq_handler_cycles", d.chance(0.5) ? 0 : d.log_uniform(1, 10000));
+    b.set("cpu.per_descriptor_cycles", d.chance(0.5) ? 0 : d.log_uniform(1, 1000));
+}
+
+// Drawn after interrupts(), for the same reason.
+void link(Draw& d, Builder& b) {
+    const bool pcie = d.chance(0.3);
+    b.set("bus.kind", pcie ? "pcie" : "axi");
+    if (!pcie) return;
+    b.set("pcie.gen", d.uniform(1, 5));
+    b.set("pcie.lanes", uint64_t{1} << d.uniform(0, 5));
+    b.set("pcie.max_payload_bytes", uint64_t{128} << d.uniform(0, 5));
+    b.set("pcie.max_read_request_bytes", uint64_t{128} << d.uniform(0, 5));
+    b.set("pcie.read_completion_boundary_bytes", d.chance(0.5) ? 64 : 128);
+    b.set("pcie.request_header_bytes", d.chance(0.5) ? 12 : 16);
+    b.set("pcie.read_latency_cycles", d.log_uniform(1, 2000) - 1);
+    b.set("pcie.tags", d.log_uniform(1, 256));
+}
+
 }  // namespace
 
 Point generate_point(uint64_t seed) {
@@ -94,6 +120,8 @@ Point generate_point(uint64_t seed) {
     b.p.seed = seed;
     platform(d, b);
     workload(d, b);
+    interrupts(d, b);
+    link(d, b);
     return b.p;
 }
 

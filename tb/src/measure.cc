@@ -79,6 +79,12 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
         result.bytes_per_cycle = result.cycles > 0 ? double(result.bytes) / result.cycles : 0;
         const uint64_t busiest = std::max(window->busy.read, window->busy.write);
         result.bus_utilization = result.cycles > 0 ? double(busiest) / result.cycles : 0;
+        result.interrupts = window->interrupts;
+        result.interrupts_per_second =
+            result.sim_time_ns > 0 ? result.interrupts * 1e9 / result.sim_time_ns : 0;
+        result.cpu_busy_cycles = window->cpu_busy_cycles;
+        result.cpu_utilization =
+            result.cycles > 0 ? double(result.cpu_busy_cycles) / result.cycles : 0;
     }
     for (unsigned ch = 0; ch < params.dma.channels; ++ch) {
         const model::ChannelStats s = platform.channel_stats(ch);

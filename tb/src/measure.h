@@ -17,12 +17,14 @@ namespace dmasim::tb {
 /// them: a transfer excluded from measurement (a warm-up) adds nothing.
 struct Window {
     sc_core::sc_time first_start;      ///< first START write completed
-    sc_core::sc_time last_completion;  ///< last completion interrupt rose
+    sc_core::sc_time last_completion;  ///< last completion interrupt rose, plus its CPU cost
     uint64_t bytes = 0;                ///< payload the channels reported done
     uint64_t descriptors = 0;          ///< data descriptors completed
     uint64_t chain_links = 0;
     uint64_t descriptor_bytes_fetched = 0;
-    model::BusBusy busy;  ///< bus busy cycles inside [first_start, last_completion)
+    uint64_t interrupts = 0;       ///< handled inside the window
+    uint64_t cpu_busy_cycles = 0;  ///< spent handling them
+    model::BusBusy busy;           ///< bus busy cycles inside [first_start, last_completion)
 };
 
 /// Fills the time, throughput, count and utilisation keys of `result` if

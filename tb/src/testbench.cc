@@ -148,28 +148,62 @@ void Testbench::start(Transfer& t) {
     if (t.measured_ && (!first_start_ || now < *first_start_)) {
         first_start_ = now;
         bus_at_first_start_ = platform_.bus_busy_before(platform_.clock().cycle_at_or_after(now));
+        interrupts_at_first_start_ = interrupts_;
+        cpu_busy_at_first_start_ = cpu_busy_;
     }
 }
 
-// Runs in the CPU's interrupt thread right after the driver's handler:
-// every channel the handler completed gets the time the line rose.
+// Runs in the CPU's interrupt thread: the driver's handler and the CPU
+// time completing what it reaped (cpu.*), counted from the handler's entry
+// (its register accesses are part of that time); every channel the handler
+// completed gets the time that work ended.
 bool Testbench::on_interrupt(sc_core::sc_time raised) {
     const bool handled = dmasim_irq_handler(0, &dd_) == IRQ_HANDLED;
+    if (!handled) return false;
+    const uint64_t cost =
+        config_.cpu.irq_handler_cycles + config_.cpu.per_descriptor_cycles * reap_completions();
+    interrupts_ += 1;
+    cpu_busy_ += cost;
+    // The handler's register accesses let the scenario run, so a waiter may
+    // have consumed its completion already: ask the driver whom it completed.
+    std::vector<Transfer*> completed;
     for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
         Transfer* t = active_[ch];
-        if (!t || t->interrupted_ || dd_.chan[ch].done.done == 0) continue;
-        t->interrupted_ = true;
-        t->interrupt_at_ = raised;
-        // Taken now, while every booking before `raised` is still exact.
-        t->bus_at_interrupt_ =
-            platform_.bus_busy_before(platform_.clock().cycle_at_or_after(raised));
+        if (t && !t->interrupted_ && (dd_.irq_completed & (1u << ch))) completed.push_back(t);
     }
+    const sc_core::sc_time done_at = raised + platform_.clock().period() * double(cost);
+    if (done_at > sc_core::sc_time_stamp()) sc_core::wait(done_at - sc_core::sc_time_stamp());
+    for (Transfer* t : completed) {
+        t->interrupted_ = true;
+        t->interrupt_at_ = done_at;
+        t->interrupts_at_interrupt_ = interrupts_;
+        t->cpu_busy_at_interrupt_ = cpu_busy_;
+        // Taken now, while every booking before `done_at` is still exact.
+        t->bus_at_interrupt_ =
+            platform_.bus_busy_before(platform_.clock().cycle_at_or_after(done_at));
+    }
+    // Testbench::wait() holds the scenario until this handling is over.
+    if (!completed.empty()) cpu_.completion_event().notify(sc_core::SC_ZERO_TIME);
     return handled;
+}
+
+uint64_t Testbench::reap_completions() {
+    uint64_t reaped = 0;
+    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
+        Transfer* t = active_[ch];
+        if (!t || !(dd_.irq_pending & (1u << ch))) continue;
+        const uint64_t done =
+            platform_.channel_stats(ch).descriptors - t->stats_at_start_.descriptors;
+        reaped += done - t->descs_reaped_;
+        t->descs_reaped_ = done;
+    }
+    return reaped;
 }
 
 void Testbench::wait(Transfer& t) {
     if (!t.started_ || t.finished_) stop_scenario(false, "Bench::wait: transfer not in flight");
     dmasim_xfer_wait(&dd_.chan[t.channel_]);
+    while (!t.interrupted_) sc_core::wait(cpu_.completion_event());
     t.finished_ = true;
     active_[t.channel_] = nullptr;
     if (t.xfer_->spec.dir != DMA_HW_MEM_TO_MEM)
@@ -184,6 +218,8 @@ void Testbench::wait(Transfer& t) {
     if (!last_completion_ || t.interrupt_at_ > *last_completion_) {
         last_completion_ = t.interrupt_at_;
         bus_at_last_completion_ = t.bus_at_interrupt_;
+        interrupts_at_last_completion_ = t.interrupts_at_interrupt_;
+        cpu_busy_at_last_completion_ = t.cpu_busy_at_interrupt_;
     }
 }
 
@@ -192,6 +228,8 @@ std::optional<Window> Testbench::measured() const {
     Window w = counts_;
     w.first_start = *first_start_;
     w.last_completion = *last_completion_;
+    w.interrupts = interrupts_at_last_completion_ - interrupts_at_first_start_;
+    w.cpu_busy_cycles = cpu_busy_at_last_completion_ - cpu_busy_at_first_start_;
     w.busy = {bus_at_last_completion_.read - bus_at_first_start_.read,
               bus_at_last_completion_.write - bus_at_first_start_.write};
     return w;

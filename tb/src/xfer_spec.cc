@@ -96,6 +96,7 @@ dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat
     spec.seg.offset = static_cast<uint32_t>(w.offset);
     spec.seg.seed = w.seed;
     spec.seg.layout = w.buffers == Buffers::packed ? DMASIM_BUF_PACKED : DMASIM_BUF_PAGES;
+    spec.irq_per_desc = w.irq_per_descriptor;
     return spec;
 }
 

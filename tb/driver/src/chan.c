@@ -84,13 +84,23 @@ void dmasim_remove(struct dmasim_dev *dd)
 	iounmap(dd->regs);
 }
 
+/* Whether a per-descriptor interrupt came from a channel still running. */
+static int chan_running(const struct dmasim_chan *ch)
+{
+	if (!ch->active || !ch->active->spec.irq_per_desc)
+		return 0;
+	return (readl(ch_reg(ch, DMA_CH_STATUS)) & DMA_STATUS_BUSY) != 0;
+}
+
 /**
  * dmasim_irq_handler - the controller's interrupt handler
  * @irq: interrupt number (unused)
  * @dev_id: the struct dmasim_dev
  *
  * Acknowledges every pending channel (write-1-to-clear) and wakes its
- * waiter; the waiter reads the channel's status.
+ * waiter; the waiter reads the channel's status. A transfer whose
+ * descriptors each interrupt (irq_per_desc) is woken only once its channel
+ * has stopped; the interrupts before that report completions to reap.
  *
  * Return: IRQ_HANDLED if a channel was pending, else IRQ_NONE.
  */
@@ -102,12 +112,16 @@ irqreturn_t dmasim_irq_handler(int irq, void *dev_id)
 
 	(void)irq;
 	pending = readl(reg(dd, DMA_REG_IRQ_STATUS)) & dd->irq_mask;
+	dd->irq_pending = pending;
+	dd->irq_completed = 0;
 	if (!pending)
 		return IRQ_NONE;
 	writel(pending, reg(dd, DMA_REG_IRQ_STATUS));
 	for (i = 0; i < dd->nr_channels; i++) {
-		if (pending & (1u << i))
-			complete(&dd->chan[i].done);
+		if (!(pending & (1u << i)) || chan_running(&dd->chan[i]))
+			continue;
+		dd->irq_completed |= 1u << i;
+		complete(&dd->chan[i].done);
 	}
 	return IRQ_HANDLED;
 }

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
+#include <dmasim/model/burst.h>
 #include <dmasim/model/memory.h>
+#include <dmasim/model/pcie_link.h>
 
 #include <cstdint>
 
@@ -26,8 +28,20 @@ public:
     uint8_t* dmi = nullptr;  ///< host pointer of bus address 0
     uint64_t dmi_end = 0;    ///< [0, dmi_end) is reachable through dmi
     Memory* memory = nullptr;
-    unsigned latency = 0;  ///< interconnect cycles added to each request
-    unsigned width = 16;   ///< bytes per beat
+    PcieLink* link = nullptr;  ///< set: RAM is reached through this PCIe link
+    unsigned latency = 0;      ///< interconnect cycles added to each request
+    unsigned width = 16;       ///< bytes per beat
+
+    /// Timing of a read of [addr, addr + bytes) asked for at cycle t.
+    Memory::ReadTiming read(uint64_t t, uint64_t addr, uint64_t bytes) {
+        if (link) return link->read(t + latency, addr, bytes);
+        return memory->read_burst(t + latency, beats_of(addr, bytes, width), bytes);
+    }
+    /// Timing of a write of [addr, addr + bytes) whose data may go at cycle t.
+    Memory::WriteTiming write(uint64_t t, uint64_t addr, uint64_t bytes) {
+        if (link) return link->write(t + latency, addr, bytes);
+        return memory->write_burst(t + latency, beats_of(addr, bytes, width), bytes);
+    }
 
     bool in_dmi(uint64_t addr, uint64_t bytes) const {
         return bytes <= dmi_end && addr <= dmi_end - bytes;

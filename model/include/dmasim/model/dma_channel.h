@@ -69,6 +69,13 @@ private:
     void before_write(uint64_t t) override;
     void stop(uint64_t at, dma_hw_error err);
     void raise_irq(uint64_t at);
+    /// A DMA_DESC_IRQ descriptor completed at cycle `at`: counts it towards
+    /// the coalescing threshold, raising the interrupt when it is reached.
+    void note_irq_completion(uint64_t at);
+    /// Raises the delay interrupt if its timer expired before cycle `before`.
+    void expire_coalesce_timer(uint64_t before);
+    /// Raises one interrupt at `at` for the completions pending.
+    void raise_coalesced(uint64_t at);
     dma_hw_direction direction() const;
     DescriptorFormat format() const;
 
@@ -87,7 +94,9 @@ private:
     uint64_t descs_begun_ = 0;      ///< data descriptors begun since START
     uint64_t stop_at_ = kNever;
     uint32_t stop_status_ = 0;
-    Ring<uint64_t> irqs_;  ///< planned interrupt cycles, in order
+    Ring<uint64_t> irqs_;             ///< planned interrupt cycles, in order
+    uint64_t irq_pending_ = 0;        ///< completions counted towards the threshold
+    uint64_t irq_deadline_ = kNever;  ///< delay timer expiry while completions pend
     struct Writeback {
         uint64_t issue;  ///< the descriptor's last write response
         uint64_t addr;   ///< status word

@@ -81,6 +81,7 @@ private:
     uint64_t quantum_;
     uint64_t window_;  ///< planning horizon: doubles up to quantum_ after each register write
     const Clock& clock_;
+    std::unique_ptr<PcieLink> link_;  ///< bus.kind pcie: the link to host memory
     std::vector<std::unique_ptr<DmaChannel>> channels_;
     sc_core::sc_vector<sc_core::sc_signal<bool>> busy_;
     sc_core::sc_signal<bool> irq_;

@@ -22,10 +22,38 @@ enum class DescriptorFetch { burst, word };
 /// Which data descriptors get a status write-back (values match dma_hw_writeback).
 enum class StatusWriteback { per_descriptor, irq_only, last, none };
 
+/// What the DMA engine's master port reaches host memory through.
+enum class BusKind { axi, pcie };
+
+/// A PCIe link between the DMA engine (an endpoint) and host memory
+/// (docs/pcie.md): reads are non-posted (request, then completions), writes
+/// posted; every TLP pays framing, sequence number, header and LCRC.
+struct PcieParams {
+    unsigned gen = 3;                              ///< 1..5: 2.5, 5, 8, 16, 32 GT/s per lane
+    unsigned lanes = 8;                            ///< 1, 2, 4, 8, 16 or 32
+    unsigned max_payload_bytes = 256;              ///< MPS: largest write or completion payload
+    unsigned max_read_request_bytes = 512;         ///< MRRS: largest read request
+    unsigned read_completion_boundary_bytes = 64;  ///< RCB: completions end on it (64 or 128)
+    unsigned request_header_bytes = 16;            ///< MRd/MWr header: 16 (64-bit address) or 12
+    unsigned completion_header_bytes = 12;         ///< CplD header
+    unsigned framing_bytes = 2;                    ///< start and end framing per TLP
+    unsigned sequence_bytes = 2;                   ///< data link layer sequence number
+    unsigned lcrc_bytes = 4;                       ///< data link layer CRC
+    /// request sent -> first completion ready to send, beyond serialisation
+    /// and the memory's own read latency (root complex and link, both ways)
+    unsigned read_latency_cycles = 500;
+    unsigned tags = 32;  ///< read requests in flight
+    /// share of link time taken by ACK and flow-control DLLPs and SKP
+    /// ordered sets (pcie-bench's figure for Gen3 x8, MPS 256: 0.0814)
+    double dllp_overhead = 0.0814;
+};
+
 struct BusParams {
     unsigned width_bytes = 16;                 ///< bytes per beat, power of two 1..128
     unsigned interconnect_latency_cycles = 0;  ///< added to every request through the interconnect
     unsigned mmio_latency_cycles = 10;         ///< cost of one CPU register access
+    BusKind kind = BusKind::axi;               ///< axi: on-chip bus; pcie: through `pcie`
+    PcieParams pcie;                           ///< used when kind is pcie
 };
 
 /// Slowest bandwidth_bytes_per_cycle accepted (0 = uncapped): below it a
@@ -73,6 +101,13 @@ struct DmaParams {
     unsigned max_chain_depth = 4096;       ///< chain links per transfer before CHAIN_LOOP
     uint64_t max_descriptors = 1u << 24;   ///< descriptors per transfer before CHAIN_LOOP
     unsigned irq_latency_cycles = 5;       ///< completion -> interrupt line raised
+    /// Interrupt coalescing, as AXI DMA's IRQThreshold and IRQDelay (PG021):
+    /// completions of DMA_DESC_IRQ descriptors raise one interrupt per this
+    /// many; 1 = one each (no coalescing)
+    unsigned irq_coalesce_count = 1;
+    /// cycles after the latest uncounted completion at which a delay
+    /// interrupt raises what is pending; 0 = no timer (only with count 1)
+    uint64_t irq_coalesce_timeout_cycles = 0;
     /// per_descriptor: every data descriptor; irq_only: those with
     /// DMA_DESC_IRQ; last: the END descriptor; none: no write-back at all
     StatusWriteback status_writeback = StatusWriteback::per_descriptor;

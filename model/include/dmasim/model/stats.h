@@ -44,7 +44,14 @@ struct StatDef {
     X(writeback_cycles, "cycles", "status write-back time",                                     \
       "sum of every write-back's issue-to-response time")                                       \
     X(irq_latency_cycles, "cycles", "completion-to-interrupt time",                             \
-      "irq_latency_cycles per interrupt raised")
+      "irq_latency_cycles per interrupt raised")                                                \
+    X(irqs_raised, "interrupts", "interrupts the channel raised",                               \
+      "one per threshold reached, delay timeout or channel stop with IRQ_EN")                   \
+    X(irqs_by_timeout, "interrupts", "interrupts raised by the coalescing delay timer",         \
+      "one per dma.irq_coalesce_timeout_cycles expiry with completions pending")                \
+    X(irq_completions_coalesced, "completions",                                                 \
+      "completions that shared another completion's interrupt",                                 \
+      "completions pending - 1 at each threshold, timeout or stop interrupt")
 
 #define DMASIM_RESOURCE_COUNTERS(X)                                     \
     X(bytes, "B", "bytes carried", "summed per booking")                \

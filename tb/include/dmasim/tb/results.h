@@ -31,7 +31,9 @@ inline constexpr ResultDef kResultDefs[] = {
     {"cycles", "cycles", "cycles", "length of the measured window in clock cycles",
      "round(sim_time_ns * clock_mhz / 1000)", &RunResult::cycles},
     {"sim_time_ns", "ns", "simulated time", "length of the measured window",
-     "first START write to the last completion interrupt", &RunResult::sim_time_ns},
+     "first START write to the last completion interrupt, plus the CPU's cost of handling it "
+     "(cpu.*, 0 by default)",
+     &RunResult::sim_time_ns},
     {"throughput_gbps", "GB/s", "throughput", "payload rate (1e9 bytes per second)",
      "bytes / sim_time_ns", &RunResult::throughput_gbps},
     {"bytes_per_cycle", "B/cycle", "bytes per cycle", "payload per clock cycle", "bytes / cycles",
@@ -44,6 +46,17 @@ inline constexpr ResultDef kResultDefs[] = {
      "share of cycles the busier data channel carried a beat",
      "busy cycles of the busiest RAM channel (read or write) / cycles",
      &RunResult::bus_utilization},
+    {"interrupts", "interrupts", "interrupts", "interrupts the CPU handled",
+     "handler runs that found a channel pending, START to the last completion handled",
+     &RunResult::interrupts},
+    {"interrupts_per_second", "1/s", "interrupts per second", "interrupt rate",
+     "interrupts / (sim_time_ns / 1e9)", &RunResult::interrupts_per_second},
+    {"cpu_busy_cycles", "cycles", "CPU busy cycles", "CPU time completing descriptors",
+     "cpu.irq_handler_cycles per interrupt + cpu.per_descriptor_cycles per descriptor reaped",
+     &RunResult::cpu_busy_cycles},
+    {"cpu_utilization", "fraction", "CPU utilisation",
+     "share of cycles the CPU spent in completions", "cpu_busy_cycles / cycles",
+     &RunResult::cpu_utilization},
 };
 
 /// A result's value as a double (for plots, ratios and comparisons).

@@ -42,6 +42,16 @@ struct WorkloadConfig {
     uint64_t seed = 1;
     Payload payload = Payload::checked;
     Buffers buffers = Buffers::pages;
+    /// Every data descriptor carries DMA_DESC_IRQ, so each completion is an
+    /// interrupt event (coalesced by dma.irq_coalesce_*) the driver reaps.
+    bool irq_per_descriptor = false;
+};
+
+/// What the driver's completion handling costs the CPU, in cycles of
+/// clock_mhz (spent after the handler's register accesses).
+struct CpuConfig {
+    uint64_t irq_handler_cycles = 0;     ///< per interrupt handled
+    uint64_t per_descriptor_cycles = 0;  ///< per completed descriptor reaped
 };
 
 struct SimConfig {
@@ -50,6 +60,7 @@ struct SimConfig {
     uint64_t memory_size_mib = 1024;
     Placement placement = Placement::scattered;
     WorkloadConfig workload;
+    CpuConfig cpu;
     /// Values of scenario parameters by key ("scenario.NAME.PARAM"); a
     /// parameter not here has its declared default (scenario.h).
     std::map<std::string, double> scenario_params;
@@ -100,6 +111,10 @@ struct RunResult {
     double bytes_per_cycle = 0;
     uint64_t descriptor_bytes_fetched = 0;
     double bus_utilization = 0;
+    uint64_t interrupts = 0;           ///< interrupts the CPU handled in the window
+    double interrupts_per_second = 0;  ///< interrupts / simulated seconds
+    uint64_t cpu_busy_cycles = 0;      ///< CPU cycles spent completing descriptors
+    double cpu_utilization = 0;        ///< cpu_busy_cycles / cycles
     bool integrity = false;
     bool payload_checked = true;                ///< false for payload none: no byte was compared
     std::optional<uint64_t> first_bad_address;  ///< set when integrity fails
@@ -111,7 +126,7 @@ struct RunResult {
     /// result itself is intact; `dmasim run` prints it and exits 1).
     std::vector<std::string> output_errors;
     std::vector<ScenarioResult> scenario_results;  ///< in the order the scenario added them
-    std::string trace_note;     ///< why the trace is incomplete, if it is
+    std::string trace_note;                        ///< why the trace is incomplete, if it is
 };
 
 /// The configuration cannot be run (e.g. the list does not fit in memory):

@@ -52,7 +52,10 @@ private:
     /// Its channel's counters at START: the transfer's own descriptors and
     /// chain links are what they gained by its completion.
     model::ChannelStats stats_at_start_;
-    model::BusBusy bus_at_interrupt_;  ///< bus busy cycles before its interrupt
+    model::BusBusy bus_at_interrupt_;       ///< bus busy cycles before its interrupt
+    uint64_t descs_reaped_ = 0;             ///< completions the CPU has processed so far
+    uint64_t interrupts_at_interrupt_ = 0;  ///< CPU tallies when its completion was handled
+    uint64_t cpu_busy_at_interrupt_ = 0;
     /// Device transfers: where the device's stream stood at START (bytes
     /// produced, or consumed and their digest). Unset when another transfer
     /// in the same direction overlapped, so the stream cannot be attributed.
@@ -158,7 +161,7 @@ struct ScenarioInfo {
     ScenarioSetup setup = nullptr;
     ScenarioCheck check = nullptr;
     unsigned traits = 0;  ///< ScenarioTrait bits
-    std::string file;  ///< source file of its DMASIM_SCENARIO
+    std::string file;     ///< source file of its DMASIM_SCENARIO
     std::vector<ScenarioParam> params;
 };
 

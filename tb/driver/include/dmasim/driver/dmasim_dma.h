@@ -59,6 +59,9 @@ struct dmasim_xfer_spec {
 	 * replaces it with what the controller reports in CAPS */
 	unsigned int desc_bytes;
 	struct dmasim_seg_spec seg;
+	/* every data descriptor raises DMA_DESC_IRQ when done, so the handler
+	 * reaps completions while the channel still runs */
+	int irq_per_desc;
 };
 
 /* One physically contiguous block of descriptors. */
@@ -101,6 +104,8 @@ struct dmasim_dev {
 	unsigned int desc_bytes;	       /* CAPS: chained_pages slot size */
 	enum dma_hw_writeback writeback; /* CAPS: which descriptors get a status */
 	uint32_t irq_mask;
+	uint32_t irq_pending;	/* channels the last handler run acknowledged */
+	uint32_t irq_completed; /* ... and of those, the ones it completed */
 	struct dmasim_chan chan[DMA_MAX_CHANNELS];
 };
 

@@ -1,0 +1,136 @@
+// pcie_link.cc - PCIe link timing: TLP splitting, serialisation per
+// direction, tags and the non-posted round trip (docs/pcie.md).
+#include <dmasim/model/burst.h>
+#include <dmasim/model/pcie_link.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace dmasim::model {
+namespace {
+
+bool power_of_two_in(uint64_t v, uint64_t lo, uint64_t hi) {
+    return v >= lo && v <= hi && (v & (v - 1)) == 0;
+}
+
+// Link arithmetic is in fractional cycles (a 24-byte header takes 3.3
+// cycles on a Gen3 x8 link at 1 GHz); the engine sees whole cycles, the
+// first at or after the fractional one. The slack keeps 3.0000000001 at 3.
+uint64_t whole_cycle(double t) { return static_cast<uint64_t>(std::ceil(t - 1e-9)); }
+
+}  // namespace
+
+double PcieLink::raw_gbytes_per_second(unsigned gen, unsigned lanes) {
+    static constexpr double kGigatransfers[] = {2.5, 5, 8, 16, 32};
+    // Gen1 and Gen2 send 8 bits in 10; Gen3 onwards 128 in 130.
+    const double encoding = gen <= 2 ? 8.0 / 10.0 : 128.0 / 130.0;
+    return kGigatransfers[gen - 1] * lanes * encoding / 8;
+}
+
+std::string PcieLink::check(const PcieParams& p) {
+    if (p.gen < 1 || p.gen > 5) return fmt::format("pcie.gen = {} must be 1 to 5", p.gen);
+    if (!power_of_two_in(p.lanes, 1, 32))
+        return fmt::format("pcie.lanes = {} must be 1, 2, 4, 8, 16 or 32", p.lanes);
+    if (!power_of_two_in(p.max_payload_bytes, 128, 4096))
+        return fmt::format("pcie.max_payload_bytes = {} must be a power of two from 128 to 4096",
+                           p.max_payload_bytes);
+    if (!power_of_two_in(p.max_read_request_bytes, 128, 4096))
+        return fmt::format(
+            "pcie.max_read_request_bytes = {} must be a power of two from 128 to 4096",
+            p.max_read_request_bytes);
+    if (p.read_completion_boundary_bytes != 64 && p.read_completion_boundary_bytes != 128)
+        return fmt::format("pcie.read_completion_boundary_bytes = {} must be 64 or 128",
+                           p.read_completion_boundary_bytes);
+    if (p.request_header_bytes != 12 && p.request_header_bytes != 16)
+        return fmt::format("pcie.request_header_bytes = {} must be 12 or 16",
+                           p.request_header_bytes);
+    if (p.tags == 0) return "pcie.tags must be at least 1";
+    if (!(p.dllp_overhead >= 0 && p.dllp_overhead <= 0.5))
+        return fmt::format("pcie.dllp_overhead = {} must be 0 to 0.5", p.dllp_overhead);
+    return {};
+}
+
+PcieLink::PcieLink(const PcieParams& params, Memory& memory, unsigned width_bytes,
+                   const Clock& clock)
+    : params_(params), memory_(memory), width_(width_bytes) {
+    if (std::string why = check(params); !why.empty()) throw std::invalid_argument(why);
+    const double period_ns = clock.period().to_seconds() * 1e9;
+    rate_ =
+        raw_gbytes_per_second(params.gen, params.lanes) * period_ns * (1 - params.dllp_overhead);
+    const uint64_t link_layer = params.framing_bytes + params.sequence_bytes + params.lcrc_bytes;
+    request_overhead_ = link_layer + params.request_header_bytes;
+    completion_overhead_ = link_layer + params.completion_header_bytes;
+}
+
+double PcieLink::send(double& free_at, double t, uint64_t wire_bytes) const {
+    free_at = std::max(t, free_at) + static_cast<double>(wire_bytes) / rate_;
+    return free_at;
+}
+
+double PcieLink::take_tag(double t) {
+    while (!tags_held_.empty() && tags_held_.top() <= t) tags_held_.pop();
+    if (tags_held_.size() >= params_.tags) {
+        t = tags_held_.top();
+        tags_held_.pop();
+    }
+    return t;
+}
+
+// Requests start on MRRS-aligned addresses; the host answers each with
+// completions of at most MPS bytes that end on RCB boundaries (all but
+// the last), each sent once the memory has delivered its last byte.
+Memory::ReadTiming PcieLink::read(uint64_t t, uint64_t addr, uint64_t bytes) {
+    const double half_trip = params_.read_latency_cycles / 2.0;
+    const uint64_t mrrs = params_.max_read_request_bytes, mps = params_.max_payload_bytes;
+    const uint64_t rcb = params_.read_completion_boundary_bytes;
+    double first_data = std::numeric_limits<double>::max(), done = 0;
+    for (uint64_t off = 0; off < bytes;) {
+        const uint64_t a = addr + off;
+        const uint64_t n = std::min(bytes - off, mrrs - a % mrrs);
+        const double sent =
+            send(upstream_free_, take_tag(static_cast<double>(t)), request_overhead_);
+        const Memory::ReadTiming m =
+            memory_.read_burst(whole_cycle(sent + half_trip), beats_of(a, n, width_), n);
+        double request_done = 0;
+        for (uint64_t c = 0; c < n;) {
+            const uint64_t limit = (a + c + mps) / rcb * rcb;  // last RCB boundary within MPS
+            const uint64_t cn = std::min(n - c, limit - (a + c));
+            const double ready =
+                static_cast<double>(m.data_start + beats_of(a, c + cn, width_)) + half_trip;
+            request_done = send(downstream_free_, ready, cn + completion_overhead_);
+            first_data = std::min(first_data, request_done - static_cast<double>(cn) / rate_);
+            c += cn;
+        }
+        tags_held_.push(request_done);
+        done = std::max(done, request_done);
+        off += n;
+    }
+    return {whole_cycle(first_data), whole_cycle(done)};
+}
+
+// Posted: the engine is done with a write when its last TLP has left; the
+// host memory absorbs each TLP half a round trip later. A TLP cannot leave
+// before the engine's datapath (width bytes per cycle) has handed over its
+// payload, so a link faster than the engine runs at the engine's pace.
+Memory::WriteTiming PcieLink::write(uint64_t t, uint64_t addr, uint64_t bytes) {
+    const double half_trip = params_.read_latency_cycles / 2.0;
+    const uint64_t mps = params_.max_payload_bytes;
+    double sent = static_cast<double>(t);
+    for (uint64_t off = 0; off < bytes;) {
+        const uint64_t a = addr + off;
+        const uint64_t n = std::min(bytes - off, mps - a % mps);
+        // The engine's port hands over one beat per cycle, write after write.
+        port_free_ = std::max(static_cast<double>(t), port_free_) +
+                     static_cast<double>(beats_of(a, n, width_));
+        sent = send(upstream_free_, static_cast<double>(t), n + request_overhead_);
+        if (sent < port_free_) sent = upstream_free_ = port_free_;
+        memory_.write_burst(whole_cycle(sent + half_trip), beats_of(a, n, width_), n);
+        off += n;
+    }
+    return {whole_cycle(sent), whole_cycle(sent)};
+}
+
+}  // namespace dmasim::model
