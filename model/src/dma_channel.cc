@@ -39,6 +39,7 @@ void DmaChannel::start(uint64_t now) {
     descs_done = 0;
     last_done_ = now;
     descs_begun_ = 0;
+    writeback_fault_ = DMA_ERR_NONE;
     stop_at_ = kNever;
     irqs_.clear();
     writebacks_.clear();
@@ -71,9 +72,14 @@ void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
         if (!begin_descriptor(item)) return;
     }
     copy_bytes(mover_.advance(horizon, max_reads));
+    if (mover_.fault() != DMA_ERR_NONE) {
+        stop(mover_.fault_at(), mover_.fault());
+        return;
+    }
     if (mover_.segment_done()) complete_descriptor();
     // mem_to_dev makes no data writes to pace the write-backs by.
     if (direction() == DMA_HW_MEM_TO_DEV) before_write(mover_.frontier());
+    if (writeback_fault_ != DMA_ERR_NONE && planning_) stop(writeback_fault_at_, writeback_fault_);
 }
 
 bool DmaChannel::begin_descriptor(const WalkItem& item) {
@@ -90,9 +96,9 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     if (descs_begun_++ == fault_desc_) {
         err = DMA_ERR_DATA_BUS;
         cycles = bus_.fault_cycles(ready);
-    } else if (reads_mem && !bus_.in_dmi(d.src, d.length))
+    } else if (reads_mem && !bus_.reachable(d.src, d.length))
         err = bus_.classify(d.src, false, false, &cycles);
-    else if (writes_mem && !bus_.in_dmi(d.dst, d.length))
+    else if (writes_mem && !bus_.reachable(d.dst, d.length))
         err = bus_.classify(d.dst, true, false, &cycles);
     if (err != DMA_ERR_NONE) {
         stop(ready + cycles, err);
@@ -106,9 +112,10 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     return true;
 }
 
-// Functional side of the planned bursts: the bytes move now, by DMI.
+// Functional side of the planned bursts: the bytes move now, by DMI. (On
+// the foreign path they moved in the bursts' own transactions.)
 void DmaChannel::copy_bytes(const Slice& s) {
-    if (s.bytes == 0 || !params_.move_payload) return;
+    if (s.bytes == 0 || !params_.move_payload || !bus_.fast()) return;
     // Only the addresses the direction uses were checked, so only those
     // become host pointers.
     auto host = [this, &s](uint64_t bus) { return bus_.dmi + bus + s.offset; };
@@ -151,9 +158,10 @@ void DmaChannel::complete_descriptor() {
     uint64_t at = d.addr + status_offset(format(), params_.descriptor_bytes);
     // Little-endian: a compact slot's 16-bit status is the first 2 bytes.
     uint32_t words[2] = {DMA_DESC_STATUS_DONE, d.length};
-    if (write) std::memcpy(bus_.dmi + at, words, status_bytes(params_.descriptor_bytes));
+    if (write && bus_.fast())
+        std::memcpy(bus_.dmi + at, words, status_bytes(params_.descriptor_bytes));
     writebacks_.push_back(
-        {mover_.last_response(), at, d.flags, write, current_.fetched, current_.index});
+        {mover_.last_response(), at, d.flags, write, current_.fetched, current_.index, d.length});
 
     stats_.descriptors += 1;
     stats_.bytes += d.length;
@@ -167,7 +175,9 @@ void DmaChannel::before_write(uint64_t t) {
     while (!writebacks_.empty() && writebacks_.front().issue <= t) {
         const Writeback& wb = writebacks_.front();
         uint64_t done = wb.issue;
-        if (wb.write) {
+        if (wb.write && !bus_.fast()) {
+            done = writeback_foreign(wb);
+        } else if (wb.write) {
             done = bus_.memory
                        ->write_burst(wb.issue + bus_.latency, beats_of(wb.addr, bytes, bus_.width),
                                      bytes)
@@ -189,6 +199,19 @@ void DmaChannel::before_write(uint64_t t) {
     }
 }
 
+// Foreign path: the status words go out in the write-back's own
+// transaction; a bus error there ends the channel as a descriptor error.
+uint64_t DmaChannel::writeback_foreign(const Writeback& wb) {
+    uint32_t words[2] = {DMA_DESC_STATUS_DONE, wb.length};
+    BusAccess w = bus_.write(wb.issue, wb.addr, status_bytes(params_.descriptor_bytes),
+                             reinterpret_cast<const uint8_t*>(words));
+    if (w.fault != BusFault::none && writeback_fault_ == DMA_ERR_NONE) {
+        writeback_fault_ = BusPort::error_of(w.fault, true);
+        writeback_fault_at_ = w.done;
+    }
+    return w.done;
+}
+
 void DmaChannel::raise_irq(uint64_t at) {
     irqs_.push_back(at + params_.irq_latency_cycles);
     stats_.irq_latency_cycles += params_.irq_latency_cycles;
@@ -197,6 +220,7 @@ void DmaChannel::raise_irq(uint64_t at) {
 // Stops the channel at `at`, or after its last write-back unless aborted.
 void DmaChannel::stop(uint64_t at, dma_hw_error err) {
     before_write(kNever);
+    if (err == DMA_ERR_NONE) err = writeback_fault_;
     if (err != DMA_ERR_ABORTED) at = std::max(at, last_done_);
     planning_ = false;
     walker_.halt();

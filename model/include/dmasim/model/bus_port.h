@@ -1,13 +1,24 @@
-// bus_port.h - how a DMA channel reaches RAM without a SystemC call per
-// burst: bytes through the DMI pointer, timing from the memory's channel
-// resources, and a real TLM transaction only to learn why an address
-// outside the DMI region fails.
+// bus_port.h - how the DMA controller's channels reach memory through its
+// `master` socket. Two paths, chosen at every START by asking the socket:
+//
+// - dmasim's own Memory answers the DMI request with a MemoryTimingExtension
+//   naming itself: bytes then move through the DMI pointer and burst timing
+//   is the memory's channel arithmetic (no SystemC call per burst); a real
+//   TLM transaction is sent only to learn why an address outside the DMI
+//   region fails. This is the fast path every dmasim run takes.
+// - Any other target (foreign path): each burst is one b_transport whose
+//   annotated delay carries the issue cycle, and the delay the target
+//   returns gives the completion; bytes travel in the transaction, or
+//   through DMI where the target grants it (timed by the DMI latencies).
+//   Error responses come back as faults. docs/embedding.md has the contract.
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
+#include <dmasim/model/clock.h>
 #include <dmasim/model/memory.h>
 
 #include <cstdint>
+#include <tlm>
 
 namespace dmasim::model {
 
@@ -17,17 +28,49 @@ struct ProbeResult {
     uint64_t cycles;     ///< time the error response took
 };
 
-class BusPort {
-public:
-    virtual ~BusPort() = default;
-    /// Sends a one-byte transaction that moves no data and reports the error.
-    virtual ProbeResult probe(uint64_t addr, bool write) = 0;
+/// How a foreign-path access ended.
+enum class BusFault { none, address, other };
 
-    uint8_t* dmi = nullptr;  ///< host pointer of bus address 0
-    uint64_t dmi_end = 0;    ///< [0, dmi_end) is reachable through dmi
-    Memory* memory = nullptr;
-    unsigned latency = 0;  ///< interconnect cycles added to each request
-    unsigned width = 16;   ///< bytes per beat
+/// Timing of one foreign-path access issued at some cycle.
+struct BusAccess {
+    uint64_t data;  ///< read: first data beat; write: last beat accepted
+    uint64_t done;  ///< read: last beat delivered; write: response
+    BusFault fault = BusFault::none;
+};
+
+class BusPort {
+    tlm::tlm_initiator_socket<>& socket_;
+    const Clock& clock_;
+
+public:
+    BusPort(tlm::tlm_initiator_socket<>& socket, const Clock& clock, unsigned latency,
+            unsigned width)
+        : socket_(socket), clock_(clock), latency(latency), width(width) {}
+
+    /// Asks the socket which path serves this run (called at START).
+    void connect();
+    /// The target invalidated DMI over [start, end].
+    void invalidate(uint64_t start, uint64_t end);
+
+    /// dmasim's Memory is behind the socket: the arithmetic fast path.
+    bool fast() const { return memory != nullptr; }
+    /// Fast path: [addr, addr + bytes) is in the DMI region. Foreign path:
+    /// always, since errors come back from the transactions themselves.
+    bool reachable(uint64_t addr, uint64_t bytes) const { return !fast() || in_dmi(addr, bytes); }
+    /// Fast path: end of the DMI region; foreign path: no limit.
+    uint64_t reach_end() const { return fast() ? dmi_end : UINT64_MAX; }
+
+    /// Foreign path: reads `bytes` at `addr` into `into`, issued at cycle `issue`.
+    BusAccess read(uint64_t issue, uint64_t addr, uint64_t bytes, uint8_t* into);
+    /// Foreign path: writes `bytes` from `from` to `addr`, issued at cycle `issue`.
+    BusAccess write(uint64_t issue, uint64_t addr, uint64_t bytes, const uint8_t* from);
+
+    // Fast path state (set by connect()).
+    uint8_t* dmi = nullptr;    ///< host pointer of bus address 0
+    uint64_t dmi_end = 0;      ///< [0, dmi_end) is reachable through dmi
+    Memory* memory = nullptr;  ///< null on the foreign path
+    const unsigned latency;    ///< interconnect cycles added to each fast-path request
+    const unsigned width;      ///< bytes per beat
 
     bool in_dmi(uint64_t addr, uint64_t bytes) const {
         return bytes <= dmi_end && addr <= dmi_end - bytes;
@@ -37,17 +80,22 @@ public:
 
     /// Cycles an injected bus error takes when issued at `issue`: the
     /// round trip of a one-beat read, which books the read channel.
-    uint64_t fault_cycles(uint64_t issue) {
-        return memory->read_burst(issue + latency, 1, width).done - issue;
-    }
+    uint64_t fault_cycles(uint64_t issue);
 
     /// Error code for a failed access, from a probe of its first bad byte.
-    dma_hw_error classify(uint64_t addr, bool write, bool descriptor, uint64_t* cycles) {
-        ProbeResult r = probe(first_outside(addr), write);
-        *cycles = r.cycles;
-        if (descriptor) return r.address_error ? DMA_ERR_DESC_ADDRESS : DMA_ERR_DESC_BUS;
-        return r.address_error ? DMA_ERR_DATA_ADDRESS : DMA_ERR_DATA_BUS;
-    }
+    dma_hw_error classify(uint64_t addr, bool write, bool descriptor, uint64_t* cycles);
+    /// Error code for a foreign-path fault.
+    static dma_hw_error error_of(BusFault fault, bool descriptor);
+
+private:
+    /// Sends a one-byte transaction that moves no data and reports the error.
+    ProbeResult probe(uint64_t addr, bool write);
+    BusAccess transport(tlm::tlm_command cmd, uint64_t issue, uint64_t addr, uint64_t bytes,
+                        uint8_t* data);
+    bool foreign_dmi(uint64_t addr, uint64_t bytes, bool write);
+
+    tlm::tlm_dmi foreign_dmi_;  ///< DMI a foreign target granted; empty if none
+    bool foreign_dmi_valid_ = false;
 };
 
 }  // namespace dmasim::model

@@ -92,10 +92,14 @@ private:
         uint64_t issue;  ///< the descriptor's last write response
         uint64_t addr;   ///< status word
         uint32_t flags;
-        bool write;  ///< false: completes at `issue` without a write-back
+        bool write;        ///< false: completes at `issue` without a write-back
         uint64_t fetched;  ///< issue of the fetch that read the descriptor
         uint64_t index;    ///< data descriptor index since START
+        uint32_t length;   ///< bytes the status reports
     };
+    uint64_t writeback_foreign(const Writeback& wb);
+    dma_hw_error writeback_fault_ = DMA_ERR_NONE;  ///< foreign path: first failed write-back
+    uint64_t writeback_fault_at_ = 0;
     Ring<Writeback> writebacks_;
 };
 
