@@ -1,10 +1,11 @@
 // bus_port.cc - choosing the path behind the master socket, and the
 // foreign path's timed transactions.
-#include <dmasim/model/burst.h>
-#include <dmasim/model/bus_port.h>
+#include "bus_port.h"
 
 #include <algorithm>
 #include <cstring>
+
+#include "burst.h"
 
 namespace dmasim::model {
 

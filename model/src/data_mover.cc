@@ -1,9 +1,10 @@
 // data_mover.cc - burst issue and completion times.
-#include <dmasim/model/burst.h>
-#include <dmasim/model/data_mover.h>
+#include "data_mover.h"
 
 #include <algorithm>
 #include <stdexcept>
+
+#include "burst.h"
 
 namespace dmasim::model {
 

@@ -1,9 +1,10 @@
 // descriptor_walker.cc - descriptor fetch timing, prefetch window and
 // chain following.
-#include <dmasim/model/burst.h>
-#include <dmasim/model/descriptor_walker.h>
+#include "descriptor_walker.h"
 
 #include <algorithm>
+
+#include "burst.h"
 
 namespace dmasim::model {
 

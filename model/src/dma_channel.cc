@@ -1,10 +1,11 @@
 // dma_channel.cc - descriptor sequencing, byte movement, write-back and
 // stop/interrupt planning for one channel.
-#include <dmasim/model/burst.h>
-#include <dmasim/model/dma_channel.h>
+#include "dma_channel.h"
 
 #include <algorithm>
 #include <cstring>
+
+#include "burst.h"
 
 namespace dmasim::model {
 

@@ -6,6 +6,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "bus_port.h"
+#include "dma_channel.h"
+#include "dma_registers.h"
+
 namespace dmasim::model {
 
 namespace {
@@ -41,10 +45,11 @@ DmaController::DmaController(sc_core::sc_module_name name, const DmaParams& para
       quantum_(std::max<uint64_t>(1, quantum_cycles)),
       window_(quantum_),
       clock_(clock),
-      bus_(master, clock, bus.interconnect_latency_cycles, bus.width_bytes) {
+      bus_(std::make_unique<BusPort>(master, clock, bus.interconnect_latency_cycles,
+                                     bus.width_bytes)) {
     check_params(params, bus);
     for (unsigned i = 0; i < params.channels; ++i)
-        channels_.push_back(std::make_unique<DmaChannel>(i, params_, bus_, device, &trace_));
+        channels_.push_back(std::make_unique<DmaChannel>(i, params_, *bus_, device, &trace_));
     master.register_invalidate_direct_mem_ptr(this, &DmaController::invalidate_dmi);
     regs.register_b_transport(this, &DmaController::b_transport);
     regs.register_transport_dbg(this, &DmaController::transport_dbg);
@@ -66,7 +71,7 @@ void DmaController::reset_stats() {
 // ---- bus master side ---------------------------------------------------
 
 void DmaController::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
-    bus_.invalidate(start, end);
+    bus_->invalidate(start, end);
 }
 
 // ---- registers -----------------------------------------------------------
@@ -151,7 +156,7 @@ void DmaController::write_ctrl(DmaChannel& c, uint32_t value, uint64_t cycle) {
     if (busy && (value & DMA_CTRL_ABORT)) {
         c.abort(cycle);
     } else if (!busy && (value & DMA_CTRL_START)) {
-        bus_.connect();
+        bus_->connect();
         c.start(cycle);
         activity_.notify(sc_core::SC_ZERO_TIME);
     }

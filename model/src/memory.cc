@@ -1,9 +1,10 @@
 // memory.cc - RAM target: TLM access, DMI and channel timing.
-#include <dmasim/model/burst.h>
-#include <dmasim/model/memory.h>
+#include "memory.h"
 
 #include <cstring>
 #include <stdexcept>
+
+#include "burst.h"
 
 namespace dmasim::model {
 

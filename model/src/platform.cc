@@ -2,11 +2,13 @@
 #include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
 #include <dmasim/model/dma_controller.h>
-#include <dmasim/model/interconnect.h>
-#include <dmasim/model/memory.h>
 #include <dmasim/model/platform.h>
-#include <dmasim/model/traffic_generator.h>
 #include <fmt/format.h>
+
+#include "dma_channel.h"
+#include "interconnect.h"
+#include "memory.h"
+#include "traffic_generator.h"
 
 namespace dmasim::model {
 

@@ -16,11 +16,8 @@
 // row sees them share the bus from their start.
 #pragma once
 
-#include <dmasim/model/bus_port.h>
 #include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
-#include <dmasim/model/dma_channel.h>
-#include <dmasim/model/dma_registers.h>
 #include <dmasim/model/platform.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -32,6 +29,10 @@
 #include <vector>
 
 namespace dmasim::model {
+
+class BusPort;
+class DmaChannel;
+struct RegisterInfo;
 
 class DmaController : public sc_core::sc_module {
 public:
@@ -86,7 +87,7 @@ private:
     uint64_t quantum_;
     uint64_t window_;  ///< planning horizon: doubles up to quantum_ after each register write
     const Clock& clock_;
-    BusPort bus_;
+    std::unique_ptr<BusPort> bus_;  ///< the channels' way through `master`
     std::vector<std::unique_ptr<DmaChannel>> channels_;
     sc_core::sc_event wake_;
     sc_core::sc_event activity_;

@@ -21,15 +21,16 @@
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
-#include <dmasim/model/bus_port.h>
 #include <dmasim/model/device_port.h>
 #include <dmasim/model/platform.h>
-#include <dmasim/model/ring.h>
-#include <dmasim/model/trace.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
+
+#include "bus_port.h"
+#include "ring.h"
+#include "trace.h"
 
 namespace dmasim::model {
 

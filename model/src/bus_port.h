@@ -15,10 +15,11 @@
 
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/clock.h>
-#include <dmasim/model/memory.h>
 
 #include <cstdint>
 #include <tlm>
+
+#include "memory.h"
 
 namespace dmasim::model {
 

@@ -10,16 +10,17 @@
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
-#include <dmasim/model/bus_port.h>
-#include <dmasim/model/data_mover.h>
-#include <dmasim/model/descriptor_walker.h>
 #include <dmasim/model/device_port.h>
 #include <dmasim/model/platform.h>
-#include <dmasim/model/ring.h>
-#include <dmasim/model/trace.h>
 
 #include <cstdint>
 #include <limits>
+
+#include "bus_port.h"
+#include "data_mover.h"
+#include "descriptor_walker.h"
+#include "ring.h"
+#include "trace.h"
 
 namespace dmasim::model {
 

@@ -16,15 +16,16 @@
 // after both its bytes and the previous decode.
 #pragma once
 
-#include <dmasim/model/bus_port.h>
-#include <dmasim/model/descriptor_codec.h>
 #include <dmasim/model/platform.h>
-#include <dmasim/model/ring.h>
-#include <dmasim/model/trace.h>
 
 #include <cstdint>
 #include <unordered_set>
 #include <vector>
+
+#include "bus_port.h"
+#include "descriptor_codec.h"
+#include "ring.h"
+#include "trace.h"
 
 namespace dmasim::model {
 
