@@ -1,6 +1,6 @@
 # The installable package: headers, static libraries, dmasimConfig.cmake
 # with the imported targets dmasim::sglist, dmasim::hw, dmasim::model and
-# dmasim::driver, and sglist.pc for plain C users (docs/install.md).
+# dmasim::driver, and sglist.pc for plain C users (docs/embedding.md).
 include(CMakePackageConfigHelpers)
 
 set_target_properties(dmasim_hw PROPERTIES EXPORT_NAME hw)
