@@ -4,9 +4,10 @@
 include(CMakePackageConfigHelpers)
 
 set_target_properties(dmasim_hw PROPERTIES EXPORT_NAME hw)
+set_target_properties(dmasim_params PROPERTIES EXPORT_NAME params)
 set_target_properties(dmasim_model PROPERTIES EXPORT_NAME model)
 set_target_properties(dmasim_driver PROPERTIES EXPORT_NAME driver)
-install(TARGETS sglist dmasim_hw dmasim_model dmasim_driver EXPORT dmasimTargets
+install(TARGETS sglist dmasim_hw dmasim_params dmasim_model dmasim_driver EXPORT dmasimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/sglist/include/ ${PROJECT_SOURCE_DIR}/model/include/

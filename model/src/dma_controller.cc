@@ -14,21 +14,8 @@ namespace dmasim::model {
 
 namespace {
 void check_params(const DmaParams& p, const BusParams& bus) {
-    if (p.channels == 0 || p.channels > DMA_MAX_CHANNELS)
-        throw std::invalid_argument(fmt::format("dma.channels must be 1..{}", DMA_MAX_CHANNELS));
-    if (bus.width_bytes == 0 || (bus.width_bytes & (bus.width_bytes - 1)) != 0 ||
-        bus.width_bytes > 128)
-        throw std::invalid_argument("bus.width_bytes must be a power of two 1..128");
-    if (p.max_burst_beats == 0 || p.max_outstanding_reads == 0 || p.max_outstanding_writes == 0 ||
-        p.descriptor_prefetch == 0)
-        throw std::invalid_argument("dma burst, outstanding and prefetch limits must be >= 1");
-    uint64_t burst = uint64_t(p.max_burst_beats) * bus.width_bytes;
-    if (p.buffer_bytes < 2 * std::min<uint64_t>(burst, 4096))
-        throw std::invalid_argument("dma.buffer_bytes must hold two maximal bursts");
-    if (p.descriptor_bytes != 16 && p.descriptor_bytes != 32 && p.descriptor_bytes != 64)
-        throw std::invalid_argument("dma.descriptor_bytes must be 16, 32 or 64");
-    if (p.read_refill_bytes > p.buffer_bytes)
-        throw std::invalid_argument("dma.read_refill_bytes must be at most dma.buffer_bytes");
+    std::vector<ParamProblem> problems = validate(p, bus);
+    if (!problems.empty()) throw std::invalid_argument(problems.front().message);
 }
 }  // namespace
 

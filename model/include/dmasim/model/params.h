@@ -173,6 +173,18 @@ public:
     virtual void counter(TraceCounter counter, unsigned channel, uint64_t at, int64_t delta) = 0;
 };
 
+/// A rule a set of parameter values breaks: every key involved (spelled as
+/// in docs/configuration.md) and a message naming the values and what is
+/// allowed.
+struct ParamProblem {
+    std::vector<std::string> keys;
+    std::string message;
+};
+/// Every rule the DMA controller places on its parameters and the bus's
+/// (the controller refuses to elaborate with any; sim/ reports them with
+/// the file and line of the keys). Empty when the values are usable.
+std::vector<ParamProblem> validate(const DmaParams& dma, const BusParams& bus);
+
 /// Cycles the memory's read and write data channels were booked before a
 /// cycle (every master: DMA, CPU, background traffic).
 struct BusBusy {
