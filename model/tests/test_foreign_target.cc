@@ -98,15 +98,15 @@ struct ForeignRig {
         cpu.access(false, offset, &v);
         return v;
     }
-    /// Runs one chained_pages mem_to_mem list at `desc`; returns the cycle
-    /// busy fell, and the channel's STATUS.
-    std::pair<uint64_t, uint32_t> run(uint64_t desc) {
+    /// Runs one chained_pages list at `desc`; returns the cycle the
+    /// interrupt rose, and the channel's STATUS.
+    std::pair<uint64_t, uint32_t> run(uint64_t desc, dma_hw_direction dir = DMA_HW_MEM_TO_MEM) {
         std::pair<uint64_t, uint32_t> out{0, 0};
         sc_core::sc_spawn([&] {
             reg(DMA_REG_IRQ_MASK, 1);
             reg(DMA_CH_BASE(0) + DMA_CH_DESC_ADDR_LO, static_cast<uint32_t>(desc));
             reg(DMA_CH_BASE(0) + DMA_CH_CTRL,
-                ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages) | DMA_CTRL_START);
+                ctrl_word(dir, DescriptorFormat::chained_pages) | DMA_CTRL_START);
             sc_core::wait(irq.posedge_event());
             out = {clock.now(), reg(DMA_CH_BASE(0) + DMA_CH_STATUS)};
             EXPECT_FALSE(busy.read());
@@ -133,6 +133,27 @@ TEST(ModelForeignTarget, BytesMoveThroughTransactions) {
                   digest(&rig.memory.bytes[kSrc + i * 4096], 3000))
             << "descriptor " << i;
     EXPECT_GT(at, 0u);
+}
+
+// The device directions stage their bytes between the device port and
+// the transactions: the source's pattern lands in memory, and the sink
+// digests exactly the bytes memory held.
+TEST(ModelForeignTarget, DeviceToMemoryWritesTheSourcePattern) {
+    ForeignRig to_mem;
+    auto [at, status] =
+        to_mem.run(to_mem.list(segments(0, kDst, 1, 3000, 4096)), DMA_HW_DEV_TO_MEM);
+    EXPECT_EQ(status, DMA_STATUS_DONE);
+    for (uint64_t k = 0; k < 3000; ++k)
+        ASSERT_EQ(to_mem.memory.bytes[kDst + k], DevicePort::pattern_byte(k)) << k;
+}
+
+TEST(ModelForeignTarget, MemoryToDeviceDigestsTheSourceBytes) {
+    ForeignRig rig;
+    fill_pattern(rig.memory.bytes.data() + kSrc, 3000, 5);
+    auto [at, status] = rig.run(rig.list(segments(kSrc, 0, 1, 3000, 4096)), DMA_HW_MEM_TO_DEV);
+    EXPECT_EQ(status, DMA_STATUS_DONE);
+    EXPECT_EQ(rig.device.sink_digest(),
+              DevicePort::digest_of(rig.memory.bytes.data() + kSrc, 3000));
 }
 
 // One 256-byte descriptor (one 16-beat burst, defaults: S = 2, cut-through,
