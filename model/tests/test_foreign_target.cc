@@ -205,7 +205,7 @@ TEST(ModelForeignTarget, AddressErrorOnAFetchIsADescriptorAddressError) {
     EXPECT_EQ(status, error_status(DMA_ERR_DESC_ADDRESS));
 }
 
-TEST(ModelForeignTarget, GrantedDmiCarriesTheBytesAndTheLatency) {
+TEST(ModelForeignTarget, GrantedDmiCarriesTheBytesWithoutTransactions) {
     ForeignRig rig;
     rig.memory.grant_dmi = true;
     fill_pattern(rig.memory.bytes.data() + kSrc, 4096, 9);
