@@ -1,9 +1,10 @@
 // data_mover.cc - burst issue and completion times.
-#include <dmasim/model/burst.h>
-#include <dmasim/model/data_mover.h>
+#include "data_mover.h"
 
 #include <algorithm>
 #include <stdexcept>
+
+#include "burst.h"
 
 namespace dmasim::model {
 
@@ -33,6 +34,8 @@ void DataMover::reset(uint64_t now) {
     covered_ = now;
     blocked_until_ = now;
     granted_ = 0;
+    staged_.clear();
+    fault_ = DMA_ERR_NONE;
 }
 
 void DataMover::begin(const Segment& seg, dma_hw_direction dir, uint64_t ready) {
@@ -53,8 +56,8 @@ Slice DataMover::advance(uint64_t horizon, uint64_t max_reads) {
         if (read_fits) {
             if (reads == max_reads || !plan_read(horizon)) break;
             ++reads;
-        } else {
-            plan_write();
+        } else if (!plan_write()) {
+            break;
         }
     }
     return {before, w_done_ - before};
@@ -97,9 +100,15 @@ bool DataMover::plan_read(uint64_t horizon) {
         DevicePort::Timing d = device_.source(t, n);
         data_start = d.data_start;
         done = d.done;
+        if (!bus_.fast()) device_.produce(stage(n), n);
+    } else if (!bus_.fast()) {
+        BusAccess r = bus_.read(t, seg_.src + r_done_, n, stage(n));
+        if (r.fault != BusFault::none) return fail(r.fault, r.done);
+        data_start = r.data;
+        done = r.done;
     } else {
         uint64_t addr = seg_.src + r_done_;
-        Memory::ReadTiming r = bus_.read(t, addr, n);
+        Memory::ReadTiming r = bus_.fast_read(t, addr, n);
         data_start = r.data_start;
         done = r.done;
     }
@@ -131,7 +140,7 @@ uint64_t DataMover::write_data_ready(uint64_t first, uint64_t last, uint64_t bea
     return std::max(first_beat, last_done > beats ? last_done - beats : 0);
 }
 
-void DataMover::plan_write() {
+bool DataMover::plan_write() {
     uint64_t base = dir_ == DMA_HW_MEM_TO_DEV ? 0 : seg_.dst;
     uint64_t at = base + w_done_;
     uint64_t end = burst_end(at, base + r_done_, bus_.width, params_.max_burst_beats);
@@ -145,9 +154,16 @@ void DataMover::plan_write() {
     if (dir_ == DMA_HW_MEM_TO_DEV) {
         DevicePort::Timing d = device_.sink(t, m);
         release = response = d.done;
+        if (!bus_.fast()) device_.consume(unstage(m), m);
+    } else if (!bus_.fast()) {
+        gate_.before_write(t);
+        BusAccess w = bus_.write(t, at, m, unstage(m));
+        if (w.fault != BusFault::none) return fail(w.fault, w.done);
+        release = w.data;
+        response = w.done;
     } else {
         gate_.before_write(t);
-        Memory::WriteTiming w = bus_.write(t, at, m);
+        Memory::WriteTiming w = bus_.fast_write(t, at, m);
         release = w.data_end;
         response = w.response;
     }
@@ -168,6 +184,26 @@ void DataMover::plan_write() {
         tracks_.counter(TraceCounter::buffer_bytes, release, -static_cast<int64_t>(m));
         tracks_.counter(TraceCounter::bytes_moved, response, static_cast<int64_t>(m));
     }
+    return true;
+}
+
+// Foreign path: the bytes travel in the timed transactions, so they are
+// held here, in stream order, between a burst's read and its write.
+uint8_t* DataMover::stage(uint64_t n) {
+    staged_.resize(staged_.size() + n);
+    return staged_.data() + staged_.size() - n;
+}
+
+const uint8_t* DataMover::unstage(uint64_t n) {
+    unstaged_.assign(staged_.begin(), staged_.begin() + static_cast<ptrdiff_t>(n));
+    staged_.erase(staged_.begin(), staged_.begin() + static_cast<ptrdiff_t>(n));
+    return unstaged_.data();
+}
+
+bool DataMover::fail(BusFault fault, uint64_t at) {
+    fault_ = BusPort::error_of(fault, false);
+    fault_at_ = at;
+    return false;
 }
 
 void DataMover::trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uint64_t from,

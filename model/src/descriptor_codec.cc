@@ -1,5 +1,5 @@
 // descriptor_codec.cc - descriptor decoding and validity rules.
-#include <dmasim/model/descriptor_codec.h>
+#include "descriptor_codec.h"
 
 #include <cstring>
 

@@ -1,9 +1,10 @@
 // descriptor_walker.cc - descriptor fetch timing, prefetch window and
 // chain following.
-#include <dmasim/model/burst.h>
-#include <dmasim/model/descriptor_walker.h>
+#include "descriptor_walker.h"
 
 #include <algorithm>
+
+#include "burst.h"
 
 namespace dmasim::model {
 
@@ -51,17 +52,30 @@ unsigned DescriptorWalker::batch_slots(uint64_t addr) const {
                  format_ == DescriptorFormat::chained_pages;
     uint64_t n = burst ? std::max(1u, params_.descriptor_prefetch) : 1;
     uint64_t to_page = ((addr | (kBurstBoundary - 1)) + 1 - addr) / size_;
-    uint64_t to_dmi_end = (bus_.dmi_end - addr) / size_;
+    uint64_t to_dmi_end = (bus_.reach_end() - addr) / size_;
     return static_cast<unsigned>(std::max<uint64_t>(1, std::min({n, to_page, to_dmi_end})));
 }
 
 uint64_t DescriptorWalker::fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue) {
     if (params_.descriptor_fetch == DescriptorFetch::burst)
-        return bus_.read(issue, addr, bytes).done;
+        return bus_.fast_read(issue, addr, bytes).done;
     uint64_t t = issue;
     for (uint64_t off = 0; off < bytes; off += bus_.width)
-        t = bus_.read(t, addr / bus_.width * bus_.width + off, bus_.width).done;
+        t = bus_.fast_read(t, addr / bus_.width * bus_.width + off, bus_.width).done;
     return t;
+}
+
+// Foreign path: the same fetch as timed transactions whose bytes land in
+// fetched_; a burst is one transaction, word mode one per bus word.
+BusAccess DescriptorWalker::fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue) {
+    fetched_.resize(bytes);
+    if (params_.descriptor_fetch == DescriptorFetch::burst)
+        return bus_.read(issue, addr, bytes, fetched_.data());
+    BusAccess r{issue, issue};
+    for (uint64_t off = 0; off < bytes && r.fault == BusFault::none; off += bus_.width)
+        r = bus_.read(r.done, addr + off, std::min<uint64_t>(bus_.width, bytes - off),
+                      fetched_.data() + off);
+    return r;
 }
 
 void DescriptorWalker::fetch(uint64_t issue) {
@@ -70,7 +84,7 @@ void DescriptorWalker::fetch(uint64_t issue) {
         finish(DMA_ERR_DESC_BUS, issue + bus_.fault_cycles(issue));
         return;
     }
-    if (!bus_.in_dmi(addr, size_)) {
+    if (!bus_.reachable(addr, size_)) {
         uint64_t cycles = 0;
         dma_hw_error err = bus_.classify(addr, false, true, &cycles);
         finish(err, issue + cycles);
@@ -78,7 +92,17 @@ void DescriptorWalker::fetch(uint64_t issue) {
     }
     unsigned n = batch_slots(addr);
     uint64_t bytes = uint64_t(n) * size_;
-    uint64_t done = fetch_timing(addr, bytes, issue);
+    uint64_t done;
+    if (bus_.fast()) {
+        done = fetch_timing(addr, bytes, issue);
+    } else {
+        BusAccess r = fetch_foreign(addr, bytes, issue);
+        if (r.fault != BusFault::none) {
+            finish(BusPort::error_of(r.fault, true), r.done);
+            return;
+        }
+        done = r.done;
+    }
     stats_.descriptor_bytes_fetched += bytes;
     const uint64_t chunk = links_;
     ready_ = done;
@@ -87,8 +111,8 @@ void DescriptorWalker::fetch(uint64_t issue) {
     while (used < n) {
         Descriptor d;
         uint64_t slot = addr + uint64_t(used++) * size_;
-        dma_hw_error err =
-            decode_descriptor(format_, bus_.dmi + slot, slot, &d, params_.descriptor_bytes);
+        const uint8_t* bytes_at = bus_.fast() ? bus_.dmi + slot : fetched_.data() + (slot - addr);
+        dma_hw_error err = decode_descriptor(format_, bytes_at, slot, &d, params_.descriptor_bytes);
         if (!decode_slot(d, err, issue, done)) break;
     }
     if (tracks_.on()) {

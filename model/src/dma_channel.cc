@@ -1,10 +1,11 @@
 // dma_channel.cc - descriptor sequencing, byte movement, write-back and
 // stop/interrupt planning for one channel.
-#include <dmasim/model/burst.h>
-#include <dmasim/model/dma_channel.h>
+#include "dma_channel.h"
 
 #include <algorithm>
 #include <cstring>
+
+#include "burst.h"
 
 namespace dmasim::model {
 
@@ -39,6 +40,7 @@ void DmaChannel::start(uint64_t now) {
     descs_done = 0;
     last_done_ = now;
     descs_begun_ = 0;
+    writeback_fault_ = DMA_ERR_NONE;
     stop_at_ = kNever;
     irqs_.clear();
     irq_pending_ = 0;
@@ -75,9 +77,14 @@ void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
         if (!begin_descriptor(item)) return;
     }
     copy_bytes(mover_.advance(horizon, max_reads));
+    if (mover_.fault() != DMA_ERR_NONE) {
+        stop(mover_.fault_at(), mover_.fault());
+        return;
+    }
     if (mover_.segment_done()) complete_descriptor();
     // mem_to_dev makes no data writes to pace the write-backs by.
     if (direction() == DMA_HW_MEM_TO_DEV) before_write(mover_.frontier());
+    if (writeback_fault_ != DMA_ERR_NONE && planning_) stop(writeback_fault_at_, writeback_fault_);
 }
 
 bool DmaChannel::begin_descriptor(const WalkItem& item) {
@@ -94,9 +101,9 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     if (descs_begun_++ == fault_desc_) {
         err = DMA_ERR_DATA_BUS;
         cycles = bus_.fault_cycles(ready);
-    } else if (reads_mem && !bus_.in_dmi(d.src, d.length))
+    } else if (reads_mem && !bus_.reachable(d.src, d.length))
         err = bus_.classify(d.src, false, false, &cycles);
-    else if (writes_mem && !bus_.in_dmi(d.dst, d.length))
+    else if (writes_mem && !bus_.reachable(d.dst, d.length))
         err = bus_.classify(d.dst, true, false, &cycles);
     if (err != DMA_ERR_NONE) {
         stop(ready + cycles, err);
@@ -110,9 +117,10 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     return true;
 }
 
-// Functional side of the planned bursts: the bytes move now, by DMI.
+// Functional side of the planned bursts: the bytes move now, by DMI. (On
+// the foreign path they moved in the bursts' own transactions.)
 void DmaChannel::copy_bytes(const Slice& s) {
-    if (s.bytes == 0 || !params_.move_payload) return;
+    if (s.bytes == 0 || !params_.move_payload || !bus_.fast()) return;
     // Only the addresses the direction uses were checked, so only those
     // become host pointers.
     auto host = [this, &s](uint64_t bus) { return bus_.dmi + bus + s.offset; };
@@ -155,9 +163,10 @@ void DmaChannel::complete_descriptor() {
     uint64_t at = d.addr + status_offset(format(), params_.descriptor_bytes);
     // Little-endian: a compact slot's 16-bit status is the first 2 bytes.
     uint32_t words[2] = {DMA_DESC_STATUS_DONE, d.length};
-    if (write) std::memcpy(bus_.dmi + at, words, status_bytes(params_.descriptor_bytes));
+    if (write && bus_.fast())
+        std::memcpy(bus_.dmi + at, words, status_bytes(params_.descriptor_bytes));
     writebacks_.push_back(
-        {mover_.last_response(), at, d.flags, write, current_.fetched, current_.index});
+        {mover_.last_response(), at, d.flags, write, current_.fetched, current_.index, d.length});
 
     stats_.descriptors += 1;
     stats_.bytes += d.length;
@@ -171,8 +180,10 @@ void DmaChannel::before_write(uint64_t t) {
     while (!writebacks_.empty() && writebacks_.front().issue <= t) {
         const Writeback& wb = writebacks_.front();
         uint64_t done = wb.issue;
-        if (wb.write) {
-            done = bus_.write(wb.issue, wb.addr, bytes).response;
+        if (wb.write && !bus_.fast()) {
+            done = writeback_foreign(wb);
+        } else if (wb.write) {
+            done = bus_.fast_write(wb.issue, wb.addr, bytes).response;
             if (tracks_.on()) {
                 TraceArgs args;
                 args.address = wb.addr;
@@ -188,6 +199,19 @@ void DmaChannel::before_write(uint64_t t) {
         if (wb.flags & DMA_DESC_IRQ) note_irq_completion(done);
         writebacks_.pop_front();
     }
+}
+
+// Foreign path: the status words go out in the write-back's own
+// transaction; a bus error there ends the channel as a descriptor error.
+uint64_t DmaChannel::writeback_foreign(const Writeback& wb) {
+    uint32_t words[2] = {DMA_DESC_STATUS_DONE, wb.length};
+    BusAccess w = bus_.write(wb.issue, wb.addr, status_bytes(params_.descriptor_bytes),
+                             reinterpret_cast<const uint8_t*>(words));
+    if (w.fault != BusFault::none && writeback_fault_ == DMA_ERR_NONE) {
+        writeback_fault_ = BusPort::error_of(w.fault, true);
+        writeback_fault_at_ = w.done;
+    }
+    return w.done;
 }
 
 void DmaChannel::raise_irq(uint64_t at) {
@@ -227,6 +251,7 @@ void DmaChannel::raise_coalesced(uint64_t at) {
 // Stops the channel at `at`, or after its last write-back unless aborted.
 void DmaChannel::stop(uint64_t at, dma_hw_error err) {
     before_write(kNever);
+    if (err == DMA_ERR_NONE) err = writeback_fault_;
     if (err != DMA_ERR_ABORTED) at = std::max(at, last_done_);
     expire_coalesce_timer(at);
     planning_ = false;

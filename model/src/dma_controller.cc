@@ -6,60 +6,37 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "bus_port.h"
+#include "dma_channel.h"
+#include "dma_registers.h"
+
 namespace dmasim::model {
 
 namespace {
-constexpr const char* kMsgType = "dmasim/dma";
-
 void check_params(const DmaParams& p, const BusParams& bus) {
-    if (p.channels == 0 || p.channels > DMA_MAX_CHANNELS)
-        throw std::invalid_argument(fmt::format("dma.channels must be 1..{}", DMA_MAX_CHANNELS));
-    if (bus.width_bytes == 0 || (bus.width_bytes & (bus.width_bytes - 1)) != 0 ||
-        bus.width_bytes > 128)
-        throw std::invalid_argument("bus.width_bytes must be a power of two 1..128");
-    if (p.max_burst_beats == 0 || p.max_outstanding_reads == 0 || p.max_outstanding_writes == 0 ||
-        p.descriptor_prefetch == 0)
-        throw std::invalid_argument("dma burst, outstanding and prefetch limits must be >= 1");
-    uint64_t burst = uint64_t(p.max_burst_beats) * bus.width_bytes;
-    if (p.buffer_bytes < 2 * std::min<uint64_t>(burst, 4096))
-        throw std::invalid_argument("dma.buffer_bytes must hold two maximal bursts");
-    if (p.descriptor_bytes != 16 && p.descriptor_bytes != 32 && p.descriptor_bytes != 64)
-        throw std::invalid_argument("dma.descriptor_bytes must be 16, 32 or 64");
-    if (p.read_refill_bytes > p.buffer_bytes)
-        throw std::invalid_argument("dma.read_refill_bytes must be at most dma.buffer_bytes");
-    // Without a timer, completions below the threshold would wait for the stop.
-    if (p.irq_coalesce_count == 0 ||
-        (p.irq_coalesce_count > 1 && p.irq_coalesce_timeout_cycles == 0))
-        throw std::invalid_argument(
-            "dma.irq_coalesce_count must be >= 1, and > 1 needs dma.irq_coalesce_timeout_cycles > "
-            "0");
+    std::vector<ParamProblem> problems = validate(p, bus);
+    if (!problems.empty()) throw std::invalid_argument(problems.front().message);
 }
 }  // namespace
 
 DmaController::DmaController(sc_core::sc_module_name name, const DmaParams& params,
                              const BusParams& bus, uint64_t quantum_cycles, const Clock& clock,
-                             Memory& memory, DevicePort& device)
+                             DevicePort& device)
     : sc_module(name),
       regs("regs"),
       master("master"),
+      irq("irq"),
+      busy("busy", params.channels),
       params_(params),
       mmio_latency_(bus.mmio_latency_cycles),
       quantum_(std::max<uint64_t>(1, quantum_cycles)),
       window_(quantum_),
       clock_(clock),
-      busy_("busy", params.channels),
-      irq_("irq") {
+      bus_(std::make_unique<BusPort>(master, clock, bus)) {
     check_params(params, bus);
-    BusPort::memory = &memory;
-    if (bus.kind == BusKind::pcie) {
-        link_ = std::make_unique<PcieLink>(bus.pcie, memory, bus.width_bytes, clock);
-        BusPort::link = link_.get();
-    }
-    BusPort::latency = bus.interconnect_latency_cycles;
-    BusPort::width = bus.width_bytes;
-    BusPort& port = *this;
     for (unsigned i = 0; i < params.channels; ++i)
-        channels_.push_back(std::make_unique<DmaChannel>(i, params_, port, device, &trace_));
+        channels_.push_back(std::make_unique<DmaChannel>(i, params_, *bus_, device, &trace_));
+    master.register_invalidate_direct_mem_ptr(this, &DmaController::invalidate_dmi);
     regs.register_b_transport(this, &DmaController::b_transport);
     regs.register_transport_dbg(this, &DmaController::transport_dbg);
     SC_THREAD(engine);
@@ -79,35 +56,8 @@ void DmaController::reset_stats() {
 
 // ---- bus master side ---------------------------------------------------
 
-void DmaController::acquire_dmi() {
-    tlm::tlm_generic_payload trans;
-    tlm::tlm_dmi dmi;
-    trans.set_address(0);
-    trans.set_command(tlm::TLM_READ_COMMAND);
-    bool ok = master->get_direct_mem_ptr(trans, dmi) && dmi.is_read_write_allowed() &&
-              dmi.get_start_address() == 0;
-    BusPort::dmi = ok ? dmi.get_dmi_ptr() : nullptr;
-    BusPort::dmi_end = ok ? dmi.get_end_address() + 1 : 0;
-}
-
-ProbeResult DmaController::probe(uint64_t addr, bool write) {
-    uint8_t byte = 0;
-    uint8_t enable = TLM_BYTE_DISABLED;
-    tlm::tlm_generic_payload trans;
-    trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    trans.set_address(addr);
-    trans.set_data_ptr(&byte);
-    trans.set_data_length(1);
-    trans.set_streaming_width(1);
-    trans.set_byte_enable_ptr(&enable);
-    trans.set_byte_enable_length(1);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    master->b_transport(trans, delay);
-    uint64_t cycles = clock_.cycle_at_or_after(delay);
-    if (trans.is_response_ok())
-        SC_REPORT_WARNING(kMsgType, "access outside DMI answered OK; treated as a bus error");
-    return {trans.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE, cycles};
+void DmaController::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+    bus_->invalidate(start, end);
 }
 
 // ---- registers -----------------------------------------------------------
@@ -192,7 +142,7 @@ void DmaController::write_ctrl(DmaChannel& c, uint32_t value, uint64_t cycle) {
     if (busy && (value & DMA_CTRL_ABORT)) {
         c.abort(cycle);
     } else if (!busy && (value & DMA_CTRL_START)) {
-        acquire_dmi();
+        bus_->connect();
         c.start(cycle);
         activity_.notify(sc_core::SC_ZERO_TIME);
     }
@@ -233,13 +183,13 @@ unsigned DmaController::transport_dbg(tlm::tlm_generic_payload& trans) {
     return access(trans, clock_.now()) ? 4 : 0;
 }
 
-// Only the engine thread writes the signals (sc_signal allows one writer).
+// Only the engine thread drives the outputs (a signal allows one writer).
 void DmaController::update_signals() {
     bool level = (irq_status_ & irq_mask_) != 0;
-    if (irq_.read() != level) irq_.write(level);
+    if (irq.read() != level) irq.write(level);
     for (unsigned i = 0; i < channels(); ++i) {
-        bool busy = channels_[i]->status & DMA_STATUS_BUSY;
-        if (busy_[i].read() != busy) busy_[i].write(busy);
+        bool on = channels_[i]->status & DMA_STATUS_BUSY;
+        if (busy[i].size() && busy[i]->read() != on) busy[i]->write(on);
     }
 }
 

@@ -1,5 +1,5 @@
 // dma_registers.cc - the register table.
-#include <dmasim/model/dma_registers.h>
+#include "dma_registers.h"
 
 namespace dmasim::model {
 

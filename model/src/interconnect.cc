@@ -1,6 +1,7 @@
 // interconnect.cc - address decoding and forwarding.
+#include "interconnect.h"
+
 #include <dmasim/hw/dma_hw.h>
-#include <dmasim/model/interconnect.h>
 
 namespace dmasim::model {
 

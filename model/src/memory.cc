@@ -1,9 +1,10 @@
 // memory.cc - RAM target: TLM access, DMI and channel timing.
-#include <dmasim/model/burst.h>
-#include <dmasim/model/memory.h>
+#include "memory.h"
 
 #include <cstring>
 #include <stdexcept>
+
+#include "burst.h"
 
 namespace dmasim::model {
 
@@ -110,6 +111,7 @@ void Memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& dela
 }
 
 bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+    if (auto* ext = trans.get_extension<MemoryTimingExtension>()) ext->memory = this;
     if (trans.get_address() >= fault_from_ || fault_from_ == 0) return false;
     dmi.set_dmi_ptr(params_.backing);
     dmi.set_start_address(0);

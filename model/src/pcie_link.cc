@@ -1,7 +1,7 @@
 // pcie_link.cc - PCIe link timing: TLP splitting, serialisation per
 // direction, tags and the non-posted round trip (docs/pcie.md).
-#include <dmasim/model/burst.h>
-#include <dmasim/model/pcie_link.h>
+#include "pcie_link.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,12 +9,10 @@
 #include <limits>
 #include <stdexcept>
 
+#include "burst.h"
+
 namespace dmasim::model {
 namespace {
-
-bool power_of_two_in(uint64_t v, uint64_t lo, uint64_t hi) {
-    return v >= lo && v <= hi && (v & (v - 1)) == 0;
-}
 
 // Link arithmetic is in fractional cycles (a 24-byte header takes 3.3
 // cycles on a Gen3 x8 link at 1 GHz); the engine sees whole cycles, the
@@ -30,33 +28,9 @@ double PcieLink::raw_gbytes_per_second(unsigned gen, unsigned lanes) {
     return kGigatransfers[gen - 1] * lanes * encoding / 8;
 }
 
-std::string PcieLink::check(const PcieParams& p) {
-    if (p.gen < 1 || p.gen > 5) return fmt::format("pcie.gen = {} must be 1 to 5", p.gen);
-    if (!power_of_two_in(p.lanes, 1, 32))
-        return fmt::format("pcie.lanes = {} must be 1, 2, 4, 8, 16 or 32", p.lanes);
-    if (!power_of_two_in(p.max_payload_bytes, 128, 4096))
-        return fmt::format("pcie.max_payload_bytes = {} must be a power of two from 128 to 4096",
-                           p.max_payload_bytes);
-    if (!power_of_two_in(p.max_read_request_bytes, 128, 4096))
-        return fmt::format(
-            "pcie.max_read_request_bytes = {} must be a power of two from 128 to 4096",
-            p.max_read_request_bytes);
-    if (p.read_completion_boundary_bytes != 64 && p.read_completion_boundary_bytes != 128)
-        return fmt::format("pcie.read_completion_boundary_bytes = {} must be 64 or 128",
-                           p.read_completion_boundary_bytes);
-    if (p.request_header_bytes != 12 && p.request_header_bytes != 16)
-        return fmt::format("pcie.request_header_bytes = {} must be 12 or 16",
-                           p.request_header_bytes);
-    if (p.tags == 0) return "pcie.tags must be at least 1";
-    if (!(p.dllp_overhead >= 0 && p.dllp_overhead <= 0.5))
-        return fmt::format("pcie.dllp_overhead = {} must be 0 to 0.5", p.dllp_overhead);
-    return {};
-}
-
 PcieLink::PcieLink(const PcieParams& params, Memory& memory, unsigned width_bytes,
                    const Clock& clock)
     : params_(params), memory_(memory), width_(width_bytes) {
-    if (std::string why = check(params); !why.empty()) throw std::invalid_argument(why);
     const double period_ns = clock.period().to_seconds() * 1e9;
     rate_ =
         raw_gbytes_per_second(params.gen, params.lanes) * period_ns * (1 - params.dllp_overhead);

@@ -2,11 +2,13 @@
 #include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
 #include <dmasim/model/dma_controller.h>
-#include <dmasim/model/interconnect.h>
-#include <dmasim/model/memory.h>
 #include <dmasim/model/platform.h>
-#include <dmasim/model/traffic_generator.h>
 #include <fmt/format.h>
+
+#include "dma_channel.h"
+#include "interconnect.h"
+#include "memory.h"
+#include "traffic_generator.h"
 
 namespace dmasim::model {
 
@@ -18,13 +20,17 @@ struct Platform::Impl {
           interconnect("interconnect", p.memory.size_bytes, p.bus.interconnect_latency_cycles,
                        clock),
           device(p.device),
-          dma("dma", p.dma, p.bus, p.quantum_cycles, clock, memory, device),
+          dma("dma", p.dma, p.bus, p.quantum_cycles, clock, device),
+          irq("irq"),
+          busy("busy", p.dma.channels),
           traffic(
               "traffic", p.traffic, p.bus.width_bytes, p.memory.size_bytes, clock,
               [this] { return dma.any_busy(); }, dma.activity()) {
         interconnect.mem_out.bind(memory.socket);
         interconnect.regs_out.bind(dma.regs);
         dma.master.bind(interconnect.dma_in);
+        dma.irq.bind(irq);
+        for (unsigned i = 0; i < p.dma.channels; ++i) dma.busy[i].bind(busy[i]);
         traffic.socket.bind(interconnect.traffic_in);
         // The traffic master's quantum keeper reads the global quantum; the
         // default (zero) would make it wait() after every burst.
@@ -37,6 +43,8 @@ struct Platform::Impl {
     Interconnect interconnect;
     DevicePort device;
     DmaController dma;
+    sc_core::sc_signal<bool> irq;
+    sc_core::sc_vector<sc_core::sc_signal<bool>> busy;
     TrafficGenerator traffic;
 };
 
@@ -74,10 +82,10 @@ Platform::~Platform() { delete impl_; }
 
 tlm::tlm_target_socket<>& Platform::cpu_target() { return impl_->interconnect.cpu_in; }
 
-const sc_core::sc_signal<bool>& Platform::irq() const { return impl_->dma.irq(); }
+const sc_core::sc_signal<bool>& Platform::irq() const { return impl_->irq; }
 
 const sc_core::sc_signal<bool>& Platform::busy(unsigned channel) const {
-    return impl_->dma.busy(channel);
+    return impl_->busy[channel];
 }
 
 ChannelStats Platform::channel_stats(unsigned channel) const {

@@ -1,5 +1,5 @@
 // traffic_generator.cc - the background master's burst loop.
-#include <dmasim/model/traffic_generator.h>
+#include "traffic_generator.h"
 
 #include <algorithm>
 

@@ -1,12 +1,13 @@
 // support.cc - model test support.
 #include "support.h"
 
-#include <dmasim/model/descriptor_codec.h>
 #include <dmasim/model/device_port.h>
 #include <sys/mman.h>
 
 #include <cstring>
 #include <stdexcept>
+
+#include "descriptor_codec.h"
 
 // libsystemc's main() needs this symbol; gtest's main() is the one linked.
 int sc_main(int, char**) { return 0; }

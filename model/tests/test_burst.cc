@@ -1,6 +1,7 @@
 // Burst splitting rules (burst.h), without SystemC.
-#include <dmasim/model/burst.h>
 #include <gtest/gtest.h>
+
+#include "burst.h"
 
 namespace dmasim::model {
 namespace {

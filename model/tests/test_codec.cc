@@ -1,8 +1,9 @@
 // Descriptor decoding and validity rules, without SystemC.
-#include <dmasim/model/descriptor_codec.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
+
+#include "descriptor_codec.h"
 
 namespace dmasim::model {
 namespace {

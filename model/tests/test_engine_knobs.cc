@@ -1,12 +1,12 @@
 // The engine-fidelity knobs (docs/timing-model.md): status write-back
 // policy, descriptor slot size, read refill threshold and start latency.
 // Each case checks an equation of the timing model or the bytes in memory.
-#include <dmasim/model/descriptor_codec.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <set>
 
+#include "descriptor_codec.h"
 #include "support.h"
 
 namespace dmasim::model {

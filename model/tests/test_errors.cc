@@ -1,12 +1,12 @@
 // Every error class: its own status code, an interrupt within a bounded
 // time, the channel halted, and no memory touched outside the descriptors
 // that completed before the error.
-#include <dmasim/model/memory.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
+#include "memory.h"
 #include "support.h"
 
 namespace dmasim::model::test {

@@ -1,9 +1,9 @@
 // RAM target: burst timing, channel independence, errors and DMI.
-#include <dmasim/model/memory.h>
 #include <gtest/gtest.h>
 
 #include <vector>
 
+#include "memory.h"
 #include "support.h"
 
 namespace dmasim::model::test {

@@ -1,12 +1,12 @@
 // Register map: reset values, access rights, interrupt registers, and
 // agreement between docs/registers.md and the register table.
-#include <dmasim/model/dma_registers.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <map>
 #include <regex>
 
+#include "dma_registers.h"
 #include "support.h"
 
 namespace dmasim::model::test {

@@ -78,20 +78,12 @@ void ConfigBuilder::validate() const {
                         "workload.segment_bytes_max = {}",
                         w.segment_bytes_min, w.segment_bytes_max));
 
-    const uint64_t largest_burst =
-        std::min<uint64_t>(uint64_t{p.dma.max_burst_beats} * p.bus.width_bytes, kPageBytes);
-    // Two, so one burst can fill while the previous one drains (the model
-    // refuses less).
-    require(p.dma.buffer_bytes >= 2 * largest_burst,
-            {"dma.buffer_bytes", "dma.max_burst_beats", "bus.width_bytes"},
-            fmt::format("dma.buffer_bytes = {} must hold two bursts of {} bytes "
-                        "(dma.max_burst_beats x bus.width_bytes, at most 4096)",
-                        p.dma.buffer_bytes, largest_burst));
-    require(p.dma.read_refill_bytes <= p.dma.buffer_bytes,
-            {"dma.read_refill_bytes", "dma.buffer_bytes"},
-            fmt::format("dma.read_refill_bytes = {} must be at most dma.buffer_bytes = {} "
-                        "(0 = one burst)",
-                        p.dma.read_refill_bytes, p.dma.buffer_bytes));
+    // The controller's own rules come from the model (one owner per rule).
+    const std::vector<model::ParamProblem> model_problems = model::validate(p.dma, p.bus);
+    if (!model_problems.empty()) {
+        const model::ParamProblem& first = model_problems.front();
+        throw ConfigError(origin(first.keys), first.message, first.keys);
+    }
     // Compact descriptors hold 32-bit addresses: every buffer and descriptor
     // chunk must lie below 4 GiB, so RAM may not extend past it.
     require(p.dma.descriptor_bytes != 16 || config_.memory_size_mib <= kCompactMemoryMib,
@@ -101,24 +93,7 @@ void ConfigBuilder::validate() const {
                         "places pages above it: use memory.size_mib <= {} or "
                         "dma.descriptor_bytes = 32 or 64",
                         config_.memory_size_mib, kCompactMemoryMib));
-    require(p.dma.fault.kind == model::FaultKind::none || p.dma.fault.channel < p.dma.channels,
-            {"fault.channel", "dma.channels"},
-            fmt::format("fault.channel = {} names no channel: dma.channels = {}",
-                        p.dma.fault.channel, p.dma.channels));
 
-    const unsigned header = p.bus.pcie.request_header_bytes;
-    require(header == 12 || header == 16, {"pcie.request_header_bytes"},
-            fmt::format("pcie.request_header_bytes = {} must be 12 (32-bit addresses) or 16 "
-                        "(64-bit addresses)",
-                        header));
-    // Completions below the threshold need the delay timer to be reported
-    // before the channel stops (PG021 pairs IRQThreshold with IRQDelay).
-    require(p.dma.irq_coalesce_count == 1 || p.dma.irq_coalesce_timeout_cycles > 0,
-            {"dma.irq_coalesce_count", "dma.irq_coalesce_timeout_cycles"},
-            fmt::format("dma.irq_coalesce_count = {} coalesces interrupts, so "
-                        "dma.irq_coalesce_timeout_cycles = 0 is not allowed: give the delay "
-                        "timer at least 1 cycle, or set dma.irq_coalesce_count = 1",
-                        p.dma.irq_coalesce_count));
     require(w.buffers != tb::Buffers::packed || w.offset == 0,
             {"workload.buffers", "workload.offset"},
             fmt::format("workload.buffers = packed lays segments back to back, so "

@@ -29,4 +29,4 @@ uint64_t list_bytes(const WorkloadConfig& w) {
 }  // namespace dmasim::tb::test
 
 // libsystemc references sc_main even though gtest's main() runs the tests.
-int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) { return 0; }

@@ -9,7 +9,7 @@
 // keeping a copy of the stream.
 #pragma once
 
-#include <dmasim/model/platform.h>
+#include <dmasim/model/params.h>
 #include <dmasim/model/resource.h>
 
 #include <cstdint>

@@ -16,12 +16,8 @@
 // row sees them share the bus from their start.
 #pragma once
 
-#include <dmasim/model/bus_port.h>
 #include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
-#include <dmasim/model/dma_channel.h>
-#include <dmasim/model/dma_registers.h>
-#include <dmasim/model/memory.h>
 #include <dmasim/model/platform.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -34,20 +30,31 @@
 
 namespace dmasim::model {
 
-class DmaController : public sc_core::sc_module, private BusPort {
+class BusPort;
+class DmaChannel;
+struct RegisterInfo;
+
+class DmaController : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(DmaController);
 
-    tlm_utils::simple_target_socket<DmaController> regs;       ///< register window
-    tlm_utils::simple_initiator_socket<DmaController> master;  ///< bus master
+    tlm_utils::simple_target_socket<DmaController> regs;  ///< register window
+    /// Descriptor fetches, data bursts and status write-backs (bus_port.h).
+    tlm_utils::simple_initiator_socket<DmaController> master;
+    /// High while IRQ_STATUS & IRQ_MASK != 0; must be bound.
+    sc_core::sc_out<bool> irq;
+    using BusyPort =
+        sc_core::sc_port<sc_core::sc_signal_inout_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+    /// High while the channel is busy; binding is optional.
+    sc_core::sc_vector<BusyPort> busy;
 
-    /// memory supplies burst timing; interconnect_latency is added per request.
+    /// bus.interconnect_latency_cycles is added per request on the fast
+    /// path (dmasim's Memory behind `master`); a foreign path is timed by
+    /// its targets' annotated delays.
     DmaController(sc_core::sc_module_name name, const DmaParams& params, const BusParams& bus,
-                  uint64_t quantum_cycles, const Clock& clock, Memory& memory, DevicePort& device);
+                  uint64_t quantum_cycles, const Clock& clock, DevicePort& device);
     ~DmaController() override;
 
-    const sc_core::sc_signal<bool>& irq() const { return irq_; }
-    const sc_core::sc_signal<bool>& busy(unsigned channel) const { return busy_[channel]; }
     /// Notified when a channel starts.
     const sc_core::sc_event& activity() const { return activity_; }
     bool any_busy() const;
@@ -58,8 +65,7 @@ public:
     void set_trace(TraceSink* sink) { trace_ = sink; }
 
 private:
-    ProbeResult probe(uint64_t addr, bool write) override;
-    void acquire_dmi();
+    void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
 
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
@@ -81,10 +87,8 @@ private:
     uint64_t quantum_;
     uint64_t window_;  ///< planning horizon: doubles up to quantum_ after each register write
     const Clock& clock_;
-    std::unique_ptr<PcieLink> link_;  ///< bus.kind pcie: the link to host memory
+    std::unique_ptr<BusPort> bus_;  ///< the channels' way through `master`
     std::vector<std::unique_ptr<DmaChannel>> channels_;
-    sc_core::sc_vector<sc_core::sc_signal<bool>> busy_;
-    sc_core::sc_signal<bool> irq_;
     sc_core::sc_event wake_;
     sc_core::sc_event activity_;
     uint32_t irq_status_ = 0;

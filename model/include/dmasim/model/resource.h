@@ -5,7 +5,7 @@
 // occupancy; no clock process, no event per beat.
 #pragma once
 
-#include <dmasim/model/platform.h>
+#include <dmasim/model/params.h>
 #include <dmasim/model/ring.h>
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 // RunResult. tb/ may add fields; it must not rename these.
 #pragma once
 
-#include <dmasim/model/platform.h>
+#include <dmasim/model/params.h>
 
 #include <cstdint>
 #include <map>

@@ -21,16 +21,17 @@
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
-#include <dmasim/model/bus_port.h>
 #include <dmasim/model/device_port.h>
-#include <dmasim/model/in_flight.h>
 #include <dmasim/model/platform.h>
 #include <dmasim/model/ring.h>
-#include <dmasim/model/trace.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
+
+#include "bus_port.h"
+#include "in_flight.h"
+#include "trace.h"
 
 namespace dmasim::model {
 
@@ -73,6 +74,9 @@ public:
     void end_segment() { active_ = false; }
     /// Latest write response of the current segment.
     uint64_t last_response() const { return seg_response_; }
+    /// Foreign path: the bus error that stopped planning, and its cycle.
+    dma_hw_error fault() const { return fault_; }
+    uint64_t fault_at() const { return fault_at_; }
     /// The earliest cycle the next read could issue.
     uint64_t frontier() const { return std::max({last_read_issue_, ready_, blocked_until_}); }
 
@@ -93,7 +97,10 @@ private:
     uint64_t space_wanted(uint64_t n) const;
     uint64_t release_time(uint64_t stream_offset);
     bool plan_read(uint64_t horizon);
-    void plan_write();
+    bool plan_write();
+    uint8_t* stage(uint64_t n);
+    const uint8_t* unstage(uint64_t n);
+    bool fail(BusFault fault, uint64_t at);
     uint64_t write_data_ready(uint64_t first, uint64_t last, uint64_t beats);
     void cover(uint64_t from, uint64_t to);
     void trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uint64_t from,
@@ -122,9 +129,13 @@ private:
     InFlight reads_;   ///< completion of the last max_outstanding_reads reads
     InFlight writes_;  ///< response of the last max_outstanding_writes writes
     uint64_t last_read_issue_ = 0, last_write_issue_ = 0;
-    uint64_t covered_ = 0;        ///< data_cycles counted up to here
-    uint64_t blocked_until_ = 0;  ///< the next read cannot issue before this
-    uint64_t granted_ = 0;        ///< stream offset up to which buffer space was granted
+    uint64_t covered_ = 0;           ///< data_cycles counted up to here
+    uint64_t blocked_until_ = 0;     ///< the next read cannot issue before this
+    uint64_t granted_ = 0;           ///< stream offset up to which buffer space was granted
+    std::vector<uint8_t> staged_;    ///< foreign path: bytes read, not yet written
+    std::vector<uint8_t> unstaged_;  ///< foreign path: the write in progress
+    dma_hw_error fault_ = DMA_ERR_NONE;
+    uint64_t fault_at_ = 0;
 };
 
 }  // namespace dmasim::model

@@ -22,6 +22,19 @@
 
 namespace dmasim::model {
 
+class Memory;
+
+/// Rides on the controller's DMI request: dmasim's Memory names itself in
+/// it, so the controller knows it may use the memory's timing arithmetic
+/// (the fast path of bus_port.h) instead of timed transactions.
+struct MemoryTimingExtension : tlm::tlm_extension<MemoryTimingExtension> {
+    Memory* memory = nullptr;
+    tlm::tlm_extension_base* clone() const override { return new MemoryTimingExtension(*this); }
+    void copy_from(const tlm::tlm_extension_base& other) override {
+        memory = static_cast<const MemoryTimingExtension&>(other).memory;
+    }
+};
+
 class Memory : public sc_core::sc_module {
 public:
     tlm_utils::simple_target_socket<Memory> socket;

@@ -10,16 +10,17 @@
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
-#include <dmasim/model/bus_port.h>
-#include <dmasim/model/data_mover.h>
-#include <dmasim/model/descriptor_walker.h>
 #include <dmasim/model/device_port.h>
 #include <dmasim/model/platform.h>
 #include <dmasim/model/ring.h>
-#include <dmasim/model/trace.h>
 
 #include <cstdint>
 #include <limits>
+
+#include "bus_port.h"
+#include "data_mover.h"
+#include "descriptor_walker.h"
+#include "trace.h"
 
 namespace dmasim::model {
 
@@ -101,10 +102,14 @@ private:
         uint64_t issue;  ///< the descriptor's last write response
         uint64_t addr;   ///< status word
         uint32_t flags;
-        bool write;  ///< false: completes at `issue` without a write-back
+        bool write;        ///< false: completes at `issue` without a write-back
         uint64_t fetched;  ///< issue of the fetch that read the descriptor
         uint64_t index;    ///< data descriptor index since START
+        uint32_t length;   ///< bytes the status reports
     };
+    uint64_t writeback_foreign(const Writeback& wb);
+    dma_hw_error writeback_fault_ = DMA_ERR_NONE;  ///< foreign path: first failed write-back
+    uint64_t writeback_fault_at_ = 0;
     Ring<Writeback> writebacks_;
 };
 

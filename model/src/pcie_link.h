@@ -14,18 +14,19 @@
 #pragma once
 
 #include <dmasim/model/clock.h>
-#include <dmasim/model/memory.h>
-#include <dmasim/model/platform.h>
+#include <dmasim/model/params.h>
 
 #include <cstdint>
 #include <queue>
 #include <vector>
 
+#include "memory.h"
+
 namespace dmasim::model {
 
 class PcieLink {
 public:
-    /// Throws std::invalid_argument for parameters no link has.
+    /// `params` must pass model::validate (params.h).
     PcieLink(const PcieParams& params, Memory& memory, unsigned width_bytes, const Clock& clock);
 
     /// A non-posted read of [addr, addr + bytes) asked for at cycle t.
@@ -37,8 +38,6 @@ public:
     double bytes_per_cycle() const { return rate_; }
     /// Link bytes per nanosecond before DLLPs: GT/s x lanes x encoding / 8.
     static double raw_gbytes_per_second(unsigned gen, unsigned lanes);
-    /// Why `params` describe no link, or empty.
-    static std::string check(const PcieParams& params);
 
 private:
     /// Serialises `wire_bytes` on a direction free from `free_at`, not

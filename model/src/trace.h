@@ -3,7 +3,7 @@
 // pointer test and nothing else.
 #pragma once
 
-#include <dmasim/model/platform.h>
+#include <dmasim/model/params.h>
 
 #include <cstdint>
 

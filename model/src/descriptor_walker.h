@@ -16,14 +16,16 @@
 // after both its bytes and the previous decode.
 #pragma once
 
-#include <dmasim/model/bus_port.h>
-#include <dmasim/model/descriptor_codec.h>
 #include <dmasim/model/platform.h>
 #include <dmasim/model/ring.h>
-#include <dmasim/model/trace.h>
 
 #include <cstdint>
 #include <unordered_set>
+#include <vector>
+
+#include "bus_port.h"
+#include "descriptor_codec.h"
+#include "trace.h"
 
 namespace dmasim::model {
 
@@ -59,6 +61,7 @@ private:
     void fetch(uint64_t issue);
     unsigned batch_slots(uint64_t addr) const;
     uint64_t fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue);
+    BusAccess fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue);
     /// Decodes one fetched slot; returns false once the walk stops or moves.
     bool decode_slot(const Descriptor& d, dma_hw_error err, uint64_t issue, uint64_t done);
     bool follow_chain(uint64_t target, uint64_t done);
@@ -81,6 +84,7 @@ private:
     uint64_t links_ = 0;
     uint64_t data_descs_ = 0;
     bool walking_ = false;
+    std::vector<uint8_t> fetched_;  ///< foreign path: the last fetch's bytes
 };
 
 }  // namespace dmasim::model

@@ -1,0 +1,27 @@
+#!/bin/sh
+# run_installed.sh BUILD_DIR WORK_DIR - installs BUILD_DIR to WORK_DIR/prefix,
+# then builds and runs both examples against that prefix alone, as a user
+# of the installed package would (ctest: examples_from_install).
+set -eu
+build=$1
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work"
+mkdir -p "$work"
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+
+# sglist-c: plain C with pkg-config.
+pcdir=$(dirname "$(find "$prefix" -name sglist.pc)")
+cp "$here/sglist-c/chain_and_map.c" "$here/sglist-c/Makefile" "$work/"
+PKG_CONFIG_PATH=$pcdir make -s -C "$work" chain_and_map \
+    CFLAGS="-O2 -Wall -Wextra -Werror -std=c11 ${EXAMPLE_SANITIZE:-}" \
+    LDFLAGS="${EXAMPLE_SANITIZE:-}"
+"$work/chain_and_map"
+
+# embed-systemc: find_package(dmasim) from the prefix only.
+cmake -S "$here/embed-systemc" -B "$work/embed" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="${EXAMPLE_SANITIZE:-}" \
+    -DCMAKE_EXE_LINKER_FLAGS="${EXAMPLE_SANITIZE:-}" >/dev/null
+cmake --build "$work/embed" >/dev/null
+SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$work/embed/embed_systemc"

@@ -1,0 +1,115 @@
+// bus_port.h - how the DMA controller's channels reach memory through its
+// `master` socket. Two paths, chosen at every START by asking the socket:
+//
+// - dmasim's own Memory answers the DMI request with a MemoryTimingExtension
+//   naming itself: bytes then move through the DMI pointer and burst timing
+//   is the memory's channel arithmetic (no SystemC call per burst); a real
+//   TLM transaction is sent only to learn why an address outside the DMI
+//   region fails. This is the fast path every dmasim run takes.
+// - Any other target (foreign path): each burst is one b_transport whose
+//   annotated delay carries the issue cycle, and the delay the target
+//   returns gives the completion; bytes travel in the transaction, or
+//   through DMI where the target grants it (timed by the DMI latencies).
+//   Error responses come back as faults. docs/embedding.md has the contract.
+#pragma once
+
+#include <dmasim/hw/dma_hw.h>
+#include <dmasim/model/clock.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <tlm>
+
+#include "memory.h"
+#include "pcie_link.h"
+
+namespace dmasim::model {
+
+/// Outcome of a one-byte TLM probe of an address the DMI region lacks.
+struct ProbeResult {
+    bool address_error;  ///< TLM_ADDRESS_ERROR_RESPONSE (else another bus error)
+    uint64_t cycles;     ///< time the error response took
+};
+
+/// How a foreign-path access ended.
+enum class BusFault { none, address, other };
+
+/// Timing of one foreign-path access issued at some cycle.
+struct BusAccess {
+    uint64_t data;  ///< read: first data beat; write: last beat accepted
+    uint64_t done;  ///< read: last beat delivered; write: response
+    BusFault fault = BusFault::none;
+};
+
+class BusPort {
+    tlm::tlm_initiator_socket<>& socket_;
+    const Clock& clock_;
+
+public:
+    BusPort(tlm::tlm_initiator_socket<>& socket, const Clock& clock, const BusParams& bus);
+    ~BusPort();
+
+    /// Asks the socket which path serves this run (called at START).
+    void connect();
+    /// The target invalidated DMI over [start, end].
+    void invalidate(uint64_t start, uint64_t end);
+
+    /// dmasim's Memory is behind the socket: the arithmetic fast path.
+    bool fast() const { return memory != nullptr; }
+    /// Fast path: [addr, addr + bytes) is in the DMI region. Foreign path:
+    /// always, since errors come back from the transactions themselves.
+    bool reachable(uint64_t addr, uint64_t bytes) const { return !fast() || in_dmi(addr, bytes); }
+    /// Fast path: end of the DMI region; foreign path: no limit.
+    uint64_t reach_end() const { return fast() ? dmi_end : UINT64_MAX; }
+
+    /// Fast path: timing of a read of [addr, addr + bytes) asked for at
+    /// cycle t, through the PCIe link when the bus is one.
+    Memory::ReadTiming fast_read(uint64_t t, uint64_t addr, uint64_t bytes);
+    /// Fast path: timing of a write of [addr, addr + bytes) whose data may
+    /// go at cycle t.
+    Memory::WriteTiming fast_write(uint64_t t, uint64_t addr, uint64_t bytes);
+
+    /// Foreign path: reads `bytes` at `addr` into `into`, issued at cycle `issue`.
+    BusAccess read(uint64_t issue, uint64_t addr, uint64_t bytes, uint8_t* into);
+    /// Foreign path: writes `bytes` from `from` to `addr`, issued at cycle `issue`.
+    BusAccess write(uint64_t issue, uint64_t addr, uint64_t bytes, const uint8_t* from);
+
+    // Fast path state (set by connect()).
+    uint8_t* dmi = nullptr;    ///< host pointer of bus address 0
+    uint64_t dmi_end = 0;      ///< [0, dmi_end) is reachable through dmi
+    Memory* memory = nullptr;  ///< null on the foreign path
+    const unsigned latency;    ///< interconnect cycles added to each fast-path request
+    const unsigned width;      ///< bytes per beat
+
+    bool in_dmi(uint64_t addr, uint64_t bytes) const {
+        return bytes <= dmi_end && addr <= dmi_end - bytes;
+    }
+    /// First address of [addr, addr + bytes) outside the DMI region.
+    uint64_t first_outside(uint64_t addr) const { return addr < dmi_end ? dmi_end : addr; }
+
+    /// Cycles an injected bus error takes when issued at `issue`: the
+    /// round trip of a one-beat read, which books the read channel.
+    uint64_t fault_cycles(uint64_t issue);
+
+    /// Error code for a failed access, from a probe of its first bad byte.
+    dma_hw_error classify(uint64_t addr, bool write, bool descriptor, uint64_t* cycles);
+    /// Error code for a foreign-path fault.
+    static dma_hw_error error_of(BusFault fault, bool descriptor);
+
+private:
+    /// Sends a one-byte transaction that moves no data and reports the error.
+    ProbeResult probe(uint64_t addr, bool write);
+    BusAccess transport(tlm::tlm_command cmd, uint64_t issue, uint64_t addr, uint64_t bytes,
+                        uint8_t* data);
+    bool foreign_dmi(uint64_t addr, uint64_t bytes, bool write);
+
+    std::optional<PcieParams> pcie_;  ///< bus.kind pcie: the link's parameters
+    /// The link to dmasim's Memory, made at the first START that finds it
+    /// (a foreign target times its own transactions).
+    std::unique_ptr<PcieLink> link_;
+    tlm::tlm_dmi foreign_dmi_;  ///< DMI a foreign target granted; empty if none
+    bool foreign_dmi_valid_ = false;
+};
+
+}  // namespace dmasim::model
