@@ -41,13 +41,15 @@ std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", bytes / doubl
 
 }  // namespace
 
-uint64_t host_bytes_needed(const SimConfig& config) {
-    const WorkloadConfig& w = config.workload;
-    const uint64_t buffers = w.direction == Direction::mem_to_mem ? 2 : 1;
-    const uint64_t pages_per_entry = (w.offset + largest_segment(w) + kPage - 1) / kPage;
-    const uint64_t pages = w.entries * pages_per_entry * buffers;
-    return pages * (kPage + kPageDescriptorBytes) + w.entries * buffers * kEntryBytes +
-           kProcessBytes;
+uint64_t host_bytes_needed(const std::vector<WorkloadConfig>& lists) {
+    uint64_t bytes = kProcessBytes;
+    for (const WorkloadConfig& w : lists) {
+        const uint64_t buffers = w.direction == Direction::mem_to_mem ? 2 : 1;
+        const uint64_t pages_per_entry = (w.offset + largest_segment(w) + kPage - 1) / kPage;
+        const uint64_t pages = w.entries * pages_per_entry * buffers;
+        bytes += pages * (kPage + kPageDescriptorBytes) + w.entries * buffers * kEntryBytes;
+    }
+    return bytes;
 }
 
 std::optional<uint64_t> host_bytes_available() {
@@ -57,15 +59,18 @@ std::optional<uint64_t> host_bytes_available() {
     return available ? available : room;
 }
 
-std::string host_memory_error(const SimConfig& config) {
+std::string host_memory_error(const SimConfig& config, const std::vector<WorkloadConfig>& lists) {
     const auto available = host_bytes_available();
-    const uint64_t needed = host_bytes_needed(config);
+    const uint64_t needed = host_bytes_needed(lists);
     if (!available || needed <= *available) return {};
     return fmt::format(
         "this run needs about {} of host memory but {} is available: its buffers are "
-        "workload.entries = {} x workload.segment_bytes (up to {} bytes each){}; shrink them",
+        "workload.entries = {} x workload.segment_bytes (up to {} bytes each){}{}; shrink them",
         gib(needed), gib(*available), config.workload.entries, largest_segment(config.workload),
-        config.workload.direction == Direction::mem_to_mem ? ", twice for mem_to_mem" : "");
+        config.workload.direction == Direction::mem_to_mem ? ", twice for mem_to_mem" : "",
+        lists.size() > 1 ? fmt::format(", in {} lists held at once by workload.scenario = {}",
+                                       lists.size(), config.workload.scenario)
+                         : "");
 }
 
 }  // namespace dmasim::tb

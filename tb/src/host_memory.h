@@ -8,19 +8,23 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dmasim::tb {
 
-/// Host bytes a run touches: every page of its buffers (simulated RAM is
-/// reserved lazily, so only touched pages count), their page descriptors
-/// and scatterlist entries, and a fixed allowance for the process itself.
-uint64_t host_bytes_needed(const SimConfig& config);
+/// Host bytes a run touches: every page of the buffers of `lists` (the
+/// workloads its scenario holds at once, ScenarioInfo::lists; simulated
+/// RAM is reserved lazily, so only touched pages count), their page
+/// descriptors and scatterlist entries, and a fixed allowance for the
+/// process itself.
+uint64_t host_bytes_needed(const std::vector<WorkloadConfig>& lists);
 
 /// Bytes the host can still give this process: MemAvailable, lowered by a
 /// cgroup v2 memory.max; none if neither can be read.
 std::optional<uint64_t> host_bytes_available();
 
-/// Why `config` will not fit in host memory, or empty.
-std::string host_memory_error(const SimConfig& config);
+/// Why `config`, whose scenario holds `lists` at once, will not fit in
+/// host memory, or empty.
+std::string host_memory_error(const SimConfig& config, const std::vector<WorkloadConfig>& lists);
 
 }  // namespace dmasim::tb
