@@ -255,7 +255,7 @@ extern "C" const char* __lsan_default_suppressions() { return "leak:fuzzer::Fuzz
 // such checks. The model keeps containers across inputs (the walker's
 // chunk set, statistics, bookings), so about half the inputs look like
 // that without leaking: the checks made the first tens of minutes of a run
-// some 50 times slower. They are turned off here (LeakSanitizer still
+// 5 to 10 times slower (docs/testing.md). They are turned off here (LeakSanitizer still
 // checks the whole process at exit); a -detect_leaks given on the command
 // line comes later and wins.
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
