@@ -5,6 +5,7 @@
 
 #include <dmasim/hw/dma_hw.h>
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_set>
 
@@ -79,12 +80,29 @@ ReferenceWalk reference_walk(const uint8_t* ram, uint64_t size, DescriptorFormat
 }
 
 bool self_modifying(const ReferenceWalk& w) {
-    for (const Range& wr : w.writes)
-        for (size_t i = 0; i < w.descriptors.size(); ++i) {
-            const Range& own = w.status[i];
-            bool is_own = wr.begin == own.begin && wr.end == own.end;
-            if (!is_own && overlaps(wr, w.descriptors[i])) return true;
+    // Descriptors by start address, so each write looks only at those that
+    // start within one descriptor length below it (a walk may have ~130
+    // descriptors and as many writes: the pairwise loop was most of the
+    // harness's time).
+    std::vector<size_t> by_begin(w.descriptors.size());
+    uint64_t longest = 0;
+    for (size_t i = 0; i < by_begin.size(); ++i) {
+        by_begin[i] = i;
+        longest = std::max(longest, w.descriptors[i].end - w.descriptors[i].begin);
+    }
+    std::sort(by_begin.begin(), by_begin.end(),
+              [&](size_t a, size_t b) { return w.descriptors[a].begin < w.descriptors[b].begin; });
+    for (const Range& wr : w.writes) {
+        const uint64_t lowest = wr.begin < longest ? 0 : wr.begin - longest;
+        auto it =
+            std::lower_bound(by_begin.begin(), by_begin.end(), lowest,
+                             [&](size_t i, uint64_t at) { return w.descriptors[i].begin < at; });
+        for (; it != by_begin.end() && w.descriptors[*it].begin < wr.end; ++it) {
+            const Range& own = w.status[*it];
+            const bool is_own = wr.begin == own.begin && wr.end == own.end;
+            if (!is_own && overlaps(wr, w.descriptors[*it])) return true;
         }
+    }
     return false;
 }
 

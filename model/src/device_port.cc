@@ -11,6 +11,10 @@ DevicePort::DevicePort(const DeviceParams& params) : rate_(params.rate_bytes_per
 }
 
 DevicePort::Timing DevicePort::book(Resource& r, uint64_t t, uint64_t n) {
+    // Requests come no earlier than the chunks already done, so bookings
+    // that ended by t can be folded; otherwise every chunk of the run stays
+    // listed (16 bytes each, for the whole process).
+    r.settle(t);
     auto cycles = static_cast<uint64_t>(std::ceil(static_cast<double>(n) / rate_));
     uint64_t start = r.book(t, cycles, n);
     if (trace_) {

@@ -2,8 +2,11 @@
 // lists, well-formed or not, always stop with DONE or an error code.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 
 #include "support.h"
 
@@ -126,6 +129,19 @@ TEST(ModelRobustness, TwoChannelsOnRandomListsBothStop) {
             }
         }
     });
+}
+
+// These checks are only as strong as the sanitizers behind them: under
+// ctest every case must get the options cmake/dmasim_test.cmake sets (a
+// list property once lost all but its first variable). Run by hand, with
+// none of them set, there is nothing to check.
+TEST(ModelRobustness, CtestGivesEveryCaseItsSanitizerOptions) {
+    const char* names[] = {"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "ASAN_OPTIONS", "UBSAN_OPTIONS"};
+    if (std::none_of(std::begin(names), std::end(names), std::getenv))
+        GTEST_SKIP() << "not run by ctest";
+    for (const char* name : names) EXPECT_NE(std::getenv(name), nullptr) << name;
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    EXPECT_NE(std::string(asan ? asan : "").find("detect_leaks=1"), std::string::npos);
 }
 
 }  // namespace

@@ -178,6 +178,25 @@ TEST(ModelTransfer, SlowDeviceSetsTheRate) {
     EXPECT_NEAR(double(bytes) / cycles, 2.0, 0.02 * 2.0);
 }
 
+TEST(ModelTransfer, DeviceStreamsKeepOnlyTheChunksInFlight) {
+    PlatformParams p;
+    Rig rig(p);
+    // 64 KiB in bursts of at most max_burst_beats x 16 bytes: 256 chunks
+    // each way, of which at most max_outstanding_reads (writes) are in
+    // flight when the next is booked.
+    const uint32_t bytes = 64 * KiB;
+    const auto segs = segments(kSrc, kDst, 1, bytes, 0);
+    run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}),
+                 ctrl_word(DMA_HW_DEV_TO_MEM, DescriptorFormat::chained_pages));
+    run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}),
+                 ctrl_word(DMA_HW_MEM_TO_DEV, DescriptorFormat::chained_pages));
+    const DevicePort& device = rig.platform().device();
+    ASSERT_EQ(device.source_stream().stats().bursts,
+              bytes / (p.dma.max_burst_beats * p.bus.width_bytes));
+    EXPECT_LE(device.source_stream().unsettled(), p.dma.max_outstanding_reads);
+    EXPECT_LE(device.sink_stream().unsettled(), p.dma.max_outstanding_writes);
+}
+
 TEST(ModelTransfer, StatusWriteBackMarksEachDescriptorDone) {
     Rig rig(PlatformParams{});
     std::vector<Seg> segs = segments(kSrc, kDst, 5, 300, 512);

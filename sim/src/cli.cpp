@@ -44,6 +44,13 @@ struct MergeCommand {
     bool no_plot = false;
 };
 
+/// `run` and `sweep` share the limit's name, default and range.
+void add_max_sim_cycles(CLI::App& cmd, uint64_t& value, const std::string& help) {
+    cmd.add_option("--max-sim-cycles", value, help)
+        ->capture_default_str()
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1000000000000}));
+}
+
 void add_run(CLI::App& app, RunCommand& c) {
     auto* cmd = app.add_subcommand("run", "Simulate one configuration and print a summary");
     cmd->add_option("config", c.configs,
@@ -60,11 +67,9 @@ void add_run(CLI::App& app, RunCommand& c) {
     cmd->add_option("--vcd", c.vcd,
                     "Write a VCD of busy, IRQ, reads/writes in flight and buffer fill here");
     c.max_sim_cycles = tb::kDefaultMaxSimCycles;
-    cmd->add_option("--max-sim-cycles", c.max_sim_cycles,
-                    "Stop with an error if the run has not finished after this many simulated "
-                    "cycles")
-        ->capture_default_str()
-        ->check(CLI::Range(uint64_t{1}, uint64_t{1000000000000}));
+    add_max_sim_cycles(*cmd, c.max_sim_cycles,
+                       "Stop with an error if the run has not finished after this many "
+                       "simulated cycles");
     cmd->add_flag("-q,--quiet", c.quiet, "Print nothing but errors");
 }
 
@@ -81,6 +86,9 @@ void add_sweep(CLI::App& app, SweepCommand& c) {
     cmd->add_option("--max-points", c.options.max_points,
                     fmt::format("Refuse a sweep with more points (default {})", kDefaultMaxPoints))
         ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+    add_max_sim_cycles(*cmd, c.options.max_sim_cycles,
+                       "Passed to every point's run: a point not finished after this many "
+                       "simulated cycles fails");
     cmd->add_option("--shard", c.shard, "Run only shard K of N (1-based): index mod N == K-1");
     cmd->add_option("--set", c.options.sets, "Fix a key for every point: --set KEY=VALUE");
     cmd->add_flag("--resume", c.options.resume, "Run only points without a complete report");

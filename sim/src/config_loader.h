@@ -35,6 +35,9 @@ public:
     /// Where the first of `keys` that was set explicitly was set (a check
     /// involving several keys names the one the user wrote).
     Location origin(const std::vector<std::string>& keys) const;
+    /// Throws ConfigError with `message`, naming the line that set the
+    /// first of `keys` (and listing them), unless `ok`.
+    void require(bool ok, const std::vector<std::string>& keys, const std::string& message) const;
 
 private:
     void apply_node(const std::string& prefix, const YAML::Node& map, const std::string& file,

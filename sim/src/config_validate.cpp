@@ -59,14 +59,14 @@ std::string clock_error(double mhz) {
 
 }  // namespace
 
+void ConfigBuilder::require(bool ok, const std::vector<std::string>& keys,
+                            const std::string& message) const {
+    if (!ok) throw ConfigError(origin(keys), message, keys);
+}
+
 void ConfigBuilder::validate() const {
     const auto& w = config_.workload;
     const auto& p = config_.platform;
-    auto require = [this](bool ok, const std::vector<std::string>& keys,
-                          const std::string& message) {
-        if (!ok) throw ConfigError(origin(keys), message, keys);
-    };
-
     require(w.chain_depth <= w.entries, {"workload.chain_depth", "workload.entries"},
             fmt::format("workload.chain_depth = {} must be at most workload.entries = {} "
                         "(each descriptor chunk holds at least one entry)",

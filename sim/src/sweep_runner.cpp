@@ -60,10 +60,10 @@ std::vector<Job> prepare_jobs(const SweepOptions& o, const SweepDir& dir,
         }
         std::remove(dir.report(p.id).c_str());  // a stale report must not outlive a failure
         write_file_atomically(dir.config(p.id), resolved_yaml(p.config));
-        jobs.push_back(
-            {p.index,
-             {o.dmasim_exe, "run", dir.config(p.id), "--report", dir.report(p.id), "--quiet"},
-             dir.log(p.id)});
+        jobs.push_back({p.index,
+                        {o.dmasim_exe, "run", dir.config(p.id), "--report", dir.report(p.id),
+                         "--max-sim-cycles", std::to_string(o.max_sim_cycles), "--quiet"},
+                        dir.log(p.id)});
     }
     return jobs;
 }

@@ -18,6 +18,8 @@ struct SweepOptions {
     std::vector<std::string> sets;
     unsigned jobs = 1;
     uint64_t max_points = kDefaultMaxPoints;
+    /// Forwarded to every point's `dmasim run --max-sim-cycles`.
+    uint64_t max_sim_cycles = tb::kDefaultMaxSimCycles;
     Shard shard;
     bool resume = false;
     bool prune = false;  ///< remove files of points no longer in the sweep

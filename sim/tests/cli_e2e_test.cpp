@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
 
 #include "e2e_support.h"
 
@@ -114,6 +117,40 @@ TEST(SimCliE2E, CompletionScriptIsValidBash) {
     const auto script = dir.write("c.bash", run_dmasim(dir, {"completion", "bash"}).out);
     auto r = test::run_program(dir, {"/bin/bash", "-n", script});
     EXPECT_EQ(r.status, 0) << r.err;
+}
+
+/// The long options `dmasim SUB --help` names (its option list, and
+/// descriptions that mention one, as "--explain: keys ...").
+std::set<std::string> help_options(const TempDir& dir, const std::string& sub) {
+    std::set<std::string> out;
+    const std::string help = run_dmasim(dir, {sub, "--help"}).out;
+    const std::regex option("(^|[\\s,])(--[a-z][a-z0-9-]*)");
+    for (std::sregex_iterator it(help.begin(), help.end(), option), end; it != end; ++it)
+        out.insert((*it)[2]);
+    return out;
+}
+
+/// What the completion script offers after `dmasim SUB --`.
+std::set<std::string> completed_options(const TempDir& dir, const std::string& script,
+                                        const std::string& sub) {
+    auto r = test::run_program(
+        dir, {"/bin/bash", "-c",
+              "source " + script + "; COMP_WORDS=(dmasim " + sub +
+                  " --); COMP_CWORD=2; _dmasim; printf '%s\\n' \"${COMPREPLY[@]}\""});
+    std::set<std::string> out;
+    std::istringstream words(r.out);
+    for (std::string word; words >> word;) out.insert(word);
+    return out;
+}
+
+TEST(SimCliE2E, CompletionOffersEveryOptionOfEverySubcommand) {
+    TempDir dir;
+    const auto script = dir.write("c.bash", run_dmasim(dir, {"completion", "bash"}).out);
+    for (const std::string sub : {"run", "sweep", "merge", "plot", "diff", "stats", "config"}) {
+        const auto offered = completed_options(dir, script, sub);
+        for (const auto& option : help_options(dir, sub))
+            EXPECT_TRUE(offered.count(option)) << "dmasim " << sub << " " << option;
+    }
 }
 
 TEST(SimCliE2E, RunLayersConfigsLeftToRight) {

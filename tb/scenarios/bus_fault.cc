@@ -49,7 +49,8 @@ void check_faulted(Bench& bench, const Transfer& t, const FaultParams& f) {
 
 // A fault the transfer never reaches would only show after the run, as a
 // failed integrity check; these are refused up front instead.
-DMASIM_SCENARIO_CHECK(bus_fault) {
+// Its point is that memory outside the faulted transfer stays unchanged.
+DMASIM_SCENARIO_CHECK(bus_fault, dmasim::tb::kChecksMemory) {
     const FaultParams& f = config.platform.dma.fault;
     const dmasim::tb::WorkloadConfig& w = config.workload;
     if (f.kind == FaultKind::none)
@@ -72,8 +73,10 @@ DMASIM_SCENARIO_CHECK(bus_fault) {
             {"fault.index", "workload.entries", "workload.chain_depth", "workload.scenario"}};
     return std::nullopt;
 }
-// Its point is that memory outside the faulted transfer stays unchanged.
-DMASIM_SCENARIO_TRAITS(bus_fault, dmasim::tb::kChecksMemory);
+// The configured list on every channel, all prepared before any starts.
+DMASIM_SCENARIO_FOOTPRINT(bus_fault) {
+    return std::vector(config.platform.dma.channels, config.workload);
+}
 
 DMASIM_SCENARIO(bus_fault) {
     const FaultParams& f = bench.config().platform.dma.fault;

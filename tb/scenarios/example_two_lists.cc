@@ -6,17 +6,27 @@
 
 #include <algorithm>
 
+// List B: half the entries of A (at least one), twice the segment size,
+// one chunk.
+static dmasim::tb::WorkloadConfig list_b(const dmasim::tb::WorkloadConfig& a) {
+    dmasim::tb::WorkloadConfig b = a;
+    b.entries = std::max<uint64_t>(a.entries / 2, 1);
+    b.segment_bytes = 2 * a.segment_bytes;
+    b.chain_depth = 1;
+    b.seed = a.seed + 1;
+    return b;
+}
+
+// Both lists are prepared before either runs: the host-memory estimate
+// counts both.
+DMASIM_SCENARIO_FOOTPRINT(example_two_lists) { return {config.workload, list_b(config.workload)}; }
+
 DMASIM_SCENARIO(example_two_lists) {
     using namespace dmasim::tb;
 
     // List A is the configured workload.
     const WorkloadConfig a = bench.config().workload;
-    // List B: half the entries (at least one), twice the segment size, one chunk.
-    WorkloadConfig b = a;
-    b.entries = std::max<uint64_t>(a.entries / 2, 1);
-    b.segment_bytes = 2 * a.segment_bytes;
-    b.chain_depth = 1;
-    b.seed = a.seed + 1;
+    const WorkloadConfig b = list_b(a);
 
     // With two channels both lists run at once; with one, one after the other.
     const bool together = bench.channels() > 1;

@@ -5,6 +5,10 @@
 
 #include <vector>
 
+DMASIM_SCENARIO_FOOTPRINT(multi_channel) {
+    return std::vector(config.platform.dma.channels, config.workload);
+}
+
 DMASIM_SCENARIO(multi_channel) {
     std::vector<dmasim::tb::Transfer*> transfers;
     for (unsigned ch = 0; ch < bench.channels(); ++ch) {

@@ -3,18 +3,35 @@
 // (mem_to_dev), one after the other at device.rate_bytes_per_cycle.
 #include <dmasim/tb/scenario.h>
 
-DMASIM_SCENARIO(streaming) {
-    using dmasim::tb::Direction;
-    dmasim::tb::WorkloadConfig w = bench.config().workload;
+namespace {
 
+using dmasim::tb::Direction;
+using dmasim::tb::WorkloadConfig;
+
+WorkloadConfig in_list(WorkloadConfig w) {
     w.direction = Direction::dev_to_mem;
-    dmasim::tb::Transfer& in = bench.prepare(w, 0);
+    return w;
+}
+
+WorkloadConfig out_list(WorkloadConfig w) {
+    w.direction = Direction::mem_to_dev;
+    w.seed += 1;
+    return w;
+}
+
+}  // namespace
+
+// Both lists stay prepared until the scenario returns.
+DMASIM_SCENARIO_FOOTPRINT(streaming) {
+    return {in_list(config.workload), out_list(config.workload)};
+}
+
+DMASIM_SCENARIO(streaming) {
+    dmasim::tb::Transfer& in = bench.prepare(in_list(bench.config().workload), 0);
     bench.run(in);
     bench.check(in);
 
-    w.direction = Direction::mem_to_dev;
-    w.seed += 1;
-    dmasim::tb::Transfer& out = bench.prepare(w, 0);
+    dmasim::tb::Transfer& out = bench.prepare(out_list(bench.config().workload), 0);
     bench.run(out);
     bench.check(out);
 }

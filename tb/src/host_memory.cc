@@ -51,19 +51,22 @@ std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", bytes / doubl
 
 }  // namespace
 
-uint64_t host_bytes_needed(const SimConfig& config) {
-    const WorkloadConfig& w = config.workload;
-    const uint64_t buffers = w.direction == Direction::mem_to_mem ? 2 : 1;
-    const uint64_t segment = w.offset + largest_segment(w);
-    // packed: segments back to back, so frames follow the bytes (plus one
-    // per buffer for the fragment block left partly used).
-    const uint64_t frames_per_buffer = w.buffers == Buffers::packed
-                                           ? (w.entries * segment + kPage - 1) / kPage + 1
-                                           : w.entries * ((segment + kPage - 1) / kPage);
-    // payload none never touches a data frame: only its struct page counts.
-    const uint64_t frame_bytes = kPageDescriptorBytes + (w.payload == Payload::checked ? kPage : 0);
-    return frames_per_buffer * buffers * frame_bytes + w.entries * buffers * kEntryBytes +
-           kProcessBytes;
+uint64_t host_bytes_needed(const std::vector<WorkloadConfig>& lists) {
+    uint64_t bytes = kProcessBytes;
+    for (const WorkloadConfig& w : lists) {
+        const uint64_t buffers = w.direction == Direction::mem_to_mem ? 2 : 1;
+        const uint64_t segment = w.offset + largest_segment(w);
+        // packed: segments back to back, so frames follow the bytes (plus
+        // one per buffer for the fragment block left partly used).
+        const uint64_t frames_per_buffer = w.buffers == Buffers::packed
+                                               ? (w.entries * segment + kPage - 1) / kPage + 1
+                                               : w.entries * ((segment + kPage - 1) / kPage);
+        // payload none never touches a data frame: only its struct page counts.
+        const uint64_t frame_bytes =
+            kPageDescriptorBytes + (w.payload == Payload::checked ? kPage : 0);
+        bytes += frames_per_buffer * buffers * frame_bytes + w.entries * buffers * kEntryBytes;
+    }
+    return bytes;
 }
 
 void populate_buffers(const sg_table& sgt) {
@@ -92,15 +95,18 @@ std::optional<uint64_t> host_bytes_available() {
     return available ? available : room;
 }
 
-std::string host_memory_error(const SimConfig& config) {
+std::string host_memory_error(const SimConfig& config, const std::vector<WorkloadConfig>& lists) {
     const auto available = host_bytes_available();
-    const uint64_t needed = host_bytes_needed(config);
+    const uint64_t needed = host_bytes_needed(lists);
     if (!available || needed <= *available) return {};
     return fmt::format(
         "this run needs about {} of host memory but {} is available: its buffers are "
-        "workload.entries = {} x workload.segment_bytes (up to {} bytes each){}; shrink them",
+        "workload.entries = {} x workload.segment_bytes (up to {} bytes each){}{}; shrink them",
         gib(needed), gib(*available), config.workload.entries, largest_segment(config.workload),
-        config.workload.direction == Direction::mem_to_mem ? ", twice for mem_to_mem" : "");
+        config.workload.direction == Direction::mem_to_mem ? ", twice for mem_to_mem" : "",
+        lists.size() > 1 ? fmt::format(", in {} lists held at once by workload.scenario = {}",
+                                       lists.size(), config.workload.scenario)
+                         : "");
 }
 
 }  // namespace dmasim::tb

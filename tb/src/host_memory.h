@@ -9,14 +9,16 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dmasim::tb {
 
-/// Host bytes a run touches: every page of its buffers (simulated RAM is
-/// reserved lazily, so only touched pages count; payload none touches
-/// none, and packed buffers share pages), their page descriptors
+/// Host bytes a run touches: every page of the buffers of `lists` (the
+/// workloads its scenario holds at once, ScenarioInfo::lists; simulated
+/// RAM is reserved lazily, so only touched pages count; payload none
+/// touches none, and packed buffers share pages), their page descriptors
 /// and scatterlist entries, and a fixed allowance for the process itself.
-uint64_t host_bytes_needed(const SimConfig& config);
+uint64_t host_bytes_needed(const std::vector<WorkloadConfig>& lists);
 
 /// Bytes the host can still give this process: MemAvailable, lowered by a
 /// cgroup v2 memory.max; none if neither can be read.
@@ -30,7 +32,8 @@ std::optional<uint64_t> host_bytes_available();
 /// MADV_POPULATE_WRITE the pages are faulted in by the fill as before.
 void populate_buffers(const sg_table& sgt);
 
-/// Why `config` will not fit in host memory, or empty.
-std::string host_memory_error(const SimConfig& config);
+/// Why `config`, whose scenario holds `lists` at once, will not fit in
+/// host memory, or empty.
+std::string host_memory_error(const SimConfig& config, const std::vector<WorkloadConfig>& lists);
 
 }  // namespace dmasim::tb

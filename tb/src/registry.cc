@@ -38,12 +38,18 @@ void ScenarioRegistry::add_setup(std::string_view name, ScenarioSetup setup) {
     entry(name).setup = setup;
 }
 
-void ScenarioRegistry::add_check(std::string_view name, ScenarioCheck check) {
-    entry(name).check = check;
+void ScenarioRegistry::add_check(std::string_view name, ScenarioCheck check, unsigned traits) {
+    ScenarioInfo& info = entry(name);
+    info.check = check;
+    info.traits = traits;
 }
 
-void ScenarioRegistry::add_traits(std::string_view name, unsigned traits) {
-    entry(name).traits |= traits;
+void ScenarioRegistry::add_footprint(std::string_view name, ScenarioFootprint footprint) {
+    entry(name).footprint = footprint;
+}
+
+std::vector<WorkloadConfig> ScenarioInfo::lists(const SimConfig& config) const {
+    return footprint ? footprint(config) : std::vector{config.workload};
 }
 
 void ScenarioRegistry::add_param(const ScenarioParam& param) {

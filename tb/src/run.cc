@@ -10,8 +10,8 @@
 #include <memory>
 
 #include "chrome_trace.h"
-#include "host_memory.h"
 #include "counter_signals.h"
+#include "host_memory.h"
 #include "measure.h"
 #include "testbench.h"
 #include "trace_tee.h"
@@ -120,7 +120,8 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     SimConfig resolved = config;
     if (scenario.setup) scenario.setup(resolved);
     if (std::string why = workload_error(resolved.workload); !why.empty()) throw ConfigError(why);
-    if (std::string why = host_memory_error(resolved); !why.empty()) throw ConfigError(why);
+    if (std::string why = host_memory_error(resolved, scenario.lists(resolved)); !why.empty())
+        throw ConfigError(why);
     SimMemory memory(resolved);
     // Checked before elaboration: under AddressSanitizer an exception after
     // sc_start() is misreported (SystemC's coroutines hide the stack bounds).

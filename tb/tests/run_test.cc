@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "host_memory.h"
 #include "support.h"
 
 namespace dmasim::tb {
@@ -186,6 +187,24 @@ TEST(RunSimulation, UnknownScenarioIsAConfigErrorListingTheKnownOnes) {
     } catch (const ConfigError& e) {
         EXPECT_NE(std::string(e.what()).find("throughput"), std::string::npos) << e.what();
     }
+}
+
+// multi_channel holds one list per channel at once, so the host-memory
+// check must count one list per channel, not the configured list once.
+TEST(HostMemory, EstimateCountsEveryListTheScenarioHolds) {
+    SimConfig c = test::small_config();
+    auto needed = [&c](const char* scenario, unsigned channels) {
+        c.workload.scenario = scenario;
+        c.platform.dma.channels = channels;
+        return host_bytes_needed(ScenarioRegistry::instance().find(scenario)->lists(c));
+    };
+    const uint64_t one = needed("multi_channel", 1), two = needed("multi_channel", 2);
+    // Every channel adds the same list: the estimate grows by one list's
+    // bytes per channel, and one channel needs what throughput needs.
+    EXPECT_GT(two, one);
+    EXPECT_EQ(needed("multi_channel", 4) - two, 2 * (two - one));
+    EXPECT_EQ(needed("throughput", 4), one);
+    EXPECT_EQ(needed("bus_fault", 4), needed("multi_channel", 4));
 }
 
 }  // namespace

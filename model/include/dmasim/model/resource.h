@@ -50,6 +50,8 @@ public:
         }
         return busy;
     }
+    /// Bookings still listed: those not yet folded by settle().
+    size_t unsettled() const { return booked_.size(); }
     uint64_t free_at() const { return free_at_; }
     const ResourceStats& stats() const { return stats_; }
     void reset_stats() { stats_ = {}; }

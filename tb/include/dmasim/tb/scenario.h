@@ -132,7 +132,8 @@ struct ScenarioRefusal {
 };
 /// Refuses, before anything runs, a config the scenario could only fail on.
 using ScenarioCheck = std::optional<ScenarioRefusal> (*)(const SimConfig& config);
-/// What a scenario does that changes how its config is validated (bits).
+/// Rules shared by scenarios, chosen (as bits) where a scenario declares
+/// its check, and applied before it (scenario_refusal()).
 enum ScenarioTrait : unsigned {
     /// Its checks are about memory contents, so workload.payload none
     /// would leave it nothing to check: the config is refused.
@@ -141,6 +142,9 @@ enum ScenarioTrait : unsigned {
     /// dma.max_descriptors are not refused up front.
     kInjectsErrors = 1u << 1,
 };
+/// The workloads a scenario holds prepared at once, at most; what the
+/// host-memory estimate counts before anything is built.
+using ScenarioFootprint = std::vector<WorkloadConfig> (*)(const SimConfig& config);
 
 /// A parameter a scenario declares: config key scenario.<scenario>.<name>,
 /// validated, documented and sweepable like every built-in key.
@@ -160,10 +164,20 @@ struct ScenarioInfo {
     ScenarioRun run = nullptr;
     ScenarioSetup setup = nullptr;
     ScenarioCheck check = nullptr;
-    unsigned traits = 0;  ///< ScenarioTrait bits
-    std::string file;     ///< source file of its DMASIM_SCENARIO
+    unsigned traits = 0;  ///< ScenarioTrait bits, declared with its check
+    ScenarioFootprint footprint = nullptr;
+    std::string file;  ///< source file of its DMASIM_SCENARIO
     std::vector<ScenarioParam> params;
+
+    /// What it holds prepared at once: its footprint, or else the
+    /// configured workload alone.
+    std::vector<WorkloadConfig> lists(const SimConfig& config) const;
 };
+
+/// Why `config` cannot run `scenario`: the rules its traits select (the
+/// walk-limit rule unless kInjectsErrors), then its own check; or nullopt.
+std::optional<ScenarioRefusal> scenario_refusal(const ScenarioInfo& scenario,
+                                                const SimConfig& config);
 
 /// Scenarios by name, filled by DMASIM_SCENARIO at static-initialisation time.
 class ScenarioRegistry {
@@ -171,8 +185,8 @@ public:
     static ScenarioRegistry& instance();
     void add_run(std::string_view name, ScenarioRun run, const char* file);
     void add_setup(std::string_view name, ScenarioSetup setup);
-    void add_check(std::string_view name, ScenarioCheck check);
-    void add_traits(std::string_view name, unsigned traits);
+    void add_check(std::string_view name, ScenarioCheck check, unsigned traits);
+    void add_footprint(std::string_view name, ScenarioFootprint footprint);
     void add_param(const ScenarioParam& param);
     const ScenarioInfo* find(std::string_view name) const;
     std::vector<std::string> names() const;
@@ -200,11 +214,11 @@ struct ScenarioRegistrar {
     ScenarioRegistrar(const char* name, ScenarioSetup setup) {
         ScenarioRegistry::instance().add_setup(name, setup);
     }
-    ScenarioRegistrar(const char* name, ScenarioCheck check) {
-        ScenarioRegistry::instance().add_check(name, check);
+    ScenarioRegistrar(const char* name, ScenarioCheck check, unsigned traits) {
+        ScenarioRegistry::instance().add_check(name, check, traits);
     }
-    ScenarioRegistrar(const char* name, unsigned traits) {
-        ScenarioRegistry::instance().add_traits(name, traits);
+    ScenarioRegistrar(const char* name, ScenarioFootprint footprint) {
+        ScenarioRegistry::instance().add_footprint(name, footprint);
     }
 };
 
@@ -225,22 +239,28 @@ struct ScenarioRegistrar {
         #name, &dmasim_scenario_setup_##name};                                     \
     static void dmasim_scenario_setup_##name(::dmasim::tb::SimConfig& config)
 
-/// Optional: refuses configs the scenario cannot run; returns a
-/// ScenarioRefusal or std::nullopt: DMASIM_SCENARIO_CHECK(name) { ... config ... }
-#define DMASIM_SCENARIO_CHECK(name)                                                   \
+/// Optional: what a config must satisfy to run the scenario: `traits`
+/// (ScenarioTrait bits, or 0) pick shared rules, and the body returns a
+/// ScenarioRefusal or std::nullopt:
+/// DMASIM_SCENARIO_CHECK(name, dmasim::tb::kChecksMemory) { ... config ... }
+#define DMASIM_SCENARIO_CHECK(name, traits)                                           \
     static std::optional<::dmasim::tb::ScenarioRefusal> dmasim_scenario_check_##name( \
         const ::dmasim::tb::SimConfig& config);                                       \
     static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_check_reg_##name{    \
-        #name, &dmasim_scenario_check_##name};                                        \
+        #name, &dmasim_scenario_check_##name, static_cast<unsigned>(traits)};         \
     static std::optional<::dmasim::tb::ScenarioRefusal> dmasim_scenario_check_##name( \
         const ::dmasim::tb::SimConfig& config)
 
-/// Optional: declares ScenarioTrait bits:
-/// DMASIM_SCENARIO_TRAITS(name, dmasim::tb::kChecksMemory)
-#define DMASIM_SCENARIO_TRAITS(name, bits)                                           \
-    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_traits_reg_##name { \
-#name, static_cast < unsigned>(bits)                                         \
-    }
+/// Optional, for a scenario that holds more than the configured list at
+/// once: the workloads it prepares before releasing any (default: the
+/// configured one). DMASIM_SCENARIO_FOOTPRINT(name) { ... config ... }
+#define DMASIM_SCENARIO_FOOTPRINT(name)                                                \
+    static std::vector<::dmasim::tb::WorkloadConfig> dmasim_scenario_footprint_##name( \
+        const ::dmasim::tb::SimConfig& config);                                        \
+    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_footprint_reg_##name{ \
+        #name, &dmasim_scenario_footprint_##name};                                     \
+    static std::vector<::dmasim::tb::WorkloadConfig> dmasim_scenario_footprint_##name( \
+        const ::dmasim::tb::SimConfig& config)
 
 /// Declares a numeric parameter of scenario `scn`, read with
 /// bench.param("name"): DMASIM_SCENARIO_PARAM(scn, name, integer, default,
