@@ -77,63 +77,6 @@ uint32_t DmaController::caps() const {
            (static_cast<uint32_t>(params_.status_writeback) << DMA_CAPS_WRITEBACK_SHIFT);
 }
 
-uint32_t DmaController::read_register(const RegisterInfo& r, unsigned ch) const {
-    const DmaChannel& c = *channels_[ch];
-    switch (r.id) {
-        case RegId::version:
-            return DMA_HW_VERSION;
-        case RegId::caps:
-            return caps();
-        case RegId::irq_status:
-            return irq_status_;
-        case RegId::irq_mask:
-            return irq_mask_;
-        case RegId::desc_addr_lo:
-            return static_cast<uint32_t>(c.desc_addr);
-        case RegId::desc_addr_hi:
-            return static_cast<uint32_t>(c.desc_addr >> 32);
-        case RegId::ctrl:
-            return c.ctrl;
-        case RegId::status:
-            return c.status;
-        case RegId::bytes_done_lo:
-            return static_cast<uint32_t>(c.bytes_done);
-        case RegId::bytes_done_hi:
-            return static_cast<uint32_t>(c.bytes_done >> 32);
-        case RegId::descs_done:
-            return c.descs_done;
-    }
-    return 0;
-}
-
-void DmaController::write_register(const RegisterInfo& r, unsigned ch, uint32_t value,
-                                   uint64_t cycle) {
-    DmaChannel& c = *channels_[ch];
-    switch (r.id) {
-        case RegId::irq_status:
-            irq_status_ &= ~value;
-            break;
-        case RegId::irq_mask:
-            irq_mask_ = value & ((1u << channels()) - 1);
-            break;
-        case RegId::desc_addr_lo:
-            c.desc_addr = (c.desc_addr & ~0xFFFFFFFFull) | value;
-            break;
-        case RegId::desc_addr_hi:
-            c.desc_addr = (c.desc_addr & 0xFFFFFFFFull) | (uint64_t(value) << 32);
-            break;
-        case RegId::ctrl:
-            write_ctrl(c, value, cycle);
-            break;
-        default:
-            break;  // read-only: writes are ignored, as in hardware
-    }
-    // Software is active: plan only a little ahead, so a channel it starts
-    // next does not queue behind a whole quantum of another's bursts.
-    window_ = std::max(1u, mmio_latency_);
-    wake_.notify(sc_core::SC_ZERO_TIME);  // the engine drives irq and busy
-}
-
 // START on an idle channel begins a walk; ABORT on a busy one stops it.
 // Both take effect at the cycle the write arrives.
 void DmaController::write_ctrl(DmaChannel& c, uint32_t value, uint64_t cycle) {
@@ -162,11 +105,16 @@ bool DmaController::access(tlm::tlm_generic_payload& trans, uint64_t cycle) {
     }
     uint32_t value = 0;
     if (trans.is_read()) {
-        value = read_register(*r, ch);
+        value = r->read(*this, *channels_[ch]);
         std::memcpy(trans.get_data_ptr(), &value, 4);
     } else {
         std::memcpy(&value, trans.get_data_ptr(), 4);
-        write_register(*r, ch, value, cycle);
+        if (r->write) r->write(*this, *channels_[ch], value, cycle);
+        // Software is active: plan only a little ahead, so a channel it
+        // starts next does not queue behind a whole quantum of another's
+        // bursts.
+        window_ = std::max(1u, mmio_latency_);
+        wake_.notify(sc_core::SC_ZERO_TIME);  // the engine drives irq and busy
     }
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return true;

@@ -1,32 +1,58 @@
-// dma_registers.cc - the register table.
+// dma_registers.cc - the register table and its handlers.
 #include "dma_registers.h"
+
+#include <dmasim/model/dma_controller.h>
+
+#include "dma_channel.h"
 
 namespace dmasim::model {
 
-const std::vector<RegisterInfo>& register_table() {
+// A member function, so the handlers reach the controller's own state.
+const std::vector<RegisterInfo>& DmaController::register_table() {
+    using Dma = DmaController;
+    using Ch = DmaChannel;
     static const std::vector<RegisterInfo> table = {
-        {RegId::version, "VERSION", DMA_REG_VERSION, false, Access::ro, DMA_HW_VERSION,
-         "hardware version, major in bits 31:16"},
-        {RegId::caps, "CAPS", DMA_REG_CAPS, false, Access::ro, 0,
-         "channels (7:0), formats (bits 8, 9), descriptor size (23:16)"},
-        {RegId::irq_status, "IRQ_STATUS", DMA_REG_IRQ_STATUS, false, Access::w1c, 0,
-         "bit n: channel n raised an interrupt; write 1 to clear"},
-        {RegId::irq_mask, "IRQ_MASK", DMA_REG_IRQ_MASK, false, Access::rw, 0,
-         "bit n: channel n drives the interrupt line"},
-        {RegId::desc_addr_lo, "DESC_ADDR_LO", DMA_CH_DESC_ADDR_LO, true, Access::rw, 0,
-         "first descriptor's bus address, bits 31:0"},
-        {RegId::desc_addr_hi, "DESC_ADDR_HI", DMA_CH_DESC_ADDR_HI, true, Access::rw, 0,
-         "first descriptor's bus address, bits 63:32"},
-        {RegId::ctrl, "CTRL", DMA_CH_CTRL, true, Access::rw, 0,
-         "START, ABORT (write-only, read 0), IRQ_EN, DIR, FORMAT"},
-        {RegId::status, "STATUS", DMA_CH_STATUS, true, Access::ro, 0,
-         "BUSY, DONE, ERROR, error code in bits 15:8"},
-        {RegId::bytes_done_lo, "BYTES_DONE_LO", DMA_CH_BYTES_DONE_LO, true, Access::ro, 0,
-         "payload bytes of completed descriptors, bits 31:0"},
-        {RegId::bytes_done_hi, "BYTES_DONE_HI", DMA_CH_BYTES_DONE_HI, true, Access::ro, 0,
-         "payload bytes of completed descriptors, bits 63:32"},
-        {RegId::descs_done, "DESCS_DONE", DMA_CH_DESCS_DONE, true, Access::ro, 0,
-         "data descriptors completed"},
+        {"VERSION", DMA_REG_VERSION, false, Access::ro, DMA_HW_VERSION,
+         "hardware version, major in bits 31:16",
+         [](const Dma&, const Ch&) -> uint32_t { return DMA_HW_VERSION; }, nullptr},
+        {"CAPS", DMA_REG_CAPS, false, Access::ro, 0,
+         "channels (7:0), formats (bits 8, 9), descriptor size (23:16)",
+         [](const Dma& d, const Ch&) { return d.caps(); }, nullptr},
+        {"IRQ_STATUS", DMA_REG_IRQ_STATUS, false, Access::w1c, 0,
+         "bit n: channel n raised an interrupt; write 1 to clear",
+         [](const Dma& d, const Ch&) { return d.irq_status_; },
+         [](Dma& d, Ch&, uint32_t v, uint64_t) { d.irq_status_ &= ~v; }},
+        {"IRQ_MASK", DMA_REG_IRQ_MASK, false, Access::rw, 0,
+         "bit n: channel n drives the interrupt line",
+         [](const Dma& d, const Ch&) { return d.irq_mask_; },
+         [](Dma& d, Ch&, uint32_t v, uint64_t) { d.irq_mask_ = v & ((1u << d.channels()) - 1); }},
+        {"DESC_ADDR_LO", DMA_CH_DESC_ADDR_LO, true, Access::rw, 0,
+         "first descriptor's bus address, bits 31:0",
+         [](const Dma&, const Ch& c) { return static_cast<uint32_t>(c.desc_addr); },
+         [](Dma&, Ch& c, uint32_t v, uint64_t) {
+             c.desc_addr = (c.desc_addr & ~0xFFFFFFFFull) | v;
+         }},
+        {"DESC_ADDR_HI", DMA_CH_DESC_ADDR_HI, true, Access::rw, 0,
+         "first descriptor's bus address, bits 63:32",
+         [](const Dma&, const Ch& c) { return static_cast<uint32_t>(c.desc_addr >> 32); },
+         [](Dma&, Ch& c, uint32_t v, uint64_t) {
+             c.desc_addr = (c.desc_addr & 0xFFFFFFFFull) | (uint64_t(v) << 32);
+         }},
+        {"CTRL", DMA_CH_CTRL, true, Access::rw, 0,
+         "START, ABORT (write-only, read 0), IRQ_EN, DIR, FORMAT",
+         [](const Dma&, const Ch& c) { return c.ctrl; },
+         [](Dma& d, Ch& c, uint32_t v, uint64_t cycle) { d.write_ctrl(c, v, cycle); }},
+        {"STATUS", DMA_CH_STATUS, true, Access::ro, 0, "BUSY, DONE, ERROR, error code in bits 15:8",
+         [](const Dma&, const Ch& c) { return c.status; }, nullptr},
+        {"BYTES_DONE_LO", DMA_CH_BYTES_DONE_LO, true, Access::ro, 0,
+         "payload bytes of completed descriptors, bits 31:0",
+         [](const Dma&, const Ch& c) { return static_cast<uint32_t>(c.bytes_done); }, nullptr},
+        {"BYTES_DONE_HI", DMA_CH_BYTES_DONE_HI, true, Access::ro, 0,
+         "payload bytes of completed descriptors, bits 63:32",
+         [](const Dma&, const Ch& c) { return static_cast<uint32_t>(c.bytes_done >> 32); },
+         nullptr},
+        {"DESCS_DONE", DMA_CH_DESCS_DONE, true, Access::ro, 0, "data descriptors completed",
+         [](const Dma&, const Ch& c) { return c.descs_done; }, nullptr},
     };
     return table;
 }

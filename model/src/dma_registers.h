@@ -1,6 +1,7 @@
 // dma_registers.h - the controller's register map, declared once: offset,
-// access, reset value and meaning of every register. The controller
-// dispatches on this table and a test checks docs/registers.md against it.
+// access, reset value, meaning and the read and write handlers of every
+// register. The controller dispatches through this table alone, and a test
+// checks docs/registers.md against it.
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
@@ -10,34 +11,25 @@
 
 namespace dmasim::model {
 
+class DmaController;
+class DmaChannel;
+
 enum class Access { ro, rw, w1c };
 
-enum class RegId {
-    version,
-    caps,
-    irq_status,
-    irq_mask,
-    desc_addr_lo,
-    desc_addr_hi,
-    ctrl,
-    status,
-    bytes_done_lo,
-    bytes_done_hi,
-    descs_done,
-};
-
 struct RegisterInfo {
-    RegId id;
     const char* name;
     uint32_t offset;  ///< from DMA_REGS_BASE, or from DMA_CH_BASE(n) if per_channel
     bool per_channel;
     Access access;
     uint32_t reset;  ///< reset value (CAPS: reported at run time)
     const char* doc;
+    /// The value a read returns; `channel` is the addressed channel (channel
+    /// 0 for a global register).
+    uint32_t (*read)(const DmaController& dma, const DmaChannel& channel);
+    /// What a write does, at `cycle`; null for read-only registers, whose
+    /// writes are ignored as in hardware.
+    void (*write)(DmaController& dma, DmaChannel& channel, uint32_t value, uint64_t cycle);
 };
-
-/// Every register, global ones first.
-const std::vector<RegisterInfo>& register_table();
 
 const char* access_name(Access a);
 

@@ -64,6 +64,9 @@ public:
     void reset_stats();
     void set_trace(TraceSink* sink) { trace_ = sink; }
 
+    /// The register map with its handlers (dma_registers.h).
+    static const std::vector<RegisterInfo>& register_table();
+
 private:
     void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
 
@@ -71,8 +74,6 @@ private:
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
     bool access(tlm::tlm_generic_payload& trans, uint64_t cycle);
     const RegisterInfo* find_register(uint32_t offset, unsigned* channel) const;
-    uint32_t read_register(const RegisterInfo& r, unsigned ch) const;
-    void write_register(const RegisterInfo& r, unsigned ch, uint32_t value, uint64_t cycle);
     void write_ctrl(DmaChannel& c, uint32_t value, uint64_t cycle);
     uint32_t caps() const;
     void update_signals();
