@@ -2,7 +2,7 @@
 // Only debug builds keep the checks, so release builds skip this file.
 #ifndef NDEBUG
 
-#include "test_support.h"
+#include "support.h"
 
 using sglist_DeathTest = sgtest::SimMemTest;
 

@@ -1,5 +1,5 @@
 // dma_direct_test.cc - device DMA limits and direct mapping.
-#include "test_support.h"
+#include "support.h"
 
 using sglist_dma = sgtest::SimMemTest;
 using sgtest::pages_at;

@@ -1,5 +1,5 @@
 // dma_iommu_test.cc - the simulated IOMMU: merging into one IOVA range.
-#include "test_support.h"
+#include "support.h"
 
 using sglist_iommu = sgtest::SimMemTest;
 using sgtest::pages_at;

@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "test_support.h"
+#include "support.h"
 
 using sglist_mm_scattered = sgtest::ScatteredMemTest;
 using sglist_mm = sgtest::SimMemTest;

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "test_support.h"
+#include "support.h"
 
 using sglist_page_frag = sgtest::SimMemTest;
 

@@ -1,7 +1,7 @@
 // sg_entry_test.cc - single entries, end markers and chain links.
 #include <cstring>
 
-#include "test_support.h"
+#include "support.h"
 
 using sgtest::entries_of;
 using sglist_entry = sgtest::SimMemTest;

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "test_support.h"
+#include "support.h"
 
 using sglist_iter = sgtest::SimMemTest;
 using sglist_iter_scattered = sgtest::ScatteredMemTest;

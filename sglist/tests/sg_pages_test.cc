@@ -1,5 +1,5 @@
 // sg_pages_test.cc - tables from page arrays: merging, segments, append.
-#include "test_support.h"
+#include "support.h"
 
 using sgtest::entries_of;
 using sgtest::pages_at;

@@ -1,5 +1,5 @@
 // sg_table_test.cc - sg_alloc_table and its chunked, chained arrays.
-#include "test_support.h"
+#include "support.h"
 
 using sgtest::entries_of;
 using sglist_table = sgtest::SimMemTest;

@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "test_support.h"
+#include "support.h"
 
 using sglist_slab = sgtest::SimMemTest;
 

@@ -1,0 +1,118 @@
+// soak_check.cc - invariants of one soak point, from its report alone
+// (the report's `config` holds every key, so it needs nothing else).
+#include "soak_check.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dmasim::soak {
+namespace {
+
+using nlohmann::json;
+
+struct Checker {
+    const json& config;
+    const json& result;
+    std::vector<std::string> failures;
+
+    uint64_t key(const char* name) const { return config.at(name).get<uint64_t>(); }
+    uint64_t got(const char* name) const { return result.at(name).get<uint64_t>(); }
+
+    void expect(bool ok, std::string what) {
+        if (!ok) failures.push_back(std::move(what));
+    }
+    void expect_eq(const char* name, uint64_t want) {
+        expect(got(name) == want,
+               fmt::format("result.{} = {}, expected {}", name, got(name), want));
+    }
+};
+
+/// Transfers the scenario runs: one, or one per channel.
+uint64_t transfers(const json& config) {
+    return config.at("workload.scenario") == "multi_channel"
+               ? config.at("dma.channels").get<uint64_t>()
+               : 1;
+}
+
+void check_bytes(Checker& c, uint64_t n) {
+    const uint64_t entries = c.key("workload.entries");
+    const uint64_t bytes = c.got("bytes");
+    if (c.config.at("workload.segment_distribution") == "fixed") {
+        c.expect_eq("bytes", n * entries * c.key("workload.segment_bytes"));
+        return;
+    }
+    // uniform: every segment lies in [min, max].
+    const uint64_t lo = n * entries * c.key("workload.segment_bytes_min");
+    const uint64_t hi = n * entries * c.key("workload.segment_bytes_max");
+    c.expect(
+        bytes >= lo && bytes <= hi,
+        fmt::format("result.bytes = {}, outside [{}, {}] for uniform segments", bytes, lo, hi));
+}
+
+void check_outstanding(Checker& c, const json& statistics) {
+    const uint64_t reads = c.key("dma.max_outstanding_reads");
+    const uint64_t writes = c.key("dma.max_outstanding_writes");
+    for (uint64_t ch = 0; ch < c.key("dma.channels"); ++ch) {
+        const std::string group = fmt::format("dma.ch{}", ch);
+        const json& g = statistics.at(group);
+        const auto r = g.at("max_reads_in_flight").at("value").get<double>();
+        const auto w = g.at("max_writes_in_flight").at("value").get<double>();
+        c.expect(r <= double(reads),
+                 fmt::format("{}.max_reads_in_flight = {} above the limit {}", group, r, reads));
+        c.expect(w <= double(writes),
+                 fmt::format("{}.max_writes_in_flight = {} above the limit {}", group, w, writes));
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> check_report(const json& report) {
+    Checker c{report.at("config"), report.at("result"), {}};
+    const uint64_t n = transfers(c.config);
+    if (c.result.at("integrity") != "pass")
+        c.failures.push_back(
+            fmt::format("integrity failed: {}", c.result.value("failure", std::string("?"))));
+    check_bytes(c, n);
+    c.expect_eq("descriptors", n * c.key("workload.entries"));
+    c.expect_eq("chain_links", n * (c.key("workload.chain_depth") - 1));
+    // Every handled interrupt costs the handler, every descriptor is reaped once.
+    c.expect_eq("cpu_busy_cycles", c.key("cpu.irq_handler_cycles") * c.got("interrupts") +
+                                       c.key("cpu.per_descriptor_cycles") * c.got("descriptors"));
+    for (auto& v : invariant_violations(report)) c.failures.push_back(std::move(v));
+    check_outstanding(c, report.at("statistics"));
+    return c.failures;
+}
+
+std::vector<std::string> invariant_violations(const json& report) {
+    const json& config = report.at("config");
+    const json& result = report.at("result");
+    std::vector<std::string> out;
+    // One bus data channel per direction: at most one full beat per cycle,
+    // and no more than the memory's bandwidth cap when one is set.
+    const double rate = result.at("bytes_per_cycle").get<double>();
+    const double width = config.at("bus.width_bytes").get<double>();
+    const double bandwidth = config.at("memory.bandwidth_bytes_per_cycle").get<double>();
+    if (rate > width * (1 + 1e-9))
+        out.push_back(
+            fmt::format("result.bytes_per_cycle = {} above the bus peak {}", rate, width));
+    if (bandwidth > 0 && rate > bandwidth * (1 + 1e-9))
+        out.push_back(fmt::format("result.bytes_per_cycle = {} above the memory bandwidth {}", rate,
+                                  bandwidth));
+    const double utilization = result.at("bus_utilization").get<double>();
+    if (utilization > 1 + 1e-9)
+        out.push_back(fmt::format("result.bus_utilization = {} above 1", utilization));
+    // The model's period is a whole number of picoseconds.
+    const double period_ns = std::round(1e6 / config.at("clock_mhz").get<double>()) / 1000;
+    const double cycles_ns = result.at("cycles").get<double>() * period_ns;
+    const double sim_ns = result.at("sim_time_ns").get<double>();
+    if (std::abs(cycles_ns - sim_ns) >= period_ns)
+        out.push_back(
+            fmt::format("result.cycles = {} is {} ns at {} ns per cycle, but "
+                        "result.sim_time_ns = {}",
+                        result.at("cycles").get<uint64_t>(), cycles_ns, period_ns, sim_ns));
+    return out;
+}
+
+}  // namespace dmasim::soak

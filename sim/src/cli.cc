@@ -1,0 +1,263 @@
+// cli.cc - subcommands, their options, and errors to exit status.
+#include "cli.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <thread>
+
+#include "completion.h"
+#include "config_docs.h"
+#include "config_loader.h"
+#include "config_schema.h"
+#include "diff.h"
+#include "merge.h"
+#include "paths.h"
+#include "plot.h"
+#include "scenario_check.h"
+#include "statistics_catalog.h"
+#include "sweep_runner.h"
+
+namespace dmasim::sim {
+namespace {
+
+constexpr int kExitUsage = 2;
+
+struct ConfigCommand {
+    bool markdown = false;
+    bool resolve = false;
+    bool schema = false;
+    std::vector<std::string> args;  ///< KEYs for --explain, CONFIGs for --resolve
+    std::vector<std::string> sets;
+};
+
+struct SweepCommand {
+    SweepOptions options;
+    std::string shard;
+    bool no_plot = false;
+};
+
+struct MergeCommand {
+    std::vector<std::string> dirs;
+    std::string out;
+    bool no_plot = false;
+};
+
+/// `run` and `sweep` share the limit's name, default and range.
+void add_max_sim_cycles(CLI::App& cmd, uint64_t& value, const std::string& help) {
+    cmd.add_option("--max-sim-cycles", value, help)
+        ->capture_default_str()
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1000000000000}));
+}
+
+void add_run(CLI::App& app, RunCommand& c) {
+    auto* cmd = app.add_subcommand("run", "Simulate one configuration and print a summary");
+    cmd->add_option("config", c.configs,
+                    "YAML configs, later ones overriding earlier ones (default: "
+                    "configs/default.yaml)");
+    cmd->add_option("--set", c.sets, "Override a key: --set KEY=VALUE (repeatable)");
+    cmd->add_option("--report", c.report, "Write the report JSON here");
+    cmd->add_option("--trace", c.trace, "Write a Chrome/Perfetto trace-event JSON here");
+    cmd->add_option("--trace-window", c.trace_window,
+                    "Trace only cycles FROM:TO (either side may be empty)");
+    cmd->add_option("--trace-max-mib", c.trace_max_mib,
+                    "Stop the trace growing past this size (default 256)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 20));
+    cmd->add_option("--vcd", c.vcd,
+                    "Write a VCD of busy, IRQ, reads/writes in flight and buffer fill here");
+    c.max_sim_cycles = tb::kDefaultMaxSimCycles;
+    add_max_sim_cycles(*cmd, c.max_sim_cycles,
+                       "Stop with an error if the run has not finished after this many "
+                       "simulated cycles");
+    cmd->add_flag("-q,--quiet", c.quiet, "Print nothing but errors");
+}
+
+void add_sweep(CLI::App& app, SweepCommand& c) {
+    auto* cmd = app.add_subcommand("sweep",
+                                   "Run every point of a sweep file, each in its own "
+                                   "process, and write results.csv and plots");
+    cmd->add_option("sweep", c.options.sweep_file, "Sweep YAML (docs/sweeps.md)")->required();
+    c.options.jobs = std::max(1u, std::thread::hardware_concurrency());
+    cmd->add_option("-j,--jobs", c.options.jobs, "Points run at a time (default: cores)")
+        ->check(CLI::Range(1u, 4096u));
+    cmd->add_option("--out", c.options.out_dir,
+                    "Output directory (default: results/<sweep name>[-shardKofN])");
+    cmd->add_option("--max-points", c.options.max_points,
+                    fmt::format("Refuse a sweep with more points (default {})", kDefaultMaxPoints))
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+    add_max_sim_cycles(*cmd, c.options.max_sim_cycles,
+                       "Passed to every point's run: a point not finished after this many "
+                       "simulated cycles fails");
+    cmd->add_option("--shard", c.shard, "Run only shard K of N (1-based): index mod N == K-1");
+    cmd->add_option("--set", c.options.sets, "Fix a key for every point: --set KEY=VALUE");
+    cmd->add_flag("--resume", c.options.resume, "Run only points without a complete report");
+    cmd->add_flag("--prune", c.options.prune, "Remove the files of points no longer in the sweep");
+    cmd->add_flag("--no-plot", c.no_plot, "Do not draw plots");
+}
+
+void add_merge(CLI::App& app, MergeCommand& c) {
+    auto* cmd = app.add_subcommand("merge", "Join the output directories of a sharded sweep");
+    cmd->add_option("dirs", c.dirs, "Shard output directories")->required();
+    cmd->add_option("--out", c.out, "Merged output directory")->required();
+    cmd->add_flag("--no-plot", c.no_plot, "Do not draw plots");
+}
+
+struct PlotCommand {
+    PlotRequest request;
+    std::vector<std::string> series;
+    CLI::Option* series_option = nullptr;
+};
+
+void add_plot(CLI::App& app, PlotCommand& c) {
+    PlotRequest& r = c.request;
+    auto* cmd = app.add_subcommand(
+        "plot", "Plot a results.csv with matplotlib (axes default to the sweep's own choice)");
+    cmd->add_option("csv", r.csv, "results.csv of a sweep")->required();
+    cmd->add_option("-o,--output", r.output, "FILE.png, FILE.svg or FILE.pdf")->required();
+    cmd->add_option("--x", r.x, "Column on the x axis (any config key, result or statistic)");
+    cmd->add_option("--y", r.y, "Column on the y axis, e.g. dma.ch0.descriptor_stall_cycles");
+    c.series_option =
+        cmd->add_option("--series", c.series, "Column(s) naming the lines (repeatable)");
+    cmd->add_flag("--logx", r.logx, "Logarithmic x axis (base 2)");
+    cmd->add_flag("--logy", r.logy, "Logarithmic y axis");
+    cmd->add_flag("--heatmap", r.heatmap, "x against the series key, coloured by y");
+    cmd->add_option("--title", r.title, "Title (default: y vs. x)");
+    cmd->add_option("--xlabel", r.xlabel, "x axis label (default: name and unit of x)");
+    cmd->add_option("--ylabel", r.ylabel, "y axis label (default: name and unit of y)");
+}
+
+void add_config(CLI::App& app, ConfigCommand& c) {
+    auto* cmd = app.add_subcommand(
+        "config",
+        "Explain config keys (default), print docs/configuration.md or a JSON Schema, or "
+        "print a fully resolved config");
+    cmd->add_flag("--explain",
+                  "List keys (all, or the KEYs/sections given) with default, "
+                  "unit, range and description");
+    cmd->add_flag("--markdown", c.markdown, "Print docs/configuration.md");
+    cmd->add_flag("--schema", c.schema, "Print a JSON Schema of every key (for editors)");
+    cmd->add_flag("--resolve", c.resolve, "Print CONFIGs layered, with --set applied, every key");
+    cmd->add_option("args", c.args,
+                    "--explain: keys or sections; --resolve: configs (default: default.yaml)");
+    cmd->add_option("--set", c.sets, "Override a key for --resolve: --set KEY=VALUE");
+}
+
+void add_diff(CLI::App& app, DiffRequest& d) {
+    auto* cmd = app.add_subcommand(
+        "diff",
+        "Compare two reports (or two sweep folders point by point): config keys that "
+        "differ, every statistic side by side with its ratio");
+    cmd->add_option("a", d.a, "Report JSON or sweep folder A")
+        ->required()
+        ->check(CLI::ExistingPath);
+    cmd->add_option("b", d.b, "Report JSON or sweep folder B")
+        ->required()
+        ->check(CLI::ExistingPath);
+    cmd->add_option("--threshold", d.threshold,
+                    "Flag statistics whose values differ by more than this fraction (default 0.05)")
+        ->check(CLI::Range(0.0, 1e9));
+    cmd->add_flag("--check", d.fail_on_change, "Exit 1 if anything is flagged (regression checks)");
+}
+
+void add_stats(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "stats", "Print every result and statistic with unit and meaning (docs/statistics.md)");
+    cmd->add_flag("--markdown", "Markdown, as in docs/statistics.md (the default)");
+}
+
+int config_command(const ConfigCommand& c) {
+    if (c.markdown)
+        fmt::print("{}", config_markdown());
+    else if (c.schema)
+        fmt::print("{}", config_schema());
+    else if (c.resolve)
+        fmt::print("{}",
+                   resolved_yaml(load_config(
+                       c.args.empty() ? std::vector{default_config_path()} : c.args, c.sets)));
+    else
+        fmt::print("{}", explain_text(c.args));
+    return 0;
+}
+
+/// The script exits 0, 1 (matplotlib missing, cannot write) or 2 (bad
+/// arguments); anything else (python3 missing, a crash) is reported as 1.
+int plot_command(PlotCommand& c) {
+    if (c.series_option->count() > 0) c.request.series = c.series;
+    const int status = run_plot(c.request);
+    return status == 0 || status == kExitUsage ? status : 1;
+}
+
+int sweep_command(SweepCommand& c) {
+    SweepOptions& o = c.options;
+    if (!c.shard.empty()) o.shard = parse_shard(c.shard);
+    // Shards default to directories of their own, so they never share files.
+    if (o.out_dir.empty())
+        o.out_dir =
+            fmt::format("results/{}{}", std::filesystem::path(o.sweep_file).stem().string(),
+                        o.shard.n > 1 ? fmt::format("-shard{}of{}", o.shard.k, o.shard.n) : "");
+    o.plot = !c.no_plot;
+    o.default_config = default_config_path();
+    o.dmasim_exe = self_exe();
+    o.check = check_scenario;
+    return run_sweep(o);
+}
+
+}  // namespace
+
+int cli_main(int argc, char* argv[]) {
+    CLI::App app{"dmasim: a cycle-approximate simulator of a scatter/gather DMA engine", "dmasim"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "dmasim " DMASIM_VERSION);
+    RunCommand run;
+    SweepCommand sweep;
+    MergeCommand merge;
+    PlotCommand plot;
+    ConfigCommand config;
+    add_run(app, run);
+    add_sweep(app, sweep);
+    add_merge(app, merge);
+    add_plot(app, plot);
+    add_config(app, config);
+    add_stats(app);
+    DiffRequest diff;
+    add_diff(app, diff);
+    app.add_subcommand("completion",
+                       "Print the bash completion script: "
+                       "source <(dmasim completion bash)")
+        ->add_option("shell", "Shell (bash)")
+        ->check(CLI::IsMember({"bash"}));
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : kExitUsage;  // --help exits 0
+    }
+    try {
+        if (app.got_subcommand("run")) return run_command(run);
+        if (app.got_subcommand("sweep")) return sweep_command(sweep);
+        if (app.got_subcommand("merge")) return merge_sweeps(merge.dirs, merge.out, !merge.no_plot);
+        if (app.got_subcommand("plot")) return plot_command(plot);
+        if (app.got_subcommand("diff")) return run_diff(diff);
+        if (app.got_subcommand("stats")) {
+            fmt::print("{}", statistics_markdown());
+            return 0;
+        }
+        if (app.got_subcommand("completion")) {
+            fmt::print("{}", bash_completion());
+            return 0;
+        }
+        return config_command(config);
+    } catch (const ConfigError& e) {
+        fmt::print(stderr, "dmasim: error: {}\n", e.what());
+        return kExitUsage;
+    } catch (const tb::ConfigError& e) {
+        fmt::print(stderr, "dmasim: error: {}\n", e.what());
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "dmasim: error: {}\n", e.what());
+        return 1;
+    }
+}
+
+}  // namespace dmasim::sim

@@ -1,0 +1,181 @@
+// config_loader.cc - YAML and --set into SimConfig, one key at a time.
+#include "config_loader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "config_units.h"
+#include "strict_yaml.h"
+#include "suggest.h"
+
+namespace dmasim::sim {
+namespace {
+
+std::vector<std::string> key_names() {
+    std::vector<std::string> names;
+    for (const auto& key : config_keys()) names.push_back(key.name);
+    return names;
+}
+
+bool is_section(const std::string& name) {
+    for (const auto& key : config_keys())
+        if (key.name.rfind(name + ".", 0) == 0) return true;
+    return false;
+}
+
+[[noreturn]] void unknown_key(const std::string& name, const Location& where) {
+    if (is_section(name))
+        throw ConfigError(where, fmt::format("'{}' is a section: give its keys under it, "
+                                             "e.g. '{}:' followed by indented 'key: value' lines",
+                                             name, name));
+    if (auto guess = closest_match(name, key_names()))
+        throw ConfigError(where, fmt::format("unknown key '{}', did you mean {}?", name, *guess));
+    throw ConfigError(where, fmt::format("unknown key '{}' (`dmasim config --explain` lists "
+                                         "every key)",
+                                         name));
+}
+
+Location location_of(const YAML::Node& node, const std::string& file) {
+    return {file, node.Mark().line + 1};
+}
+
+}  // namespace
+
+const KeyDef& known_key(const std::string& name, const Location& where) {
+    const KeyDef* key = find_key(name);
+    if (!key) unknown_key(name, where);
+    return *key;
+}
+
+std::string base_path(const YAML::Node& node, const std::string& including_file) {
+    namespace fs = std::filesystem;
+    if (!node.IsScalar() || node.Scalar().empty())
+        throw ConfigError(location_of(node, including_file), "base: expects a config path");
+    const fs::path base = fs::path(including_file).parent_path() / node.Scalar();
+    if (!fs::is_regular_file(base))
+        throw ConfigError(location_of(node, including_file),
+                          fmt::format("base config {} not found", base.string()));
+    return base.lexically_normal().string();
+}
+
+void ConfigBuilder::apply_file(const std::string& path) {
+    YAML::Node root = load_strict_yaml(path, "config");
+    if (root.IsNull()) return;  // an empty config keeps every default
+    if (root.IsMap() && root["base"]) {
+        const YAML::Node base = root["base"];
+        const std::string base_file = base_path(base, path);
+        const std::string next = std::filesystem::weakly_canonical(base_file).string();
+        reading_.push_back(std::filesystem::weakly_canonical(path).string());
+        if (std::find(reading_.begin(), reading_.end(), next) != reading_.end())
+            throw ConfigError(location_of(base, path),
+                              fmt::format("base: {} makes a cycle: {} -> {}", base.Scalar(),
+                                          fmt::join(reading_, " -> "), next));
+        apply_file(base_file);  // the base first, so this file overrides it
+        reading_.pop_back();
+        root.remove("base");
+    }
+    apply_yaml(root, path);
+}
+
+void ConfigBuilder::apply_yaml(const YAML::Node& map, const std::string& file) {
+    if (!map.IsMap())
+        throw ConfigError(location_of(map, file), "expected a map of 'key: value' lines");
+    std::map<std::string, Location> seen;
+    apply_node("", map, file, seen);
+}
+
+void ConfigBuilder::apply_node(const std::string& prefix, const YAML::Node& map,
+                               const std::string& file, std::map<std::string, Location>& seen) {
+    for (const auto& entry : map) {
+        const std::string name =
+            prefix.empty() ? entry.first.Scalar() : prefix + "." + entry.first.Scalar();
+        const Location where = location_of(entry.first, file);
+        const YAML::Node& value = entry.second;
+        const KeyDef* key = find_key(name);
+        if (value.IsMap() && !key) {
+            // Checked here, not only at the leaves: an empty map has none.
+            if (!is_section(name)) unknown_key(name, where);
+            apply_node(name, value, file, seen);
+            continue;
+        }
+        if (!key) unknown_key(name, where);
+        if (!value.IsScalar())
+            throw ConfigError(
+                where, fmt::format("{} needs a single value ({})", name, describe_allowed(*key)));
+        // The parser catches a repeated key in one map; this catches the
+        // same key spelled both nested and dotted.
+        if (auto [first, fresh] = seen.emplace(name, where); !fresh)
+            throw ConfigError(
+                where, fmt::format("{} is set twice: also at line {}", name, first->second.line));
+        apply(name, value.Scalar(), where);
+    }
+}
+
+void ConfigBuilder::apply_set(const std::string& assignment) {
+    const Location where{"--set " + assignment, 0};
+    size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw ConfigError(where, "expected KEY=VALUE, e.g. --set workload.entries=1024");
+    apply(assignment.substr(0, eq), assignment.substr(eq + 1), where);
+}
+
+void ConfigBuilder::apply(const std::string& name, const std::string& text, const Location& where) {
+    const KeyDef& key = known_key(name, where);
+    origin_[name] = where;
+    const auto ns = takes_time(key) ? time_in_ns(text) : std::nullopt;
+    if (ns) {
+        times_[name] = {text, *ns};
+        set_cycles_from_time(key);
+        return;
+    }
+    times_.erase(name);
+    try {
+        key.set(config_, parse_value(key, text));
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(where, e.what());
+    }
+    if (name == "clock_mhz")
+        for (const auto& [time_key, value] : times_) set_cycles_from_time(*find_key(time_key));
+}
+
+void ConfigBuilder::set_cycles_from_time(const KeyDef& key) {
+    const TimeValue& time = times_.at(key.name);
+    try {
+        key.set(config_,
+                parse_value(key, cycles_text(key, time.text, time.ns, config_.platform.clock_mhz)));
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(origin_.at(key.name), e.what());
+    }
+}
+
+Location ConfigBuilder::origin(const std::vector<std::string>& keys) const {
+    for (const auto& key : keys)
+        if (auto it = origin_.find(key); it != origin_.end()) return it->second;
+    return {fmt::format("default of {}", keys.front()), 0};
+}
+
+ConfigBuilder build_config(const std::vector<std::string>& paths,
+                           const std::vector<std::string>& sets) {
+    ConfigBuilder builder;
+    for (const auto& path : paths) builder.apply_file(path);
+    for (const auto& assignment : sets) builder.apply_set(assignment);
+    builder.validate();
+    return builder;
+}
+
+ConfigBuilder build_config(const std::string& path, const std::vector<std::string>& sets) {
+    return build_config(std::vector<std::string>{path}, sets);
+}
+
+tb::SimConfig load_config(const std::vector<std::string>& paths,
+                          const std::vector<std::string>& sets) {
+    return build_config(paths, sets).config();
+}
+
+tb::SimConfig load_config(const std::string& path, const std::vector<std::string>& sets) {
+    return build_config(path, sets).config();
+}
+
+}  // namespace dmasim::sim

@@ -1,0 +1,80 @@
+// merge.cc - checks that shard directories belong to one sweep, gathers
+// their point reports and rewrites the manifest, CSV and plots.
+#include "merge.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <set>
+
+#include "config_error.h"
+#include "sweep_dir.h"
+#include "sweep_identity.h"
+#include "sweep_manifest.h"
+
+namespace dmasim::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::set<std::string> point_ids(const Json& manifest) {
+    std::set<std::string> ids;
+    for (const auto& point : manifest["points"]) ids.insert(point["id"].get<std::string>());
+    return ids;
+}
+
+/// Copies point reports of `from` into `to` (same names), unless same dir,
+/// and says how many of its reports belong to no point of the sweep.
+void gather_reports(const SweepDir& from, const SweepDir& to, const Json& manifest) {
+    if (size_t stale = count_reports(stale_point_files(from, point_ids(manifest))))
+        fmt::print(stderr,
+                   "dmasim merge: {}: ignoring {} point report(s) that are not in this sweep "
+                   "(`dmasim sweep --prune` removes them)\n",
+                   from.root, stale);
+    std::error_code ec;
+    if (fs::equivalent(from.root, to.root, ec)) return;
+    for (const auto& point : manifest["points"]) {
+        const std::string id = point["id"].get<std::string>();
+        if (read_complete_report(from.report(id)))
+            fs::copy_file(from.report(id), to.report(id), fs::copy_options::overwrite_existing);
+    }
+}
+
+/// What makes two manifests shards of one sweep: the swept keys and every
+/// point's identity, i.e. its resolved config and the dmasim version (not
+/// paths or skip messages, which differ between hosts).
+Json fingerprint(const Json& manifest) {
+    Json points = Json::array();
+    for (const auto& point : manifest["points"]) points.push_back(point["id"]);
+    return {manifest["swept_keys"], points};
+}
+
+}  // namespace
+
+int merge_sweeps(const std::vector<std::string>& dirs, const std::string& out, bool plot) {
+    const SweepDir target{out};
+    Json merged;
+    std::vector<Json> manifests;
+    for (const auto& d : dirs) {
+        Json manifest = read_json_file(SweepDir{d}.manifest());
+        if (merged.is_null()) merged = manifest;
+        if (fingerprint(manifest) != fingerprint(merged))
+            throw ConfigError({SweepDir{d}.manifest(), 0},
+                              fmt::format("not a shard of the same sweep as {}", dirs.front()));
+        manifests.push_back(std::move(manifest));
+    }
+    target.create();
+    const SweepLock lock(target);
+    for (size_t i = 0; i < dirs.size(); ++i)
+        gather_reports(SweepDir{dirs[i]}, target, manifests[i]);
+
+    merged["shard"] = {{"k", 1}, {"n", 1}};
+    write_file_atomically(target.manifest(), merged.dump(2) + "\n");
+    const Collected collected = write_results(target, merged, plot);
+    for (size_t index : collected.missing)
+        fmt::print(stderr, "dmasim merge: point {:05d} has no report in any directory\n", index);
+    fmt::print("{} rows in {}\n", collected.rows, target.csv());
+    return collected.missing.empty() ? 0 : 1;
+}
+
+}  // namespace dmasim::sim

@@ -1,0 +1,70 @@
+// process.cc - fork, exec and wait.
+#include "process.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "signals.h"
+
+namespace dmasim::sim {
+namespace {
+
+/// In the child: point `fd` at `path` (opened for writing), or die.
+void redirect(int fd, const char* path) {
+    int target = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (target < 0 || dup2(target, fd) < 0) _exit(127);
+    close(target);
+}
+
+int status_code(int status) {
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return 127;
+}
+
+}  // namespace
+
+pid_t spawn(const std::vector<std::string>& argv, const std::string& stdout_path,
+            const std::string& stderr_path) {
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
+    if (pid == 0) {
+        reset_signals_in_child();
+        if (!stdout_path.empty()) redirect(STDOUT_FILENO, stdout_path.c_str());
+        if (!stderr_path.empty()) redirect(STDERR_FILENO, stderr_path.c_str());
+        execv(args[0], args.data());
+        // Only reached if exec failed; the parent reads this from the log.
+        fmt::print(stderr, "cannot run {}: {}\n", argv[0], std::strerror(errno));
+        _exit(127);
+    }
+    return pid;
+}
+
+std::pair<pid_t, int> wait_any() {
+    int status = 0;
+    pid_t pid;
+    do {
+        pid = waitpid(-1, &status, 0);
+    } while (pid < 0 && errno == EINTR);
+    if (pid < 0) throw std::runtime_error(fmt::format("waitpid failed: {}", std::strerror(errno)));
+    return {pid, status_code(status)};
+}
+
+int run_and_wait(const std::vector<std::string>& argv) {
+    pid_t pid = spawn(argv, "", "");
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) throw std::runtime_error("waitpid failed");
+    return status_code(status);
+}
+
+}  // namespace dmasim::sim

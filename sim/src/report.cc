@@ -1,0 +1,174 @@
+// report.cc - report JSON and the human summary of one run.
+#include "report.h"
+
+#include <dmasim/tb/results.h>
+#include <fmt/format.h>
+
+#include "config_keys.h"
+
+namespace dmasim::sim {
+namespace {
+
+Json value_to_json(const Value& value) {
+    return std::visit([](const auto& v) { return Json(v); }, value);
+}
+
+std::string text_of(const tb::SimConfig& config, const char* key) {
+    return format_value(find_key(key)->get(config));
+}
+
+/// Bytes with a binary unit, for humans: "1.00 MiB".
+std::string human_bytes(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    while (bytes >= 1024 && unit < 4) {
+        bytes /= 1024;
+        ++unit;
+    }
+    return unit == 0 ? fmt::format("{:.0f} B", bytes)
+                     : fmt::format("{:.2f} {}", bytes, units[unit]);
+}
+
+/// What each entry holds, as drawn: "4096 bytes", or the distribution and
+/// the range its draws are clamped to (the bytes line gives the total).
+std::string segments_text(const tb::WorkloadConfig& w) {
+    switch (w.distribution) {
+        case tb::SizeDistribution::fixed:
+            break;
+        case tb::SizeDistribution::uniform:
+            return fmt::format("uniform {}..{} bytes", w.segment_bytes_min, w.segment_bytes_max);
+        case tb::SizeDistribution::lognormal:
+            return fmt::format("lognormal mean {} bytes (sigma {}, clamped to {}..{})",
+                               w.segment_bytes, w.lognormal_sigma, w.segment_bytes_min,
+                               w.segment_bytes_max);
+    }
+    return fmt::format("{} bytes", w.segment_bytes);
+}
+
+Json statistics_to_json(const std::vector<model::StatGroup>& groups) {
+    Json out = Json::object();
+    for (const auto& group : groups) {
+        Json counters = Json::object();
+        for (const auto& c : group.counters)
+            counters[c.name] = {{"value", c.value}, {"unit", c.unit}};
+        out[group.name] = counters;
+    }
+    return out;
+}
+
+/// {name: {value, unit, description}}, in the order the scenario added them.
+Json scenario_results_json(const tb::RunResult& r) {
+    Json out = Json::object();
+    for (const auto& s : r.scenario_results)
+        out[s.name] = {{"value", s.value}, {"unit", s.unit}, {"description", s.description}};
+    return out;
+}
+
+Json histograms_to_json(const std::vector<tb::Histogram>& histograms) {
+    Json out = Json::object();
+    for (const auto& h : histograms) {
+        Json buckets = Json::array();
+        for (const auto& b : h.buckets)
+            buckets.push_back({{"from", b.from}, {"to", b.to}, {"count", b.count}});
+        out[h.name] = {{"unit", h.unit}, {"count", h.count}, {"p50", h.p50},      {"p90", h.p90},
+                       {"p99", h.p99},   {"max", h.max},     {"buckets", buckets}};
+    }
+    return out;
+}
+
+Json result_value_json(const tb::RunResult& r, const tb::ResultDef& def) {
+    return std::visit([&r](auto member) { return Json(r.*member); }, def.field);
+}
+
+/// A result's value for the summary, with a human reading where it helps.
+std::string summary_value(const tb::RunResult& r, const tb::ResultDef& def) {
+    const double v = tb::result_value(r, def);
+    const std::string unit = def.unit;
+    std::string text = std::holds_alternative<uint64_t tb::RunResult::*>(def.field)
+                           ? fmt::format("{}", static_cast<uint64_t>(v))
+                           : fmt::format("{:.6g}", v);
+    if (unit == "fraction") return fmt::format("{} ({:.1f} %)", text, 100 * v);
+    if (unit == "B" && v >= 1024) return fmt::format("{} B ({})", text, human_bytes(v));
+    const std::string label = def.label;  // "chain links" needs no unit "links"
+    if (label.size() >= unit.size() &&
+        label.compare(label.size() - unit.size(), unit.size(), unit) == 0)
+        return text;
+    return fmt::format("{} {}", text, unit);
+}
+
+}  // namespace
+
+Json config_to_json(const tb::SimConfig& config) {
+    Json out = Json::object();
+    for (const auto& key : config_keys()) out[key.name] = value_to_json(key.get(config));
+    return out;
+}
+
+std::string platform_line(const tb::SimConfig& c) {
+    const auto& p = c.platform;
+    return fmt::format(
+        "{} MHz, {}-byte bus, memory {}/{} cycles read/write latency; DMA {} channel(s), "
+        "{}-beat bursts, {}/{} reads/writes in flight, prefetch {}, {}, {}",
+        p.clock_mhz, p.bus.width_bytes, p.memory.read_latency_cycles, p.memory.write_latency_cycles,
+        p.dma.channels, p.dma.max_burst_beats, p.dma.max_outstanding_reads,
+        p.dma.max_outstanding_writes, p.dma.descriptor_prefetch,
+        text_of(c, "dma.descriptor_format"), text_of(c, "dma.write_policy"));
+}
+
+namespace {
+// not_checked: nothing failed, but payload none compared no bytes.
+std::string integrity_text(const tb::RunResult& r) {
+    if (!r.integrity) return "fail";
+    return r.payload_checked ? "pass" : "not_checked";
+}
+}  // namespace
+
+Json make_report(const tb::SimConfig& config, const tb::RunResult& r, double wall_seconds) {
+    Json result = Json::object();
+    for (const tb::ResultDef& def : tb::kResultDefs) result[def.name] = result_value_json(r, def);
+    result["integrity"] = integrity_text(r);
+    if (!r.scenario_results.empty()) result["scenario_results"] = scenario_results_json(r);
+    if (!r.integrity) {
+        result["failure"] = r.failure;
+        if (r.first_bad_address) result["first_bad_address"] = *r.first_bad_address;
+    }
+    return {{"config", config_to_json(config)},
+            {"result", result},
+            {"statistics", statistics_to_json(r.statistics)},
+            {"histograms", histograms_to_json(r.histograms)},
+            {"wall_seconds", wall_seconds}};
+}
+
+std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, double wall_seconds) {
+    static constexpr int kWidth = 26;  // the longest label, "descriptor bytes fetched", and a gap
+    auto line = [](const std::string& label, const std::string& value) {
+        return fmt::format("{:<{}}{}\n", label, kWidth, value);
+    };
+    std::string out = line("platform", platform_line(config));
+    out += line("workload",
+                fmt::format("{} {}, {} entries x {}, chain depth {}", config.workload.scenario,
+                            text_of(config, "workload.direction"), config.workload.entries,
+                            segments_text(config.workload), config.workload.chain_depth));
+    if (r.bytes == 0 && !r.scenario_results.empty()) {
+        // Every transfer was excluded (injected errors): no throughput to show.
+        out += line("measured", "nothing: the scenario's transfers are not measured");
+    } else {
+        for (const tb::ResultDef& def : tb::kResultDefs)
+            out += line(def.label, summary_value(r, def));
+        for (const auto& h : r.histograms)
+            if (h.count > 0)
+                out += line(fmt::format("latency {}", h.name.substr(4, h.name.find('.', 4) - 4)),
+                            fmt::format("p50 {} / p90 {} / p99 {} {} per descriptor", h.p50, h.p90,
+                                        h.p99, h.unit));
+    }
+    for (const auto& s : r.scenario_results)
+        out += line("scenario", fmt::format("{} = {}{}  ({})", s.name, s.value,
+                                            s.unit.empty() ? "" : " " + s.unit, s.description));
+    out += line("integrity", r.integrity ? integrity_text(r) : "FAIL: " + r.failure);
+    const double rate = wall_seconds > 0 ? r.bytes / wall_seconds : 0;
+    out += line("wall time",
+                fmt::format("{:.3f} s ({}/s simulated)", wall_seconds, human_bytes(rate)));
+    return out;
+}
+
+}  // namespace dmasim::sim

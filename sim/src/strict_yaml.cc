@@ -1,0 +1,176 @@
+// strict_yaml.cc - a pass over the parser's events that refuses what
+// yaml-cpp would accept silently (a second document, duplicate keys) or
+// could not survive (an alias inside its own anchor builds a cyclic node
+// graph; nested aliases expand exponentially), then the usual load.
+#include "strict_yaml.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "config_error.h"
+
+namespace dmasim::sim {
+namespace {
+
+int line_of(const YAML::Mark& mark) { return mark.line + 1; }
+
+class StrictChecker : public YAML::EventHandler {
+public:
+    explicit StrictChecker(std::string file) : file_(std::move(file)) {}
+
+    void OnDocumentStart(const YAML::Mark& mark) override {
+        if (++documents_ > 1)
+            fail(mark, fmt::format("a second YAML document starts here (the first starts at "
+                                   "line {}); a file holds one document: remove the '---'",
+                                   first_document_line_));
+        first_document_line_ = line_of(mark);
+    }
+    void OnDocumentEnd() override {}
+
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+        leaf(mark, anchor, "null");
+    }
+    void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  const std::string& value) override {
+        leaf(mark, anchor, value);
+    }
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+        if (std::any_of(open_.begin(), open_.end(),
+                        [&](const Collection& c) { return c.anchor == anchor; }))
+            fail(mark, "this alias refers to the anchor that contains it (a cycle)");
+        auto known = anchor_sizes_.find(anchor);
+        if (known == anchor_sizes_.end()) fail(mark, "this alias names no anchor before it");
+        const uint64_t size = known->second;
+        alias_nodes_ = std::min(alias_nodes_ + size, kMaxAliasNodes + 1);
+        if (alias_nodes_ > kMaxAliasNodes)
+            fail(mark,
+                 fmt::format("aliases expand to more than {} nodes in this file", kMaxAliasNodes));
+        if (key_expected()) fail(mark, "a key must be plain text, not an alias");
+        add(size);
+    }
+    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value) override {
+        open(mark, anchor, false);
+    }
+    void OnSequenceEnd() override { close(); }
+    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value) override {
+        open(mark, anchor, true);
+    }
+    void OnMapEnd() override { close(); }
+
+private:
+    struct Collection {
+        YAML::anchor_t anchor;
+        bool map;
+        uint64_t size = 1;  ///< nodes inside, aliases expanded, itself included
+        size_t children = 0;
+        std::map<std::string, int> key_lines;
+    };
+
+    [[noreturn]] void fail(const YAML::Mark& mark, const std::string& message) const {
+        throw ConfigError({file_, line_of(mark)}, message);
+    }
+
+    /// Even children of a map are its keys.
+    bool key_expected() const {
+        return !open_.empty() && open_.back().map && open_.back().children % 2 == 0;
+    }
+
+    void add(uint64_t size) {
+        // Counted before yaml-cpp builds its nodes (a few hundred bytes
+        // each), so a huge file cannot exhaust memory there either.
+        if (++nodes_ > kMaxYamlNodes)
+            throw ConfigError({file_, 0}, fmt::format("more than {} YAML nodes: not a config or "
+                                                      "sweep file",
+                                                      kMaxYamlNodes));
+        if (open_.empty()) return;
+        Collection& parent = open_.back();
+        parent.size = std::min(parent.size + size, kMaxAliasNodes + 1);
+        ++parent.children;
+    }
+
+    void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, const std::string& text) {
+        if (key_expected()) {
+            auto [it, fresh] = open_.back().key_lines.emplace(text, line_of(mark));
+            if (!fresh)
+                fail(mark, fmt::format("duplicate key '{}': also at line {}", text, it->second));
+        }
+        if (anchor) anchor_sizes_[anchor] = 1;
+        add(1);
+    }
+
+    void open(const YAML::Mark& mark, YAML::anchor_t anchor, bool map) {
+        if (key_expected()) fail(mark, "a key must be plain text, not a list or map");
+        open_.push_back(Collection{anchor, map, 1, 0, {}});
+    }
+
+    void close() {
+        Collection done = std::move(open_.back());
+        open_.pop_back();
+        if (done.anchor) anchor_sizes_[done.anchor] = done.size;
+        add(done.size);
+    }
+
+    std::string file_;
+    int documents_ = 0;
+    int first_document_line_ = 0;
+    uint64_t alias_nodes_ = 0;
+    uint64_t nodes_ = 0;
+    std::vector<Collection> open_;
+    std::map<YAML::anchor_t, uint64_t> anchor_sizes_;
+};
+
+std::string read_file(const std::string& path, std::string_view what) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw ConfigError({path, 0}, fmt::format("is a directory, not a {} file", what));
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ConfigError({path, 0},
+                          fmt::format("cannot read this {} file: {}", what, std::strerror(errno)));
+    std::string text;
+    char buffer[65536];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+        text.append(buffer, static_cast<size_t>(in.gcount()));
+        if (text.size() > kMaxYamlFileBytes)
+            throw ConfigError({path, 0}, fmt::format("larger than {} MiB: not a {} file",
+                                                     kMaxYamlFileBytes >> 20, what));
+    }
+    if (in.bad())
+        throw ConfigError({path, 0},
+                          fmt::format("cannot read this {} file: {}", what, std::strerror(errno)));
+    return text;
+}
+
+}  // namespace
+
+YAML::Node parse_strict_yaml(const std::string& text, const std::string& file) {
+    try {
+        std::istringstream events_in(text);
+        YAML::Parser parser(events_in);
+        StrictChecker checker(file);
+        while (parser.HandleNextDocument(checker)) {
+        }
+        return YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        throw ConfigError({file, e.mark.line + 1}, fmt::format("YAML syntax error: {}", e.msg));
+    }
+}
+
+YAML::Node load_strict_yaml(const std::string& path, std::string_view what) {
+    return parse_strict_yaml(read_file(path, what), path);
+}
+
+}  // namespace dmasim::sim

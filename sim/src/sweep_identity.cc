@@ -1,0 +1,51 @@
+// sweep_identity.cc - content-keyed point ids and the files of points that
+// no longer belong to a sweep.
+#include "sweep_identity.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "report.h"
+
+namespace dmasim::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+uint64_t fnv1a(const std::string& text) {
+    uint64_t hash = 14695981039346656037ull;
+    for (unsigned char ch : text) {
+        hash ^= ch;
+        hash *= 1099511628211ull;
+    }
+    return hash;
+}
+
+}  // namespace
+
+std::string point_id(const tb::SimConfig& config) {
+    return fmt::format("{:016x}", fnv1a(config_to_json(config).dump() + "\n" DMASIM_VERSION));
+}
+
+std::vector<std::string> stale_point_files(const SweepDir& dir, const std::set<std::string>& ids) {
+    std::vector<std::string> stale;
+    for (const char* sub : {"points", "configs", "logs"}) {
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(fs::path(dir.root) / sub, ec))
+            if (entry.is_regular_file() && !ids.count(entry.path().stem().string()))
+                stale.push_back(entry.path().string());
+    }
+    std::sort(stale.begin(), stale.end());
+    return stale;
+}
+
+size_t count_reports(const std::vector<std::string>& files) {
+    return std::count_if(files.begin(), files.end(), [](const std::string& f) {
+        const fs::path p(f);
+        return p.extension() == ".json" && p.parent_path().filename() == "points";
+    });
+}
+
+}  // namespace dmasim::sim

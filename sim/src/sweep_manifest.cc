@@ -1,0 +1,123 @@
+// sweep_manifest.cc - sweep.json, and results.csv plus plots from it.
+#include "sweep_manifest.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "config_keys.h"
+#include "plot.h"
+#include "results_csv.h"
+
+namespace dmasim::sim {
+namespace {
+
+const SweepAxis& axis_of(const SweepSpec& spec, const std::string& key) {
+    for (const auto& axis : spec.axes)
+        if (std::find(axis.keys.begin(), axis.keys.end(), key) != axis.keys.end()) return axis;
+    return spec.axes.front();
+}
+
+/// x: the list length if swept, else the chain depth, else the first swept
+/// key; one line per combination of the other axes' keys (chain depth
+/// first); a log x axis when x is numeric and spans a factor of 16 or more.
+Json choose_plot(const SweepSpec& spec) {
+    const auto keys = spec.swept_keys();
+    std::string x = keys.front();
+    for (const char* preferred : {"workload.chain_depth", "workload.entries"})
+        if (std::find(keys.begin(), keys.end(), preferred) != keys.end()) x = preferred;
+    const SweepAxis& x_axis = axis_of(spec, x);
+
+    std::vector<std::string> series;
+    for (const auto& axis : spec.axes)
+        if (&axis != &x_axis) series.insert(series.end(), axis.keys.begin(), axis.keys.end());
+    std::stable_partition(series.begin(), series.end(),
+                          [](const std::string& k) { return k == "workload.chain_depth"; });
+
+    const size_t column =
+        std::find(x_axis.keys.begin(), x_axis.keys.end(), x) - x_axis.keys.begin();
+    const KeyDef* key = find_key(x);
+    bool logx = key && (key->type == KeyType::integer || key->type == KeyType::real);
+    if (logx) {
+        double lo = 1e300, hi = 0;
+        for (const auto& step : x_axis.steps) {
+            double v = std::stod(step[column].text);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        logx = lo > 0 && hi / lo >= 16;
+    }
+    return {{"x", x}, {"y", "throughput_gbps"}, {"series", series}, {"logx", logx}};
+}
+
+Json point_json(const SweepPoint& point) {
+    Json values = Json::object();
+    for (const auto& a : point.values)
+        values[a.key] = format_value(find_key(a.key)->get(point.config));
+    Json out = {{"index", point.index}, {"id", point.id}, {"values", values}};
+    if (!point.skipped.empty()) out["skipped"] = point.skipped;
+    return out;
+}
+
+void draw_plots(const SweepDir& dir, const Json& manifest) {
+    const Json& choice = manifest["plot"];
+    PlotRequest request;
+    request.csv = dir.csv();
+    request.x = choice["x"].get<std::string>();
+    request.y = choice["y"].get<std::string>();
+    request.series = choice["series"].get<std::vector<std::string>>();
+    request.logx = choice["logx"].get<bool>();
+    // A 2-D grid also gets a heatmap: lines that coincide hide nothing there.
+    const bool grid = request.series->size() == 1;
+    for (const char* ext : {"png", "svg"}) {
+        request.output = dir.plot(ext);
+        request.heatmap = false;
+        if (run_plot(request) != 0)
+            fmt::print(stderr, "dmasim: warning: could not draw {}\n", request.output);
+        if (!grid) continue;
+        request.output = dir.heatmap(ext);
+        request.heatmap = true;
+        if (run_plot(request) != 0)
+            fmt::print(stderr, "dmasim: warning: could not draw {}\n", request.output);
+    }
+}
+
+}  // namespace
+
+Json make_manifest(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                   const Shard& shard) {
+    Json list = Json::array();
+    for (const auto& p : points) list.push_back(point_json(p));
+    return {{"sweep_file", spec.file},
+            {"base", spec.base},
+            {"platform", platform_line(common_config(spec))},
+            {"shard", {{"k", shard.k}, {"n", shard.n}}},
+            {"swept_keys", spec.swept_keys()},
+            {"plot", choose_plot(spec)},
+            {"points", list}};
+}
+
+Shard manifest_shard(const Json& manifest) {
+    return {manifest["shard"]["k"].get<size_t>(), manifest["shard"]["n"].get<size_t>()};
+}
+
+Collected write_results(const SweepDir& dir, const Json& manifest, bool plot) {
+    const Shard shard = manifest_shard(manifest);
+    Collected collected;
+    std::vector<Json> reports;
+    for (const auto& point : manifest["points"]) {
+        const size_t index = point["index"].get<size_t>();
+        if (!shard.contains(index) || point.contains("skipped")) continue;
+        if (auto report = read_complete_report(dir.report(point["id"].get<std::string>())))
+            reports.push_back(std::move(*report));
+        else
+            collected.missing.push_back(index);
+    }
+    collected.rows = reports.size();
+    write_file_atomically(
+        dir.csv(), results_csv(manifest["swept_keys"].get<std::vector<std::string>>(), reports));
+    if (plot && collected.rows > 0) draw_plots(dir, manifest);
+    return collected;
+}
+
+}  // namespace dmasim::sim

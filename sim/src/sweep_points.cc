@@ -1,0 +1,103 @@
+// sweep_points.cc - numbering, resolving and sharding the points of a sweep.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "config_loader.h"
+#include "sweep_identity.h"
+#include "sweep_spec.h"
+
+namespace dmasim::sim {
+
+std::vector<std::string> SweepSpec::swept_keys() const {
+    std::vector<std::string> keys;
+    for (const auto& axis : axes) keys.insert(keys.end(), axis.keys.begin(), axis.keys.end());
+    return keys;
+}
+
+size_t SweepSpec::point_count() const {
+    size_t count = 1;
+    for (const auto& axis : axes) count *= axis.steps.size();
+    return count;
+}
+
+std::vector<Assignment> SweepSpec::point_values(size_t index) const {
+    // Mixed-radix digits of the index, least significant = last axis.
+    std::vector<const std::vector<Assignment>*> chosen(axes.size());
+    for (size_t a = axes.size(); a-- > 0;) {
+        chosen[a] = &axes[a].steps[index % axes[a].steps.size()];
+        index /= axes[a].steps.size();
+    }
+    std::vector<Assignment> values;
+    for (const auto* step : chosen) values.insert(values.end(), step->begin(), step->end());
+    return values;
+}
+
+namespace {
+
+ConfigBuilder common_builder(const SweepSpec& spec) {
+    ConfigBuilder common;
+    if (!spec.base.empty()) common.apply_file(spec.base);
+    if (!spec.set.IsNull()) common.apply_yaml(spec.set, spec.file);
+    const auto swept = spec.swept_keys();
+    for (const auto& assignment : spec.cli_sets) {
+        common.apply_set(assignment);
+        const std::string key = assignment.substr(0, assignment.find('='));
+        if (std::find(swept.begin(), swept.end(), key) != swept.end())
+            throw ConfigError({"--set " + assignment, 0},
+                              fmt::format("{} is swept by {}; --set fixes keys the sweep does "
+                                          "not vary",
+                                          key, spec.file));
+    }
+    return common;
+}
+
+}  // namespace
+
+tb::SimConfig common_config(const SweepSpec& spec) { return common_builder(spec).config(); }
+
+std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& check) {
+    const ConfigBuilder common = common_builder(spec);
+    const std::vector<std::string> swept = spec.swept_keys();
+    auto involves_swept = [&](const ConfigError& e) {
+        return std::any_of(e.keys.begin(), e.keys.end(), [&](const std::string& key) {
+            return std::find(swept.begin(), swept.end(), key) != swept.end();
+        });
+    };
+
+    std::vector<SweepPoint> points;
+    for (size_t i = 0; i < spec.point_count(); ++i) {
+        SweepPoint point;
+        point.index = i;
+        point.values = spec.point_values(i);
+        ConfigBuilder builder = common;
+        for (const auto& a : point.values) builder.apply(a.key, a.text, a.where);
+        try {
+            builder.validate();
+            if (check) check(builder);
+        } catch (const ConfigError& e) {
+            if (!involves_swept(e)) throw;
+            point.skipped = e.what();
+        }
+        point.config = builder.config();
+        point.id = point_id(point.config);
+        points.push_back(std::move(point));
+    }
+    return points;
+}
+
+Shard parse_shard(const std::string& text) {
+    Shard shard;
+    size_t slash = text.find('/');
+    auto number = [&](size_t from, size_t to, size_t& out) {
+        auto [ptr, ec] = std::from_chars(text.data() + from, text.data() + to, out);
+        return ec == std::errc() && ptr == text.data() + to && from < to;
+    };
+    if (slash == std::string::npos || !number(0, slash, shard.k) ||
+        !number(slash + 1, text.size(), shard.n) || shard.k < 1 || shard.k > shard.n)
+        throw ConfigError({"--shard " + text, 0}, "expected K/N with 1 <= K <= N, e.g. 2/4");
+    return shard;
+}
+
+}  // namespace dmasim::sim

@@ -1,0 +1,131 @@
+// sweep_spec.cc - reads a sweep file's sections in file order.
+#include "sweep_spec.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <set>
+
+#include "config_loader.h"
+#include "strict_yaml.h"
+#include "suggest.h"
+#include "sweep_values.h"
+
+namespace dmasim::sim {
+namespace {
+
+
+Location where_of(const YAML::Node& node, const std::string& file) {
+    return {file, node.Mark().line + 1};
+}
+
+/// Points so far against --max-points: each new axis may have at most
+/// max / points values, so the product never overflows and no axis is
+/// built past the cap.
+struct PointBudget {
+    uint64_t max = kDefaultMaxPoints;
+    uint64_t points = 1;
+
+    uint64_t axis_limit() const { return max / points; }
+    void add(const SweepAxis& axis) { points *= axis.steps.size(); }
+};
+
+SweepAxis single_key_axis(const YAML::Node& key_node, const YAML::Node& values,
+                          const std::string& file, const PointBudget& budget) {
+    const KeyDef& key = known_key(key_node.Scalar(), where_of(key_node, file));
+    SweepAxis axis;
+    axis.keys = {key.name};
+    for (auto& a : expand_value_list(key, values, file, budget.axis_limit()))
+        axis.steps.push_back({a});
+    return axis;
+}
+
+SweepAxis zip_axis(const YAML::Node& zip, const std::string& file, const PointBudget& budget) {
+    if (!zip.IsMap() || zip.size() == 0)
+        throw ConfigError(where_of(zip, file), "zip: expects 'key: value list' lines");
+    SweepAxis axis;
+    axis.zipped = true;
+    for (const auto& entry : zip) {
+        SweepAxis one = single_key_axis(entry.first, entry.second, file, budget);
+        if (!axis.steps.empty() && one.steps.size() != axis.steps.size())
+            throw ConfigError(
+                where_of(entry.first, file),
+                fmt::format("zip: {} has {} values but {} has {}; zipped lists "
+                            "must be equally long",
+                            one.keys[0], one.steps.size(), axis.keys[0], axis.steps.size()));
+        axis.steps.resize(one.steps.size());
+        for (size_t i = 0; i < one.steps.size(); ++i) axis.steps[i].push_back(one.steps[i][0]);
+        axis.keys.push_back(one.keys[0]);
+    }
+    return axis;
+}
+
+void add_sweep_axes(const YAML::Node& sweep, const std::string& file, PointBudget& budget,
+                    std::vector<SweepAxis>& axes) {
+    if (!sweep.IsMap())
+        throw ConfigError(where_of(sweep, file), "sweep: expects 'key: value list' lines");
+    for (const auto& entry : sweep) {
+        axes.push_back(single_key_axis(entry.first, entry.second, file, budget));
+        budget.add(axes.back());
+    }
+}
+
+/// The dotted keys a (possibly nested) `set:` map names.
+void collect_keys(const YAML::Node& map, const std::string& prefix, std::set<std::string>& out) {
+    for (const auto& entry : map) {
+        std::string name = prefix + entry.first.Scalar();
+        if (entry.second.IsMap() && !find_key(name))
+            collect_keys(entry.second, name + ".", out);
+        else
+            out.insert(name);
+    }
+}
+
+/// A key may be swept once, and not also fixed under `set:`.
+void check_no_key_twice(const SweepSpec& spec) {
+    std::set<std::string> seen;
+    if (spec.set.IsMap()) collect_keys(spec.set, "", seen);
+    for (const auto& axis : spec.axes)
+        for (size_t k = 0; k < axis.keys.size(); ++k)
+            if (!seen.insert(axis.keys[k]).second)
+                throw ConfigError(axis.steps[0][k].where,
+                                  fmt::format("{} is set or swept twice", axis.keys[k]));
+}
+
+}  // namespace
+
+SweepSpec load_sweep(const std::string& path, const std::string& default_base,
+                     uint64_t max_points) {
+    const YAML::Node root = load_strict_yaml(path, "sweep");
+    if (!root.IsMap())
+        throw ConfigError({path, 0}, "a sweep file is a map with base/set/sweep/zip");
+    SweepSpec spec;
+    PointBudget budget{max_points};
+    spec.file = path;
+    spec.base = default_base;
+    const std::vector<std::string> sections = {"base", "set", "sweep", "zip"};
+    for (const auto& entry : root) {
+        const std::string name = entry.first.Scalar();
+        if (name == "base") {
+            spec.base = base_path(entry.second, path);
+        } else if (name == "set") {
+            spec.set = entry.second;
+        } else if (name == "sweep") {
+            add_sweep_axes(entry.second, path, budget, spec.axes);
+        } else if (name == "zip") {
+            spec.axes.push_back(zip_axis(entry.second, path, budget));
+            budget.add(spec.axes.back());
+        } else {
+            auto guess = closest_match(name, sections);
+            throw ConfigError(where_of(entry.first, path),
+                              fmt::format("unknown sweep section '{}'{}", name,
+                                          guess ? ", did you mean " + *guess + "?" : ""));
+        }
+    }
+    if (spec.axes.empty())
+        throw ConfigError({path, 0}, "nothing to sweep: add a sweep: or zip: section");
+    check_no_key_twice(spec);
+    return spec;
+}
+
+}  // namespace dmasim::sim

@@ -1,0 +1,27 @@
+// e2e_support.cc - child processes for the end-to-end tests.
+#include "e2e_support.h"
+
+#include <sys/wait.h>
+
+#include "process.h"
+
+namespace dmasim::sim::test {
+
+std::string dmasim_exe() { return DMASIM_EXE; }
+
+Outcome run_program(const TempDir& scratch, const std::vector<std::string>& argv) {
+    const std::string out = scratch.path() + "/.stdout", err = scratch.path() + "/.stderr";
+    pid_t pid = spawn(argv, out, err);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(out),
+            read_file(err)};
+}
+
+Outcome run_dmasim(const TempDir& scratch, const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {dmasim_exe()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_program(scratch, argv);
+}
+
+}  // namespace dmasim::sim::test

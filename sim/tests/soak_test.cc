@@ -1,0 +1,134 @@
+// soak_test.cc - the soak's point generator stays inside the ranges it
+// promises, and its report checker catches every invariant it names.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "soak_check.h"
+#include "soak_point.h"
+
+namespace dmasim::soak {
+namespace {
+
+using nlohmann::json;
+
+std::map<std::string, std::string> as_map(const Point& p) { return {p.sets.begin(), p.sets.end()}; }
+
+uint64_t num(const std::map<std::string, std::string>& m, const std::string& key) {
+    return std::stoull(m.at(key));
+}
+
+TEST(SimSoakPoint, SameSeedGivesTheSamePoint) {
+    EXPECT_EQ(generate_point(7).sets, generate_point(7).sets);
+    EXPECT_NE(generate_point(7).sets, generate_point(8).sets);
+}
+
+TEST(SimSoakPoint, PointsStayInRangeAndBounded) {
+    for (uint64_t seed = 1; seed <= 2000; ++seed) {
+        auto m = as_map(generate_point(seed));
+        const uint64_t entries = num(m, "workload.entries");
+        ASSERT_GE(entries, 1u);
+        ASSERT_LE(entries, 4096u);
+        const bool fixed = m.at("workload.segment_distribution") == "fixed";
+        const uint64_t largest =
+            fixed ? num(m, "workload.segment_bytes") : num(m, "workload.segment_bytes_max");
+        ASSERT_GE(largest, 1u);
+        ASSERT_LE(largest, 1u << 20);
+        // The byte budget holds unless even 1-byte segments exceed it.
+        ASSERT_LE(entries * largest, std::max<uint64_t>(kMaxListBytes, entries)) << seed;
+        if (!fixed) {
+            ASSERT_LE(num(m, "workload.segment_bytes_min"), largest);
+        }
+        ASSERT_LE(num(m, "workload.chain_depth"), entries);
+        ASSERT_LE(num(m, "workload.offset"), 4095u);
+        const uint64_t burst = num(m, "dma.max_burst_beats") * num(m, "bus.width_bytes");
+        ASSERT_GE(num(m, "dma.buffer_bytes"), 2 * std::min<uint64_t>(burst, 4096));
+    }
+}
+
+TEST(SimSoakPoint, ReproducerSetsEveryKey) {
+    const Point p = generate_point(3);
+    const std::string line = reproducer(p);
+    EXPECT_EQ(line.rfind("dmasim run --set ", 0), 0u) << line;
+    for (const auto& [key, value] : p.sets)
+        EXPECT_NE(line.find(" --set " + key + "=" + value), std::string::npos) << key;
+}
+
+/// A report that holds every invariant: 2 channels, multi_channel, 10
+/// fixed 100-byte segments over 3 chunks on each.
+json passing_report() {
+    const uint64_t channels = 2, entries = 10, segment = 100, depth = 3;
+    json stat = {{"max_reads_in_flight", {{"value", 4}}}, {"max_writes_in_flight", {{"value", 2}}}};
+    return {{"config",
+             {{"workload.scenario", "multi_channel"},
+              {"dma.channels", channels},
+              {"workload.entries", entries},
+              {"workload.segment_distribution", "fixed"},
+              {"workload.segment_bytes", segment},
+              {"workload.chain_depth", depth},
+              {"bus.width_bytes", 16},
+              {"memory.bandwidth_bytes_per_cycle", 0.0},
+              {"clock_mhz", 800.0},
+              {"dma.max_outstanding_reads", 4},
+              {"dma.max_outstanding_writes", 2},
+              // No per-descriptor cost, so a wrong descriptor count breaks one check only.
+              {"cpu.irq_handler_cycles", 40},
+              {"cpu.per_descriptor_cycles", 0}}},
+            {"result",
+             {{"integrity", "pass"},
+              {"bytes", channels * entries * segment},
+              {"descriptors", channels * entries},
+              {"chain_links", channels * (depth - 1)},
+              // 2000 bytes in 125 cycles of 1.25 ns (800 MHz), 100 of them busy.
+              {"bytes_per_cycle", 16.0},
+              {"cycles", 125},
+              {"sim_time_ns", 156.25},
+              {"bus_utilization", 0.8},
+              // Two interrupts (one per channel's stop) at 40 cycles each.
+              {"interrupts", 2},
+              {"cpu_busy_cycles", 2 * 40}}},
+            {"statistics", {{"dma.ch0", stat}, {"dma.ch1", stat}}}};
+}
+
+TEST(SimSoakCheck, ConsistentReportPasses) { EXPECT_TRUE(check_report(passing_report()).empty()); }
+
+TEST(SimSoakCheck, EachBrokenInvariantIsReported) {
+    const std::vector<std::pair<const char*, void (*)(json&)>> cases = {
+        {"integrity", [](json& r) { r["result"]["integrity"] = "fail"; }},
+        {"bytes", [](json& r) { r["result"]["bytes"] = 1999; }},
+        {"descriptors", [](json& r) { r["result"]["descriptors"] = 10; }},
+        {"chain_links", [](json& r) { r["result"]["chain_links"] = 2; }},
+        {"cpu", [](json& r) { r["result"]["cpu_busy_cycles"] = 81; }},
+        {"bus peak", [](json& r) { r["result"]["bytes_per_cycle"] = 16.01; }},
+        {"memory bandwidth",
+         [](json& r) { r["config"]["memory.bandwidth_bytes_per_cycle"] = 8.0; }},
+        {"utilization", [](json& r) { r["result"]["bus_utilization"] = 1.001; }},
+        // 126 cycles of 1.25 ns are 157.5 ns, a whole period from 156.25.
+        {"cycles", [](json& r) { r["result"]["cycles"] = 126; }},
+        {"reads", [](json& r) { r["statistics"]["dma.ch1"]["max_reads_in_flight"]["value"] = 5; }},
+        {"writes",
+         [](json& r) { r["statistics"]["dma.ch0"]["max_writes_in_flight"]["value"] = 3; }},
+    };
+    for (const auto& [name, breakit] : cases) {
+        json r = passing_report();
+        breakit(r);
+        EXPECT_EQ(check_report(r).size(), 1u) << name;
+    }
+}
+
+TEST(SimSoakCheck, UniformBytesMustLieBetweenTheBounds) {
+    json r = passing_report();
+    r["config"]["workload.segment_distribution"] = "uniform";
+    r["config"]["workload.segment_bytes_min"] = 50;
+    r["config"]["workload.segment_bytes_max"] = 100;
+    // 2 channels x 10 entries: bytes in [2*10*50, 2*10*100].
+    r["result"]["bytes"] = 2 * 10 * 50;
+    EXPECT_TRUE(check_report(r).empty());
+    r["result"]["bytes"] = 2 * 10 * 50 - 1;
+    EXPECT_EQ(check_report(r).size(), 1u);
+}
+
+}  // namespace
+}  // namespace dmasim::soak

@@ -1,0 +1,195 @@
+// sweep_spec_test.cc - sweep files: value lists, ranges, pow2, zip, point
+// numbering, skipped points and shards.
+#include "sweep_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "config_keys.h"
+#include "support.h"
+
+namespace dmasim::sim {
+namespace {
+
+using test::TempDir;
+
+/// Loads a sweep whose base is an empty config (all defaults).
+SweepSpec load_text(const TempDir& dir, const std::string& yaml) {
+    dir.write("base.yaml", "");
+    return load_sweep(dir.write("sweep.yaml", "base: base.yaml\n" + yaml), "");
+}
+
+std::string error_of(const std::string& yaml) {
+    TempDir dir;
+    try {
+        load_text(dir, yaml);
+    } catch (const ConfigError& e) {
+        std::string message = e.what();
+        return message.substr(message.find("sweep.yaml"));
+    }
+    return "";
+}
+
+/// The text values of one key across all points, in point order.
+std::vector<std::string> column(const SweepSpec& spec, const std::string& key) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < spec.point_count(); ++i)
+        for (const auto& a : spec.point_values(i))
+            if (a.key == key) out.push_back(a.text);
+    return out;
+}
+
+using Texts = std::vector<std::string>;
+
+TEST(SimSweepSpec, CrossProductVariesTheLastKeyFastest) {
+    TempDir dir;
+    auto spec = load_text(dir,
+                          "sweep:\n  workload.entries: [8, 16]\n"
+                          "  workload.chain_depth: [1, 2, 4]\n");
+    ASSERT_EQ(spec.point_count(), 2u * 3u);
+    // Point i has entries index i / 3 and chain depth index i % 3.
+    EXPECT_EQ(column(spec, "workload.entries"), (Texts{"8", "8", "8", "16", "16", "16"}));
+    EXPECT_EQ(column(spec, "workload.chain_depth"), (Texts{"1", "2", "4", "1", "2", "4"}));
+    EXPECT_EQ(spec.swept_keys(), (Texts{"workload.entries", "workload.chain_depth"}));
+}
+
+TEST(SimSweepSpec, ZipVariesKeysTogetherAndIsCrossedInFileOrder) {
+    TempDir dir;
+    auto spec = load_text(dir,
+                          "zip:\n  workload.entries: [1, 2, 4]\n"
+                          "  workload.segment_bytes: [4096, 2048, 1024]\n"
+                          "sweep:\n  dma.descriptor_format: [chained_pages, linked_list]\n");
+    ASSERT_EQ(spec.point_count(), 3u * 2u);
+    EXPECT_EQ(column(spec, "workload.entries"), (Texts{"1", "1", "2", "2", "4", "4"}));
+    EXPECT_EQ(column(spec, "workload.segment_bytes"),
+              (Texts{"4096", "4096", "2048", "2048", "1024", "1024"}));
+    EXPECT_EQ(column(spec, "dma.descriptor_format"),
+              (Texts{"chained_pages", "linked_list", "chained_pages", "linked_list",
+                     "chained_pages", "linked_list"}));
+}
+
+TEST(SimSweepSpec, RangeIncludesBothEnds) {
+    TempDir dir;
+    auto spec = load_text(dir, "sweep:\n  workload.entries: {range: [1, 10, 3]}\n");
+    EXPECT_EQ(column(spec, "workload.entries"), (Texts{"1", "4", "7", "10"}));
+}
+
+TEST(SimSweepSpec, RealRangeCountsStepsWithoutDrift) {
+    TempDir dir;
+    auto spec = load_text(dir, "sweep:\n  traffic.read_fraction: {range: [0, 1, 0.1]}\n");
+    auto values = column(spec, "traffic.read_fraction");
+    ASSERT_EQ(values.size(), 11u);  // 0, 0.1, ..., 1.0
+    EXPECT_EQ(values.back(), "1");
+}
+
+TEST(SimSweepSpec, Pow2ListsEveryPowerBetweenTheBounds) {
+    TempDir dir;
+    auto spec = load_text(dir, "sweep:\n  workload.entries: {pow2: [4, 64]}\n");
+    EXPECT_EQ(column(spec, "workload.entries"), (Texts{"4", "8", "16", "32", "64"}));
+}
+
+TEST(SimSweepSpec, Pow2BoundsMustBePowersOfTwo) {
+    EXPECT_NE(error_of("sweep:\n  workload.entries: {pow2: [3, 64]}\n").find("powers of two"),
+              std::string::npos);
+}
+
+TEST(SimSweepSpec, ZipListsMustBeEquallyLong) {
+    std::string e = error_of("zip:\n  workload.entries: [1, 2]\n  workload.segment_bytes: [1]\n");
+    EXPECT_NE(e.find("sweep.yaml:4:"), std::string::npos) << e;
+    EXPECT_NE(e.find("equally long"), std::string::npos) << e;
+}
+
+TEST(SimSweepSpec, UnknownKeySuggestsTheClosest) {
+    std::string e = error_of("sweep:\n  workload.entires: [1, 2]\n");
+    EXPECT_NE(e.find("sweep.yaml:3:"), std::string::npos) << e;
+    EXPECT_NE(e.find("did you mean workload.entries?"), std::string::npos) << e;
+}
+
+TEST(SimSweepSpec, OutOfRangeValueIsAnErrorAtItsLine) {
+    std::string e = error_of("sweep:\n  dma.max_burst_beats:\n    - 16\n    - 512\n");
+    EXPECT_NE(e.find("sweep.yaml:5:"), std::string::npos) << e;
+    EXPECT_NE(e.find("1 .. 256"), std::string::npos) << e;
+}
+
+TEST(SimSweepSpec, UnknownSectionAndDoubleKeysAreErrors) {
+    EXPECT_NE(error_of("swep:\n  workload.entries: [1]\n").find("did you mean sweep?"),
+              std::string::npos);
+    EXPECT_NE(error_of("set:\n  workload.entries: 4\nsweep:\n  workload.entries: [1]\n")
+                  .find("set or swept twice"),
+              std::string::npos);
+    EXPECT_NE(error_of("set:\n  dma:\n    channels: 2\nsweep:\n  dma.channels: [1]\n")
+                  .find("set or swept twice"),
+              std::string::npos);
+    EXPECT_NE(error_of("set:\n  workload.entries: 4\n").find("nothing to sweep"),
+              std::string::npos);
+}
+
+TEST(SimSweepExpand, BaseAndSetApplyToEveryPoint) {
+    TempDir dir;
+    dir.write("configs/base.yaml", "workload:\n  segment_bytes: 512\n");
+    auto spec = load_sweep(dir.write("sweeps/s.yaml",
+                                     "base: ../configs/base.yaml\nset:\n  dma.channels: 2\n"
+                                     "sweep:\n  workload.entries: [4, 8]\n"),
+                           "");
+    auto points = expand_sweep(spec);
+    ASSERT_EQ(points.size(), 2u);
+    for (const auto& p : points) {
+        EXPECT_EQ(p.config.workload.segment_bytes, 512u);
+        EXPECT_EQ(p.config.platform.dma.channels, 2u);
+    }
+    EXPECT_EQ(points[1].config.workload.entries, 8u);
+}
+
+TEST(SimSweepExpand, InvalidCombinationsAreSkippedWithTheReason) {
+    TempDir dir;
+    auto points = expand_sweep(load_text(dir,
+                                         "sweep:\n  workload.entries: [2, 8]\n"
+                                         "  workload.chain_depth: [1, 4]\n"));
+    ASSERT_EQ(points.size(), 4u);
+    // Only entries = 2 with chain_depth = 4 (point 1) breaks depth <= entries.
+    EXPECT_EQ(points[0].skipped, "");
+    EXPECT_NE(points[1].skipped.find("must be at most workload.entries = 2"), std::string::npos);
+    EXPECT_EQ(points[2].skipped, "");
+    EXPECT_EQ(points[3].skipped, "");
+}
+
+TEST(SimShard, ParsesOneBasedKOverN) {
+    Shard s = parse_shard("2/3");
+    EXPECT_EQ(s.k, 2u);
+    EXPECT_EQ(s.n, 3u);
+    for (const char* bad : {"0/2", "3/2", "1/0", "a/b", "2", "1/2x"})
+        EXPECT_THROW(parse_shard(bad), ConfigError) << bad;
+}
+
+TEST(SimShard, ShardsPartitionThePoints) {
+    const size_t points = 10, shards = 3;
+    std::multiset<size_t> seen;
+    for (size_t k = 1; k <= shards; ++k)
+        for (size_t i = 0; i < points; ++i)
+            if (Shard{k, shards}.contains(i)) {
+                EXPECT_EQ(i % shards, k - 1);
+                seen.insert(i);
+            }
+    EXPECT_EQ(seen.size(), points);
+    for (size_t i = 0; i < points; ++i) EXPECT_EQ(seen.count(i), 1u);
+}
+
+TEST(SimShippedSweeps, EveryStandardSweepLoadsAndHasRunnablePoints) {
+    const std::filesystem::path dir = DMASIM_SOURCE_DIR "/configs/sweeps";
+    size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        ++files;
+        auto spec = load_sweep(entry.path().string(), DMASIM_SOURCE_DIR "/configs/default.yaml");
+        auto points = expand_sweep(spec);
+        size_t runnable = std::count_if(points.begin(), points.end(),
+                                        [](const SweepPoint& p) { return p.skipped.empty(); });
+        EXPECT_GT(runnable, 0u) << entry.path();
+    }
+    EXPECT_GE(files, 5u);
+}
+
+}  // namespace
+}  // namespace dmasim::sim
