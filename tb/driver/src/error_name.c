@@ -24,6 +24,7 @@ const char *dmasim_error_name(unsigned int error)
 		[DMA_ERR_CHAIN_LOOP] = "CHAIN_LOOP",
 		[DMA_ERR_BAD_DESCRIPTOR] = "BAD_DESCRIPTOR",
 		[DMA_ERR_ABORTED] = "ABORTED",
+		[DMA_ERR_TRANSLATION] = "TRANSLATION",
 	};
 
 	if (error >= sizeof(names) / sizeof(names[0]) || !names[error])

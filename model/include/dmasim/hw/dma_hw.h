@@ -26,6 +26,16 @@
 #define DMA_REG_CAPS       0x004 /* RO: see DMA_CAPS_* */
 #define DMA_REG_IRQ_STATUS 0x008 /* W1C: bit n = channel n raised an interrupt */
 #define DMA_REG_IRQ_MASK   0x00C /* RW: bit n = channel n may interrupt; reset 0 */
+/* IOMMU between the DMA master and memory (present when CAPS.IOMMU is set;
+ * page-table format in iommu_hw.h). */
+#define DMA_REG_IOMMU_CTRL       0x010 /* RW: DMA_IOMMU_CTRL_ENABLE: translate every DMA access */
+#define DMA_REG_IOMMU_ROOT_LO    0x014 /* RW: bus address of the root page table, bits 31:0 */
+#define DMA_REG_IOMMU_ROOT_HI    0x018 /* RW: bits 63:32 */
+#define DMA_REG_IOMMU_INVALIDATE 0x01C /* W: any value drops every cached translation; reads 0 */
+#define DMA_REG_IOMMU_FAULT_LO   0x020 /* RO: IOVA of the latest translation fault, bits 31:0 */
+#define DMA_REG_IOMMU_FAULT_HI   0x024 /* RO: bits 63:32 */
+
+#define DMA_IOMMU_CTRL_ENABLE 0x00000001u
 
 #define DMA_CAPS_CHANNELS_MASK  0x000000FFu /* number of channels */
 #define DMA_CAPS_CHAINED_PAGES  0x00000100u /* chained_pages format supported */
@@ -34,6 +44,7 @@
 #define DMA_CAPS_DESC_SIZE_MASK  0x00FF0000u /* 16, 32 or 64 (dma.descriptor_bytes) */
 #define DMA_CAPS_WRITEBACK_SHIFT 24         /* bits 25:24: enum dma_hw_writeback */
 #define DMA_CAPS_WRITEBACK_MASK  0x03000000u
+#define DMA_CAPS_IOMMU           0x04000000u /* bit 26: an IOMMU translates DMA accesses */
 
 #define DMA_MAX_CHANNELS 16
 
@@ -91,6 +102,7 @@ enum dma_hw_error {
 	DMA_ERR_CHAIN_LOOP = 6,    /* chain revisits a chunk, or too many links/descriptors */
 	DMA_ERR_BAD_DESCRIPTOR = 7,/* unknown flag bits, or a chain descriptor with END */
 	DMA_ERR_ABORTED = 8,       /* software wrote ABORT */
+	DMA_ERR_TRANSLATION = 9,   /* IOMMU: no present mapping (or no write permission) */
 };
 
 /* ---- Descriptor control flags (both formats) ------------------------- */

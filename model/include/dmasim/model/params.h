@@ -134,6 +134,20 @@ struct TrafficParams {
     uint64_t seed = 1;           ///< addresses and read/write choice
 };
 
+/// An IOMMU between the DMA master and memory (docs/timing-model.md): with
+/// it, every address the controller issues is an IOVA, translated through
+/// an IOTLB; a miss walks the page tables in simulated memory
+/// (dmasim/hw/iommu_hw.h) with dependent reads on the RAM read channel.
+struct IommuParams {
+    bool enabled = false;              ///< false: bus addresses are physical (no IOMMU)
+    unsigned iotlb_entries = 64;       ///< translations cached
+    unsigned iotlb_ways = 4;           ///< entries per set; iotlb_entries = fully associative
+    uint64_t page_bytes = 4096;        ///< largest leaf: 4 KiB, or 2 MiB where both sides align
+    unsigned walk_levels = 4;          ///< page-table levels, 2..5 (IOVA of 12 + 9 x levels bits)
+    unsigned walk_cache_entries = 0;   ///< cached level-2 entries (skip to the leaf read); 0 = none
+    unsigned iotlb_hit_cycles = 1;     ///< added to every translated access
+};
+
 struct PlatformParams {
     double clock_mhz = 1000;
     /// How far (cycles) the DMA engine and traffic master may run ahead of
@@ -145,6 +159,7 @@ struct PlatformParams {
     DmaParams dma;
     DeviceParams device;
     TrafficParams traffic;
+    IommuParams iommu;
 };
 
 /// A named counter in the model's statistics (value in the given unit).
