@@ -4,8 +4,8 @@
 #include <dmasim/tb/results.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <set>
+#include <utility>
 
 namespace dmasim::sim {
 namespace {
@@ -18,17 +18,29 @@ Json lookup(const Json& report, const char* section, const std::string& key) {
     return value == part->end() ? Json() : *value;
 }
 
+/// Names in the order first seen, each once: the columns of a CSV whose
+/// rows (reports) may each hold a different subset.
+class FirstSeenNames {
+public:
+    void add(const std::string& name) {
+        if (seen_.insert(name).second) names_.push_back(name);
+    }
+    std::vector<std::string> names() && { return std::move(names_); }
+
+private:
+    std::vector<std::string> names_;
+    std::set<std::string> seen_;
+};
+
 /// Names of the scenario results in `reports`, in first-seen order.
 std::vector<std::string> scenario_result_names(const std::vector<Json>& reports) {
-    std::vector<std::string> names;
+    FirstSeenNames names;
     for (const auto& report : reports) {
         const Json results = lookup(report, "result", "scenario_results");
         if (!results.is_object()) continue;
-        for (const auto& item : results.items())
-            if (std::find(names.begin(), names.end(), item.key()) == names.end())
-                names.push_back(item.key());
+        for (const auto& item : results.items()) names.add(item.key());
     }
-    return names;
+    return std::move(names).names();
 }
 
 /// report.statistics[group][counter].value for "group.counter", or null.
@@ -70,16 +82,14 @@ std::string csv_field(const Json& value) {
 }
 
 std::vector<std::string> statistic_columns(const std::vector<Json>& reports) {
-    std::vector<std::string> columns;
-    std::set<std::string> seen;
+    FirstSeenNames columns;
     for (const auto& report : reports) {
         auto stats = report.find("statistics");
         if (stats == report.end()) continue;
         for (const auto& [group, counters] : stats->items())
-            for (const auto& [name, unused] : counters.items())
-                if (seen.insert(group + "." + name).second) columns.push_back(group + "." + name);
+            for (const auto& [name, unused] : counters.items()) columns.add(group + "." + name);
     }
-    return columns;
+    return std::move(columns).names();
 }
 
 std::string results_csv(const std::vector<std::string>& swept_keys,
