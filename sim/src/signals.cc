@@ -34,29 +34,11 @@ void install(void (*handler)(int)) {
     sigaction(SIGTERM, &sa, nullptr);
 }
 
-sigset_t termination_signals() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    return set;
-}
-
 }  // namespace
 
 void exit_cleanly_on_signals() { install(exit_handler); }
 
 void forward_signals_to_children() { install(forward_handler); }
-
-SignalsBlocked::SignalsBlocked() {
-    const sigset_t set = termination_signals();
-    sigprocmask(SIG_BLOCK, &set, nullptr);
-}
-
-SignalsBlocked::~SignalsBlocked() {
-    const sigset_t set = termination_signals();
-    sigprocmask(SIG_UNBLOCK, &set, nullptr);
-}
 
 void track_child(pid_t pid) {
     for (int i = 0; i < kMaxChildren; ++i)
@@ -78,7 +60,7 @@ int interrupt_status() { return 128 + received; }
 void reset_signals_in_child() {
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    const sigset_t set = termination_signals();
+    const sigset_t set = tb::termination_signals();
     sigprocmask(SIG_UNBLOCK, &set, nullptr);
 }
 

@@ -3,6 +3,7 @@
 // it is running, waits for them and then does the same.
 #pragma once
 
+#include <dmasim/tb/temp_files.h>
 #include <sys/types.h>
 
 namespace dmasim::sim {
@@ -15,15 +16,9 @@ void exit_cleanly_on_signals();
 /// child and remember it; the sweep stops starting points, waits for the
 /// running ones and exits with interrupt_status().
 void forward_signals_to_children();
-/// Blocks SIGINT/SIGTERM while a child is started and tracked, so none
-/// arrives between fork() and track_child(). Children unblock before exec.
-class SignalsBlocked {
-public:
-    SignalsBlocked();
-    ~SignalsBlocked();
-    SignalsBlocked(const SignalsBlocked&) = delete;
-    SignalsBlocked& operator=(const SignalsBlocked&) = delete;
-};
+/// Held while a child is started and tracked, so no signal arrives
+/// between fork() and track_child(). Children unblock before exec.
+using tb::SignalsBlocked;
 void track_child(pid_t pid);
 void untrack_child(pid_t pid);
 /// The signal received (0 if none).

@@ -31,6 +31,7 @@ std::string rename_onto(const std::string& from, const std::string& to) {
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+    const SignalsBlocked until_recorded;  // no handler between open() and add()
     int fd = -1;
     for (int attempt = 0; attempt < kNameAttempts && fd < 0; ++attempt) {
         temp_ = temp_candidate(path_, attempt);
@@ -80,6 +81,7 @@ PrivateDir::PrivateDir(const std::string& path) : path_(path) {
     std::string pattern = fmt::format("{}.tmp.{}.XXXXXX", path, getpid());
     std::vector<char> name(pattern.begin(), pattern.end());
     name.push_back('\0');
+    const SignalsBlocked until_recorded;  // no handler between mkdtemp() and add()
     if (!mkdtemp(name.data()))
         throw OutputError(
             fmt::format("cannot create a directory beside {}: {}", path, std::strerror(errno)));

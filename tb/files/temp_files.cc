@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 
 namespace dmasim::tb::temp_files {
@@ -22,6 +23,8 @@ int add(const std::string& path) {
     for (int i = 0; i < kSlots; ++i) {
         if (used[i]) continue;
         std::memcpy(paths[i], path.c_str(), path.size() + 1);
+        // The handler must never see the slot used before its path is there.
+        std::atomic_signal_fence(std::memory_order_seq_cst);
         used[i] = 1;
         return i;
     }
@@ -33,12 +36,37 @@ void drop(int slot) {
 }
 
 void remove_all() {
-    // Newest first, so a private directory's file goes before the directory.
-    for (int i = kSlots - 1; i >= 0; --i) {
-        if (!used[i]) continue;
-        if (unlink(paths[i]) != 0) rmdir(paths[i]);
-        used[i] = 0;
-    }
+    // Files first, then directories: slots are reused, so a private
+    // directory's file may sit in a lower slot than the directory.
+    for (int i = 0; i < kSlots; ++i)
+        if (used[i] && unlink(paths[i]) == 0) used[i] = 0;
+    for (int i = 0; i < kSlots; ++i)
+        if (used[i]) {
+            rmdir(paths[i]);
+            used[i] = 0;
+        }
 }
 
 }  // namespace dmasim::tb::temp_files
+
+namespace dmasim::tb {
+
+sigset_t termination_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    return set;
+}
+
+SignalsBlocked::SignalsBlocked() {
+    const sigset_t set = termination_signals();
+    sigprocmask(SIG_BLOCK, &set, nullptr);
+}
+
+SignalsBlocked::~SignalsBlocked() {
+    const sigset_t set = termination_signals();
+    sigprocmask(SIG_UNBLOCK, &set, nullptr);
+}
+
+}  // namespace dmasim::tb

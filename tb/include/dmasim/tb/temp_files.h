@@ -3,6 +3,8 @@
 // process exits (a killed run must not leave *.tmp.PID files behind).
 #pragma once
 
+#include <signal.h>
+
 #include <string>
 
 namespace dmasim::tb::temp_files {
@@ -12,8 +14,27 @@ namespace dmasim::tb::temp_files {
 int add(const std::string& path);
 /// Forgets a slot (the owner published or removed the file).
 void drop(int slot);
-/// Removes every recorded file and directory, newest first. Async-signal-
+/// Removes every recorded file and directory, files before directories. Async-signal-
 /// safe: only unlink() and rmdir() on preformatted paths.
 void remove_all();
 
 }  // namespace dmasim::tb::temp_files
+
+namespace dmasim::tb {
+
+/// SIGINT and SIGTERM: the signals that end a run or sweep early.
+sigset_t termination_signals();
+
+/// Holds SIGINT/SIGTERM back while in scope, so that no handler runs
+/// between creating a file and recording it (or, in a sweep, between
+/// fork() and tracking the child); a signal that came meanwhile is
+/// delivered when the scope ends.
+class SignalsBlocked {
+public:
+    SignalsBlocked();
+    ~SignalsBlocked();
+    SignalsBlocked(const SignalsBlocked&) = delete;
+    SignalsBlocked& operator=(const SignalsBlocked&) = delete;
+};
+
+}  // namespace dmasim::tb
