@@ -96,8 +96,9 @@ const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
                  c.memory_size_mib, kCompactMemoryMib);
          }},
         {{{"workload.entries", "workload.segment_bytes", "memory.size_mib"},
-          "the workload's buffers (twice for `mem_to_mem`) and descriptor chunks must fit in "
-          "`memory.size_mib`, counted in page frames as the driver allocates them"},
+          "the workload's buffers (`workload.entries` segments sized by `workload.segment_bytes`, "
+          "twice for `mem_to_mem`) and descriptor chunks must fit in `memory.size_mib`, "
+          "counted in page frames as the driver allocates them"},
          [](const SimConfig& c) -> std::string {
              const uint64_t pages =
                  list_pages(c.workload, c.descriptor_format, c.platform.dma.descriptor_bytes);
@@ -118,7 +119,8 @@ const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
 const std::vector<model::CheckedRule<SimConfig>>& memory_check_rules() {
     static const std::vector<model::CheckedRule<SimConfig>> table = {
         {{{"workload.payload", "workload.scenario"},
-          "scenarios that check memory contents need `workload.payload: checked`"},
+          "a scenario (`workload.scenario`) that checks memory contents needs "
+          "`workload.payload: checked`"},
          [](const SimConfig& c) -> std::string {
              if (c.workload.payload == Payload::checked) return {};
              return fmt::format(
