@@ -105,10 +105,10 @@ const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
              const uint64_t available = (c.memory_size_mib << 20) / PAGE_SIZE;
              if (pages <= available) return {};
              return fmt::format(
-                 "the workload's buffers and descriptor chunks need {} MiB of "
-                 "pages but memory.size_mib is {}: raise memory.size_mib or "
+                 "the workload's buffers and descriptor chunks ({} entries) need {} MiB "
+                 "of pages but memory.size_mib is {}: raise memory.size_mib or "
                  "shrink the list",
-                 (pages * PAGE_SIZE + (1 << 20) - 1) >> 20, c.memory_size_mib);
+                 c.workload.entries, (pages * PAGE_SIZE + (1 << 20) - 1) >> 20, c.memory_size_mib);
          }},
     };
     return table;

@@ -164,9 +164,11 @@ TEST(RunSimulation, AListLargerThanMemoryIsAConfigErrorNamingTheSizes) {
         FAIL() << "expected ConfigError";
     } catch (const ConfigError& e) {
         const std::string what = e.what();
-        // 2000 source + 2000 destination frames of 4096 bytes, plus descriptors.
-        EXPECT_NE(what.find("memory.size_mib = 4"), std::string::npos) << what;
+        // 2000 source + 2000 destination frames of 4096 bytes, plus a
+        // descriptor chunk of 2000 x 32 B (16 frames): 4016 frames, 15.7 MiB.
+        EXPECT_NE(what.find("memory.size_mib is 4"), std::string::npos) << what;
         EXPECT_NE(what.find("2000 entries"), std::string::npos) << what;
+        EXPECT_NE(what.find("need 16 MiB"), std::string::npos) << what;
     }
 }
 
