@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <random>
 
@@ -45,7 +44,7 @@ const sim::KeyDef& key(const std::string& name) { return *sim::find_key(name); }
 uint64_t any_value(Draw& d, const std::string& name) {
     const sim::KeyDef& k = key(name);
     if (!k.power_of_two) return d.uniform(k.int_min, k.int_max);
-    return uint64_t{1} << d.uniform(std::countr_zero(k.int_min), std::countr_zero(k.int_max));
+    return uint64_t{1} << d.uniform(__builtin_ctzll(k.int_min), __builtin_ctzll(k.int_max));
 }
 
 /// The `index`-th spelling of choice key `name`, in the table's order.
