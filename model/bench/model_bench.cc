@@ -56,7 +56,7 @@ void run_list(benchmark::State& state, uint64_t desc_base, uint64_t total, uint3
     Rig& r = rig();
     uint64_t entries = total / len;
     uint64_t first = build_list(desc_base, entries, len);
-    const uint32_t ctrl = ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages, false);
+    const uint32_t ctrl = ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, false);
     uint64_t cycles = 0;
     for (auto _ : state) {
         r.platform().reset_statistics();

@@ -30,8 +30,8 @@ struct Fields {
     uint32_t length, flags;
 };
 
-Fields read_fields(const uint8_t* p, DescriptorFormat f) {
-    if (f == DescriptorFormat::chained_pages) {
+Fields read_fields(const uint8_t* p, dma_hw_format f) {
+    if (f == DMA_HW_FMT_CHAINED_PAGES) {
         dma_hw_desc d;
         std::memcpy(&d, p, sizeof d);
         return {d.src, d.src, d.dst, d.length, d.flags};
@@ -43,11 +43,10 @@ Fields read_fields(const uint8_t* p, DescriptorFormat f) {
 
 }  // namespace
 
-ReferenceWalk reference_walk(const uint8_t* ram, uint64_t size, DescriptorFormat f, uint64_t first,
+ReferenceWalk reference_walk(const uint8_t* ram, uint64_t size, dma_hw_format f, uint64_t first,
                              bool writes_mem, uint64_t limit) {
-    const uint64_t desc =
-        f == DescriptorFormat::chained_pages ? DMA_HW_DESC_SIZE : DMA_HW_LL_DESC_SIZE;
-    const uint64_t status_at = f == DescriptorFormat::chained_pages ? 0x18 : 0x20;
+    const uint64_t desc = f == DMA_HW_FMT_CHAINED_PAGES ? DMA_HW_DESC_SIZE : DMA_HW_LL_DESC_SIZE;
+    const uint64_t status_at = f == DMA_HW_FMT_CHAINED_PAGES ? 0x18 : 0x20;
     ReferenceWalk w;
     std::unordered_set<uint64_t> seen;
     for (uint64_t addr = first; w.descriptors.size() < limit && seen.insert(addr).second;) {
@@ -57,7 +56,7 @@ ReferenceWalk reference_walk(const uint8_t* ram, uint64_t size, DescriptorFormat
         w.writes.push_back(w.status.back());
         if (!inside(addr, desc, size)) break;
         Fields d = read_fields(ram + addr, f);
-        if (f == DescriptorFormat::chained_pages && (d.flags & DMA_DESC_CHAIN)) {
+        if (f == DMA_HW_FMT_CHAINED_PAGES && (d.flags & DMA_DESC_CHAIN)) {
             addr = d.next;
             continue;
         }
@@ -74,7 +73,7 @@ ReferenceWalk reference_walk(const uint8_t* ram, uint64_t size, DescriptorFormat
             w.ended = true;
             break;
         }
-        addr = f == DescriptorFormat::chained_pages ? addr + desc : d.next;
+        addr = f == DMA_HW_FMT_CHAINED_PAGES ? addr + desc : d.next;
     }
     return w;
 }

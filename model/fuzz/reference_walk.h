@@ -34,7 +34,7 @@ struct ReferenceWalk {
 
 /// Walks from `first` over ram[0, size) in format `f`, at most `limit`
 /// descriptors; `writes_mem` says whether the direction writes data to RAM.
-ReferenceWalk reference_walk(const uint8_t* ram, uint64_t size, DescriptorFormat f, uint64_t first,
+ReferenceWalk reference_walk(const uint8_t* ram, uint64_t size, dma_hw_format f, uint64_t first,
                              bool writes_mem, uint64_t limit);
 
 /// True if a write of the walk may change a descriptor the walk read

@@ -50,7 +50,7 @@ constexpr uint32_t kPatternSeed = 7;
 }
 
 struct Input {
-    DescriptorFormat format;
+    dma_hw_format format;
     unsigned direction;  ///< dma_hw_direction, or 3 (undefined)
     uint64_t first;
     const uint8_t* bytes;
@@ -126,7 +126,7 @@ void Harness::load(const Input& in) {
 void Harness::drive(const Input& in, Outcome* out) {
     const uint32_t ch = DMA_CH_BASE(0);
     const uint32_t ctrl = DMA_CTRL_IRQ_EN | (in.direction << DMA_CTRL_DIR_SHIFT) |
-                          (in.format == DescriptorFormat::linked_list ? DMA_CTRL_FORMAT_MASK : 0);
+                          (in.format == DMA_HW_FMT_LINKED_LIST ? DMA_CTRL_FORMAT_MASK : 0);
     cpu_.set_reg(DMA_REG_IRQ_MASK, 1);
     cpu_.set_reg(ch + DMA_CH_DESC_ADDR_LO, static_cast<uint32_t>(in.first));
     cpu_.set_reg(ch + DMA_CH_DESC_ADDR_HI, static_cast<uint32_t>(in.first >> 32));
@@ -276,9 +276,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < kHeader) return -1;  // not an input: keep it out of the corpus
     uint32_t first;
     std::memcpy(&first, data + 1, sizeof first);
-    Input in{data[0] & 1 ? dmasim::model::DescriptorFormat::linked_list
-                         : dmasim::model::DescriptorFormat::chained_pages,
-             (data[0] >> 1) & 3u, first, data + kHeader, size - kHeader};
+    Input in{data[0] & 1 ? DMA_HW_FMT_LINKED_LIST : DMA_HW_FMT_CHAINED_PAGES, (data[0] >> 1) & 3u,
+             first, data + kHeader, size - kHeader};
     dmasim::model::fuzz::harness->run_one(in);
     return 0;
 }

@@ -39,24 +39,24 @@ void BusPort::connect() {
     trans.set_extension(&ext);
     bool ok = socket_->get_direct_mem_ptr(trans, grant);
     trans.clear_extension(&ext);
-    memory = ext.memory;
+    memory_ = ext.memory;
     ok = ok && grant.is_read_write_allowed() && grant.get_start_address() == 0;
-    dmi = memory && ok ? grant.get_dmi_ptr() : nullptr;
-    dmi_end = memory && ok ? grant.get_end_address() + 1 : 0;
-    foreign_dmi_valid_ = !memory && ok;
+    dmi_ = memory_ && ok ? grant.get_dmi_ptr() : nullptr;
+    dmi_end_ = memory_ && ok ? grant.get_end_address() + 1 : 0;
+    foreign_dmi_valid_ = !memory_ && ok;
     if (foreign_dmi_valid_) foreign_dmi_ = grant;
-    if (memory && pcie_ && !link_)
-        link_ = std::make_unique<PcieLink>(*pcie_, *memory, width, clock_);
+    if (memory_ && pcie_ && !link_)
+        link_ = std::make_unique<PcieLink>(*pcie_, *memory_, width, clock_);
 }
 
 Memory::ReadTiming BusPort::fast_read(uint64_t t, uint64_t addr, uint64_t bytes) {
     if (link_) return link_->read(t + latency, addr, bytes);
-    return memory->read_burst(t + latency, beats_of(addr, bytes, width), bytes);
+    return memory_->read_burst(t + latency, beats_of(addr, bytes, width), bytes);
 }
 
 Memory::WriteTiming BusPort::fast_write(uint64_t t, uint64_t addr, uint64_t bytes) {
     if (link_) return link_->write(t + latency, addr, bytes);
-    return memory->write_burst(t + latency, beats_of(addr, bytes, width), bytes);
+    return memory_->write_burst(t + latency, beats_of(addr, bytes, width), bytes);
 }
 
 void BusPort::invalidate(uint64_t start, uint64_t end) {
@@ -66,7 +66,7 @@ void BusPort::invalidate(uint64_t start, uint64_t end) {
 }
 
 uint64_t BusPort::fault_cycles(uint64_t issue) {
-    if (fast()) return memory->read_burst(issue + latency, 1, width).done - issue;
+    if (fast()) return memory_->read_burst(issue + latency, 1, width).done - issue;
     uint8_t scratch[128];  // width is at most 128 bytes
     return read(issue, 0, width, scratch).done - issue;
 }

@@ -56,12 +56,14 @@ public:
     void invalidate(uint64_t start, uint64_t end);
 
     /// dmasim's Memory is behind the socket: the arithmetic fast path.
-    bool fast() const { return memory != nullptr; }
+    bool fast() const { return memory_ != nullptr; }
+    /// Fast path: the host byte of bus address `addr` (in the DMI region).
+    uint8_t* host(uint64_t addr) const { return dmi_ + addr; }
     /// Fast path: [addr, addr + bytes) is in the DMI region. Foreign path:
     /// always, since errors come back from the transactions themselves.
     bool reachable(uint64_t addr, uint64_t bytes) const { return !fast() || in_dmi(addr, bytes); }
     /// Fast path: end of the DMI region; foreign path: no limit.
-    uint64_t reach_end() const { return fast() ? dmi_end : UINT64_MAX; }
+    uint64_t reach_end() const { return fast() ? dmi_end_ : UINT64_MAX; }
 
     /// Fast path: timing of a read of [addr, addr + bytes) asked for at
     /// cycle t, through the PCIe link when the bus is one.
@@ -75,18 +77,14 @@ public:
     /// Foreign path: writes `bytes` from `from` to `addr`, issued at cycle `issue`.
     BusAccess write(uint64_t issue, uint64_t addr, uint64_t bytes, const uint8_t* from);
 
-    // Fast path state (set by connect()).
-    uint8_t* dmi = nullptr;    ///< host pointer of bus address 0
-    uint64_t dmi_end = 0;      ///< [0, dmi_end) is reachable through dmi
-    Memory* memory = nullptr;  ///< null on the foreign path
-    const unsigned latency;    ///< interconnect cycles added to each fast-path request
-    const unsigned width;      ///< bytes per beat
+    const unsigned latency;  ///< interconnect cycles added to each fast-path request
+    const unsigned width;    ///< bytes per beat
 
     bool in_dmi(uint64_t addr, uint64_t bytes) const {
-        return bytes <= dmi_end && addr <= dmi_end - bytes;
+        return bytes <= dmi_end_ && addr <= dmi_end_ - bytes;
     }
     /// First address of [addr, addr + bytes) outside the DMI region.
-    uint64_t first_outside(uint64_t addr) const { return addr < dmi_end ? dmi_end : addr; }
+    uint64_t first_outside(uint64_t addr) const { return addr < dmi_end_ ? dmi_end_ : addr; }
 
     /// Cycles an injected bus error takes when issued at `issue`: the
     /// round trip of a one-beat read, which books the read channel.
@@ -98,6 +96,10 @@ public:
     static dma_hw_error error_of(BusFault fault, bool descriptor);
 
 private:
+    // Fast path state (set by connect()).
+    uint8_t* dmi_ = nullptr;    ///< host pointer of bus address 0
+    uint64_t dmi_end_ = 0;      ///< [0, dmi_end_) is reachable through dmi_
+    Memory* memory_ = nullptr;  ///< null on the foreign path
     /// Sends a one-byte transaction that moves no data and reports the error.
     ProbeResult probe(uint64_t addr, bool write);
     BusAccess transport(tlm::tlm_command cmd, uint64_t issue, uint64_t addr, uint64_t bytes,

@@ -54,12 +54,12 @@ dma_hw_error decode_linked(const uint8_t* bytes, Descriptor* d) {
 
 // The 64-byte layouts start with the 32-byte ones; the hardware ignores
 // their tail.
-dma_hw_error decode_descriptor(DescriptorFormat f, const uint8_t* bytes, uint64_t addr,
+dma_hw_error decode_descriptor(dma_hw_format f, const uint8_t* bytes, uint64_t addr,
                                Descriptor* out, unsigned descriptor_bytes) {
     *out = Descriptor{};
     out->addr = addr;
     bool compact = descriptor_bytes == DMA_HW_DESC16_SIZE;
-    if (f == DescriptorFormat::chained_pages)
+    if (f == DMA_HW_FMT_CHAINED_PAGES)
         return compact ? decode_chained<dma_hw_desc16>(bytes, out)
                        : decode_chained<dma_hw_desc>(bytes, out);
     return compact ? decode_linked<dma_hw_ll_desc24>(bytes, out)

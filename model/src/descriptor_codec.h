@@ -25,15 +25,13 @@ struct Descriptor {
 // chained_pages slot size; linked_list adds its next pointer.
 
 /// Bytes one descriptor occupies in the given format.
-inline uint32_t descriptor_size(DescriptorFormat f, unsigned descriptor_bytes = DMA_HW_DESC_SIZE) {
-    return dma_hw_desc_size(
-        f == DescriptorFormat::linked_list ? DMA_HW_FMT_LINKED_LIST : DMA_HW_FMT_CHAINED_PAGES,
-        descriptor_bytes);
+inline uint32_t descriptor_size(dma_hw_format f, unsigned descriptor_bytes = DMA_HW_DESC_SIZE) {
+    return dma_hw_desc_size(f, descriptor_bytes);
 }
 /// Offset of the status word (followed by bytes_done unless compact)
 /// inside a descriptor.
-inline uint32_t status_offset(DescriptorFormat f, unsigned descriptor_bytes = DMA_HW_DESC_SIZE) {
-    bool linked = f == DescriptorFormat::linked_list;
+inline uint32_t status_offset(dma_hw_format f, unsigned descriptor_bytes = DMA_HW_DESC_SIZE) {
+    bool linked = f == DMA_HW_FMT_LINKED_LIST;
     if (descriptor_bytes == DMA_HW_DESC16_SIZE) return linked ? 0x12 : 0x0E;
     return linked ? 0x20 : 0x18;
 }
@@ -45,7 +43,7 @@ inline uint32_t status_bytes(unsigned descriptor_bytes) {
 
 /// Decodes the descriptor at `bytes` (bus address addr) and checks it;
 /// returns DMA_ERR_NONE or the error the walker must stop with.
-dma_hw_error decode_descriptor(DescriptorFormat f, const uint8_t* bytes, uint64_t addr,
+dma_hw_error decode_descriptor(dma_hw_format f, const uint8_t* bytes, uint64_t addr,
                                Descriptor* out, unsigned descriptor_bytes = DMA_HW_DESC_SIZE);
 
 }  // namespace dmasim::model

@@ -16,7 +16,7 @@ DescriptorWalker::DescriptorWalker(const DmaParams& params, BusPort& bus, Channe
       tracks_(tracks),
       fifo_(4 * std::max(1u, params.descriptor_prefetch)) {}
 
-void DescriptorWalker::start(uint64_t first, DescriptorFormat format, uint64_t now) {
+void DescriptorWalker::start(uint64_t first, dma_hw_format format, uint64_t now) {
     format_ = format;
     size_ = descriptor_size(format, params_.descriptor_bytes);
     fifo_.clear();
@@ -48,8 +48,8 @@ void DescriptorWalker::refill(uint64_t now) {
 }
 
 unsigned DescriptorWalker::batch_slots(uint64_t addr) const {
-    bool burst = params_.descriptor_fetch == DescriptorFetch::burst &&
-                 format_ == DescriptorFormat::chained_pages;
+    bool burst =
+        params_.descriptor_fetch == DescriptorFetch::burst && format_ == DMA_HW_FMT_CHAINED_PAGES;
     uint64_t n = burst ? std::max(1u, params_.descriptor_prefetch) : 1;
     uint64_t to_page = ((addr | (kBurstBoundary - 1)) + 1 - addr) / size_;
     uint64_t to_dmi_end = (bus_.reach_end() - addr) / size_;
@@ -111,7 +111,7 @@ void DescriptorWalker::fetch(uint64_t issue) {
     while (used < n) {
         Descriptor d;
         uint64_t slot = addr + uint64_t(used++) * size_;
-        const uint8_t* bytes_at = bus_.fast() ? bus_.dmi + slot : fetched_.data() + (slot - addr);
+        const uint8_t* bytes_at = bus_.fast() ? bus_.host(slot) : fetched_.data() + (slot - addr);
         dma_hw_error err = decode_descriptor(format_, bytes_at, slot, &d, params_.descriptor_bytes);
         if (!decode_slot(d, err, issue, done)) break;
     }
@@ -141,7 +141,7 @@ bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64
         finish(err, at);
         return false;
     }
-    bool linked_chain = format_ == DescriptorFormat::linked_list && (d.flags & DMA_DESC_CHAIN);
+    bool linked_chain = format_ == DMA_HW_FMT_LINKED_LIST && (d.flags & DMA_DESC_CHAIN);
     if (linked_chain && !follow_chain(d.next, done)) return false;
     decode_done_ = at;
     stats_.setup_cycles += params_.descriptor_setup_cycles;
@@ -159,7 +159,7 @@ bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64
         walking_ = false;
         return false;
     }
-    if (format_ == DescriptorFormat::linked_list) next_addr_ = d.next;
+    if (format_ == DMA_HW_FMT_LINKED_LIST) next_addr_ = d.next;
     return true;
 }
 
@@ -174,7 +174,7 @@ bool DescriptorWalker::follow_chain(uint64_t target, uint64_t done) {
         return false;
     }
     stats_.chain_links += 1;
-    if (format_ == DescriptorFormat::linked_list) return true;
+    if (format_ == DMA_HW_FMT_LINKED_LIST) return true;
     decode_done_ = std::max(done, decode_done_) + params_.chain_link_cycles;
     stats_.setup_cycles += params_.chain_link_cycles;
     if (tracks_.on()) {

@@ -45,7 +45,7 @@ public:
                      const ChannelTracks& tracks);
 
     /// Starts a new walk at `first` at cycle `now`.
-    void start(uint64_t first, DescriptorFormat format, uint64_t now);
+    void start(uint64_t first, dma_hw_format format, uint64_t now);
     /// Fetches while the FIFO has room, no earlier than cycle `now`.
     void refill(uint64_t now);
     /// Stops fetching (abort or error downstream).
@@ -72,7 +72,7 @@ private:
     BusPort& bus_;
     ChannelStats& stats_;
     const ChannelTracks& tracks_;
-    DescriptorFormat format_ = DescriptorFormat::chained_pages;
+    dma_hw_format format_ = DMA_HW_FMT_CHAINED_PAGES;
     unsigned size_ = DMA_HW_DESC_SIZE;
     Ring<WalkItem> fifo_;
     std::unordered_set<uint64_t> chunk_starts_;

@@ -16,7 +16,7 @@ DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, De
       device_(device),
       tracks_(index, sink),
       walker_(params, bus, stats_, tracks_),
-      mover_(params, bus, device, stats_, tracks_, *this),
+      mover_(params, bus, device, stats_, tracks_, gate_),
       irqs_(16),
       writebacks_(64) {
     const FaultParams& f = params.fault;
@@ -29,9 +29,8 @@ dma_hw_direction DmaChannel::direction() const {
     return static_cast<dma_hw_direction>((ctrl & DMA_CTRL_DIR_MASK) >> DMA_CTRL_DIR_SHIFT);
 }
 
-DescriptorFormat DmaChannel::format() const {
-    bool ll = ((ctrl & DMA_CTRL_FORMAT_MASK) >> DMA_CTRL_FORMAT_SHIFT) == DMA_HW_FMT_LINKED_LIST;
-    return ll ? DescriptorFormat::linked_list : DescriptorFormat::chained_pages;
+dma_hw_format DmaChannel::format() const {
+    return static_cast<dma_hw_format>((ctrl & DMA_CTRL_FORMAT_MASK) >> DMA_CTRL_FORMAT_SHIFT);
 }
 
 void DmaChannel::start(uint64_t now) {
@@ -123,7 +122,7 @@ void DmaChannel::copy_bytes(const Slice& s) {
     if (s.bytes == 0 || !params_.move_payload || !bus_.fast()) return;
     // Only the addresses the direction uses were checked, so only those
     // become host pointers.
-    auto host = [this, &s](uint64_t bus) { return bus_.dmi + bus + s.offset; };
+    auto host = [this, &s](uint64_t bus) { return bus_.host(bus + s.offset); };
     switch (direction()) {
         case DMA_HW_MEM_TO_MEM:
             std::memmove(host(current_.desc.dst), host(current_.desc.src), s.bytes);
@@ -164,7 +163,7 @@ void DmaChannel::complete_descriptor() {
     // Little-endian: a compact slot's 16-bit status is the first 2 bytes.
     uint32_t words[2] = {DMA_DESC_STATUS_DONE, d.length};
     if (write && bus_.fast())
-        std::memcpy(bus_.dmi + at, words, status_bytes(params_.descriptor_bytes));
+        std::memcpy(bus_.host(at), words, status_bytes(params_.descriptor_bytes));
     writebacks_.push_back(
         {mover_.last_response(), at, d.flags, write, current_.fetched, current_.index, d.length});
 

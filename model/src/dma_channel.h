@@ -24,7 +24,7 @@
 
 namespace dmasim::model {
 
-class DmaChannel : private WriteGate {
+class DmaChannel {
 public:
     static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
@@ -67,7 +67,7 @@ private:
     /// Whether dma.status_writeback writes a status for a descriptor with these flags.
     bool writes_status(uint32_t flags) const;
     /// Books the queued write-backs due at or before cycle t.
-    void before_write(uint64_t t) override;
+    void before_write(uint64_t t);
     void stop(uint64_t at, dma_hw_error err);
     void raise_irq(uint64_t at);
     /// A DMA_DESC_IRQ descriptor completed at cycle `at`: counts it towards
@@ -78,7 +78,7 @@ private:
     /// Raises one interrupt at `at` for the completions pending.
     void raise_coalesced(uint64_t at);
     dma_hw_direction direction() const;
-    DescriptorFormat format() const;
+    dma_hw_format format() const;
 
     const DmaParams& params_;
     BusPort& bus_;
@@ -86,6 +86,17 @@ private:
     ChannelStats stats_;
     ChannelTracks tracks_;
     DescriptorWalker walker_;
+    /// What the mover calls before booking a write: the write-backs due
+    /// earlier take the write channel first.
+    class WritebackGate final : public WriteGate {
+    public:
+        explicit WritebackGate(DmaChannel& channel) : channel_(channel) {}
+        void before_write(uint64_t t) override { channel_.before_write(t); }
+
+    private:
+        DmaChannel& channel_;
+    };
+    WritebackGate gate_{*this};
     DataMover mover_;
 
     bool planning_ = false;

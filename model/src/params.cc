@@ -1,90 +1,203 @@
 // params.cc - the model's own rules on its parameters, stated once: the
-// controller enforces them and sim/ reports them (docs/configuration.md).
-#include <dmasim/hw/dma_hw.h>
+// controller enforces them, sim/ reports them and docs/configuration.md
+// lists them.
 #include <dmasim/model/params.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace dmasim::model {
 namespace {
-bool power_of_two_in(uint64_t v, uint64_t lo, uint64_t hi) {
-    return v >= lo && v <= hi && (v & (v - 1)) == 0;
+
+template <typename Range, typename Value>
+struct Limit {
+    const char* key;
+    Range range;
+    Value (*value)(const PlatformParams& p);
+};
+
+/// Every parameter with a range in `limits`.
+const Limit<IntRange, uint64_t> kIntLimits[] = {
+    {"bus.width_bytes", limits::bus_width_bytes,
+     [](const PlatformParams& p) -> uint64_t { return p.bus.width_bytes; }},
+    {"dma.channels", limits::channels,
+     [](const PlatformParams& p) -> uint64_t { return p.dma.channels; }},
+    {"dma.max_burst_beats", limits::max_burst_beats,
+     [](const PlatformParams& p) -> uint64_t { return p.dma.max_burst_beats; }},
+    {"dma.max_outstanding_reads", limits::max_outstanding,
+     [](const PlatformParams& p) -> uint64_t { return p.dma.max_outstanding_reads; }},
+    {"dma.max_outstanding_writes", limits::max_outstanding,
+     [](const PlatformParams& p) -> uint64_t { return p.dma.max_outstanding_writes; }},
+    {"dma.descriptor_prefetch", limits::descriptor_prefetch,
+     [](const PlatformParams& p) -> uint64_t { return p.dma.descriptor_prefetch; }},
+    {"dma.descriptor_bytes", limits::descriptor_bytes,
+     [](const PlatformParams& p) -> uint64_t { return p.dma.descriptor_bytes; }},
+    {"dma.irq_coalesce_count", limits::irq_coalesce_count,
+     [](const PlatformParams& p) -> uint64_t { return p.dma.irq_coalesce_count; }},
+    {"pcie.gen", limits::pcie_gen,
+     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.gen; }},
+    {"pcie.lanes", limits::pcie_lanes,
+     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.lanes; }},
+    {"pcie.max_payload_bytes", limits::pcie_request_bytes,
+     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.max_payload_bytes; }},
+    {"pcie.max_read_request_bytes", limits::pcie_request_bytes,
+     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.max_read_request_bytes; }},
+    {"pcie.read_completion_boundary_bytes", limits::pcie_read_completion_boundary_bytes,
+     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.read_completion_boundary_bytes; }},
+    {"pcie.request_header_bytes", limits::pcie_header_bytes,
+     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.request_header_bytes; }},
+    {"pcie.completion_header_bytes", limits::pcie_header_bytes,
+     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.completion_header_bytes; }},
+    {"pcie.tags", limits::pcie_tags,
+     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.tags; }},
+};
+const Limit<RealRange, double> kRealLimits[] = {
+    {"pcie.dllp_overhead", limits::pcie_dllp_overhead,
+     [](const PlatformParams& p) { return p.bus.pcie.dllp_overhead; }},
+    {"memory.bandwidth_bytes_per_cycle", limits::memory_bandwidth_bytes_per_cycle,
+     [](const PlatformParams& p) { return p.memory.bandwidth_bytes_per_cycle; }},
+};
+
+template <typename Range, typename Value>
+void check_limits(const Limit<Range, Value>* begin, const Limit<Range, Value>* end,
+                  const PlatformParams& p, std::vector<ParamProblem>& problems) {
+    for (auto* l = begin; l != end; ++l)
+        if (auto problem = range_problem(l->key, l->value(p), l->range))
+            problems.push_back(std::move(*problem));
 }
+
+/// Largest data burst in bytes: bursts never cross 4 KiB.
+uint64_t largest_burst(const PlatformParams& p) {
+    return std::min<uint64_t>(uint64_t{p.dma.max_burst_beats} * p.bus.width_bytes, 4096);
+}
+
+const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
+    static const std::vector<CheckedRule<PlatformParams>> table = {
+        // Two bursts, so one can fill while the previous one drains.
+        {{{"dma.buffer_bytes", "dma.max_burst_beats", "bus.width_bytes"},
+          "`dma.buffer_bytes` must hold two bursts: 2 x min(`dma.max_burst_beats` x "
+          "`bus.width_bytes`, 4096) bytes"},
+         [](const PlatformParams& p) -> std::string {
+             if (p.dma.buffer_bytes >= 2 * largest_burst(p)) return {};
+             return fmt::format(
+                 "dma.buffer_bytes = {} must hold two bursts of {} bytes "
+                 "(dma.max_burst_beats x bus.width_bytes, at most 4096)",
+                 p.dma.buffer_bytes, largest_burst(p));
+         }},
+        {{{"dma.read_refill_bytes", "dma.buffer_bytes"},
+          "`dma.read_refill_bytes` must be at most `dma.buffer_bytes`"},
+         [](const PlatformParams& p) -> std::string {
+             if (p.dma.read_refill_bytes <= p.dma.buffer_bytes) return {};
+             return fmt::format(
+                 "dma.read_refill_bytes = {} must be at most dma.buffer_bytes = "
+                 "{} (0 = one burst)",
+                 p.dma.read_refill_bytes, p.dma.buffer_bytes);
+         }},
+        {{{"fault.channel", "dma.channels"},
+          "with `fault.kind` other than `none`, `fault.channel` must be below `dma.channels`"},
+         [](const PlatformParams& p) -> std::string {
+             const FaultParams& f = p.dma.fault;
+             if (f.kind == FaultKind::none || f.channel < p.dma.channels) return {};
+             return fmt::format("fault.channel = {} names no channel: dma.channels = {}", f.channel,
+                                p.dma.channels);
+         }},
+        // Completions below the threshold need the delay timer to be
+        // reported before the channel stops (PG021 pairs IRQThreshold with
+        // IRQDelay).
+        {{{"dma.irq_coalesce_count", "dma.irq_coalesce_timeout_cycles"},
+          "`dma.irq_coalesce_count` above 1 needs `dma.irq_coalesce_timeout_cycles` of at "
+          "least 1"},
+         [](const PlatformParams& p) -> std::string {
+             if (p.dma.irq_coalesce_count <= 1 || p.dma.irq_coalesce_timeout_cycles > 0) return {};
+             return fmt::format(
+                 "dma.irq_coalesce_count = {} coalesces interrupts, so "
+                 "dma.irq_coalesce_timeout_cycles = 0 is not allowed: give the "
+                 "delay timer at least 1 cycle, or set dma.irq_coalesce_count = 1",
+                 p.dma.irq_coalesce_count);
+         }},
+        {{{"pcie.request_header_bytes"},
+          "`pcie.request_header_bytes` must be 12 (32-bit addresses) or 16 (64-bit)"},
+         [](const PlatformParams& p) -> std::string {
+             const unsigned h = p.bus.pcie.request_header_bytes;
+             if (h == 12 || h == 16) return {};
+             return fmt::format(
+                 "pcie.request_header_bytes = {} must be 12 (32-bit addresses) "
+                 "or 16 (64-bit addresses)",
+                 h);
+         }},
+        // Time is counted in whole picoseconds (SystemC's resolution), so
+        // the period must be one (to 0.0001 ps, so that 333.333333 MHz is
+        // the 3000 ps clock it means).
+        {{{"clock_mhz"}, "the period of `clock_mhz` must be a whole number of picoseconds"},
+         [](const PlatformParams& p) -> std::string {
+             const double period_ps = 1e6 / p.clock_mhz;
+             const double whole = std::round(period_ps);
+             if (whole >= 1 && std::abs(period_ps - whole) <= 1e-4) return {};
+             const double below = std::max(1.0, std::floor(period_ps));
+             const double above = std::ceil(period_ps);
+             return fmt::format(
+                 "clock_mhz = {} has a period of {:.4f} ps; the model counts time in whole "
+                 "picoseconds, so choose a clock whose period is whole, e.g. {:.10g} MHz ({} "
+                 "ps) or {:.10g} MHz ({} ps)",
+                 p.clock_mhz, period_ps, 1e6 / below, below, 1e6 / above, above);
+         }},
+        // Below the minimum a burst's occupancy (beats x width / bandwidth)
+        // leaves the range cycles are counted in.
+        {{{"memory.bandwidth_bytes_per_cycle"},
+          fmt::format("`memory.bandwidth_bytes_per_cycle` must be 0 (no cap) or at least {}",
+                      kMinBandwidthBytesPerCycle)},
+         [](const PlatformParams& p) -> std::string {
+             const double b = p.memory.bandwidth_bytes_per_cycle;
+             if (b == 0 || b >= kMinBandwidthBytesPerCycle) return {};
+             return fmt::format(
+                 "memory.bandwidth_bytes_per_cycle = {} is outside the allowed "
+                 "range: 0 (no cap) or {} to {}",
+                 b, kMinBandwidthBytesPerCycle, limits::memory_bandwidth_bytes_per_cycle.max);
+         }},
+    };
+    return table;
+}
+
 }  // namespace
 
-std::vector<ParamProblem> validate(const DmaParams& p, const BusParams& bus) {
+std::optional<ParamProblem> range_problem(const std::string& key, uint64_t value,
+                                          const IntRange& range) {
+    const bool power_of_two = (value & (value - 1)) == 0;
+    if (value >= range.min && value <= range.max && (power_of_two || !range.power_of_two))
+        return std::nullopt;
+    return ParamProblem{{key},
+                        fmt::format("{} = {} is outside {} .. {}{}", key, value, range.min,
+                                    range.max, range.power_of_two ? ", power of two" : "")};
+}
+
+std::optional<ParamProblem> range_problem(const std::string& key, double value,
+                                          const RealRange& range) {
+    if (value >= range.min && value <= range.max) return std::nullopt;  // false for NaN
+    return ParamProblem{
+        {key}, fmt::format("{} = {} is outside {} .. {}", key, value, range.min, range.max)};
+}
+
+std::vector<ParamProblem> validate(const PlatformParams& p) {
     std::vector<ParamProblem> problems;
-    auto require = [&problems](bool ok, std::vector<std::string> keys, std::string message) {
-        if (!ok) problems.push_back({std::move(keys), std::move(message)});
-    };
-    require(p.channels >= 1 && p.channels <= DMA_MAX_CHANNELS, {"dma.channels"},
-            fmt::format("dma.channels = {} is outside 1 .. {}", p.channels, DMA_MAX_CHANNELS));
-    const unsigned w = bus.width_bytes;
-    require(w >= 1 && w <= 128 && (w & (w - 1)) == 0, {"bus.width_bytes"},
-            fmt::format("bus.width_bytes = {} must be a power of two 1 .. 128", w));
-    require(p.max_burst_beats >= 1, {"dma.max_burst_beats"}, "dma.max_burst_beats must be >= 1");
-    require(p.max_outstanding_reads >= 1, {"dma.max_outstanding_reads"},
-            "dma.max_outstanding_reads must be >= 1");
-    require(p.max_outstanding_writes >= 1, {"dma.max_outstanding_writes"},
-            "dma.max_outstanding_writes must be >= 1");
-    require(p.descriptor_prefetch >= 1, {"dma.descriptor_prefetch"},
-            "dma.descriptor_prefetch must be >= 1");
-    require(p.descriptor_bytes == 16 || p.descriptor_bytes == 32 || p.descriptor_bytes == 64,
-            {"dma.descriptor_bytes"},
-            fmt::format("dma.descriptor_bytes = {} must be 16, 32 or 64", p.descriptor_bytes));
-
-    // Two bursts, so one can fill while the previous one drains.
-    const uint64_t largest_burst = std::min<uint64_t>(uint64_t{p.max_burst_beats} * w, 4096);
-    require(p.buffer_bytes >= 2 * largest_burst,
-            {"dma.buffer_bytes", "dma.max_burst_beats", "bus.width_bytes"},
-            fmt::format("dma.buffer_bytes = {} must hold two bursts of {} bytes "
-                        "(dma.max_burst_beats x bus.width_bytes, at most 4096)",
-                        p.buffer_bytes, largest_burst));
-    require(p.read_refill_bytes <= p.buffer_bytes, {"dma.read_refill_bytes", "dma.buffer_bytes"},
-            fmt::format("dma.read_refill_bytes = {} must be at most dma.buffer_bytes = {} "
-                        "(0 = one burst)",
-                        p.read_refill_bytes, p.buffer_bytes));
-    require(p.fault.kind == FaultKind::none || p.fault.channel < p.channels,
-            {"fault.channel", "dma.channels"},
-            fmt::format("fault.channel = {} names no channel: dma.channels = {}", p.fault.channel,
-                        p.channels));
-    // Completions below the threshold need the delay timer to be reported
-    // before the channel stops (PG021 pairs IRQThreshold with IRQDelay).
-    require(p.irq_coalesce_count >= 1, {"dma.irq_coalesce_count"},
-            "dma.irq_coalesce_count must be >= 1 (1 = an interrupt per completion)");
-    require(p.irq_coalesce_count <= 1 || p.irq_coalesce_timeout_cycles > 0,
-            {"dma.irq_coalesce_count", "dma.irq_coalesce_timeout_cycles"},
-            fmt::format("dma.irq_coalesce_count = {} coalesces interrupts, so "
-                        "dma.irq_coalesce_timeout_cycles = 0 is not allowed: give the delay "
-                        "timer at least 1 cycle, or set dma.irq_coalesce_count = 1",
-                        p.irq_coalesce_count));
-
-    // The PCIe link (docs/pcie.md).
-    const PcieParams& e = bus.pcie;
-    require(e.gen >= 1 && e.gen <= 5, {"pcie.gen"},
-            fmt::format("pcie.gen = {} must be 1 to 5", e.gen));
-    require(power_of_two_in(e.lanes, 1, 32), {"pcie.lanes"},
-            fmt::format("pcie.lanes = {} must be 1, 2, 4, 8, 16 or 32", e.lanes));
-    require(power_of_two_in(e.max_payload_bytes, 128, 4096), {"pcie.max_payload_bytes"},
-            fmt::format("pcie.max_payload_bytes = {} must be a power of two from 128 to 4096",
-                        e.max_payload_bytes));
-    require(power_of_two_in(e.max_read_request_bytes, 128, 4096), {"pcie.max_read_request_bytes"},
-            fmt::format("pcie.max_read_request_bytes = {} must be a power of two from 128 to 4096",
-                        e.max_read_request_bytes));
-    require(e.read_completion_boundary_bytes == 64 || e.read_completion_boundary_bytes == 128,
-            {"pcie.read_completion_boundary_bytes"},
-            fmt::format("pcie.read_completion_boundary_bytes = {} must be 64 or 128",
-                        e.read_completion_boundary_bytes));
-    require(e.request_header_bytes == 12 || e.request_header_bytes == 16,
-            {"pcie.request_header_bytes"},
-            fmt::format("pcie.request_header_bytes = {} must be 12 (32-bit addresses) or 16 "
-                        "(64-bit addresses)",
-                        e.request_header_bytes));
-    require(e.tags >= 1, {"pcie.tags"}, "pcie.tags must be at least 1");
-    require(e.dllp_overhead >= 0 && e.dllp_overhead <= 0.5, {"pcie.dllp_overhead"},
-            fmt::format("pcie.dllp_overhead = {} must be 0 to 0.5", e.dllp_overhead));
+    check_limits(std::begin(kIntLimits), std::end(kIntLimits), p, problems);
+    check_limits(std::begin(kRealLimits), std::end(kRealLimits), p, problems);
+    for (ParamProblem& problem : check_rules(checked_rules(), p))
+        problems.push_back(std::move(problem));
     return problems;
+}
+
+std::vector<ParamProblem> validate(const DmaParams& dma, const BusParams& bus) {
+    PlatformParams p;
+    p.dma = dma;
+    p.bus = bus;
+    return validate(p);
+}
+
+std::vector<ParamRule> rules() {
+    std::vector<ParamRule> out;
+    for (const auto& r : checked_rules()) out.push_back(r.rule);
+    return out;
 }
 
 }  // namespace dmasim::model

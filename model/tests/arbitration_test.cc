@@ -18,9 +18,9 @@ TEST(ModelArbitration, TwoChannelsWithEqualWorkFinishWithinFivePercent) {
     fill_pattern(rig.host(0x100000), 2 * n * len, 4);
     uint64_t t0 = 0, t1 = 0, done0 = 0, done1 = 0;
     rig.run([&] {
-        rig.start(0, d0, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+        rig.start(0, d0, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
         t0 = rig.now_cycle();
-        rig.start(1, d1, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+        rig.start(1, d1, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
         t1 = rig.now_cycle();
         done0 = rig.wait_idle(0, 10'000'000);
         done1 = rig.wait_idle(1, 10'000'000);
@@ -41,7 +41,7 @@ TEST(ModelArbitration, ChannelsAreIndependentlyControlled) {
     Rig rig(p);
     uint64_t d0 = write_chained(rig.host(0), segments(0x100000, 0x800000, 1, 64, 0), {0x10000});
     rig.run([&] {
-        rig.start(0, d0, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+        rig.start(0, d0, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
         ASSERT_NE(rig.wait_idle(0, 100000), 0u);
         EXPECT_EQ(rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_STATUS), DMA_STATUS_DONE);
         EXPECT_EQ(rig.cpu().reg(DMA_CH_BASE(1) + DMA_CH_STATUS), 0u);

@@ -11,7 +11,7 @@ namespace {
 dma_hw_error decode_chained(dma_hw_desc d, Descriptor* out) {
     uint8_t bytes[DMA_HW_DESC_SIZE];
     std::memcpy(bytes, &d, sizeof d);
-    return decode_descriptor(DescriptorFormat::chained_pages, bytes, 0x40, out);
+    return decode_descriptor(DMA_HW_FMT_CHAINED_PAGES, bytes, 0x40, out);
 }
 
 TEST(ModelCodec, ChainedDataDescriptorFieldsAreRead) {
@@ -53,11 +53,10 @@ TEST(ModelCodec, LinkedListReservedWordMustBeZero) {
     uint8_t bytes[DMA_HW_LL_DESC_SIZE];
     std::memcpy(bytes, &raw, sizeof raw);
     Descriptor d;
-    EXPECT_EQ(decode_descriptor(DescriptorFormat::linked_list, bytes, 0, &d),
-              DMA_ERR_BAD_DESCRIPTOR);
+    EXPECT_EQ(decode_descriptor(DMA_HW_FMT_LINKED_LIST, bytes, 0, &d), DMA_ERR_BAD_DESCRIPTOR);
     raw.reserved = 0;
     std::memcpy(bytes, &raw, sizeof raw);
-    ASSERT_EQ(decode_descriptor(DescriptorFormat::linked_list, bytes, 0, &d), DMA_ERR_NONE);
+    ASSERT_EQ(decode_descriptor(DMA_HW_FMT_LINKED_LIST, bytes, 0, &d), DMA_ERR_NONE);
     EXPECT_EQ(d.next, 0x100u);
 }
 

@@ -16,9 +16,7 @@ using namespace test;
 
 constexpr uint64_t kDesc = 0x10000, kSrc = 0x100000, kDst = 0x800000;
 
-uint32_t m2m(DescriptorFormat f = DescriptorFormat::chained_pages) {
-    return ctrl_word(DMA_HW_MEM_TO_MEM, f);
-}
+uint32_t m2m(dma_hw_format f = DMA_HW_FMT_CHAINED_PAGES) { return ctrl_word(DMA_HW_MEM_TO_MEM, f); }
 
 // One descriptor of one full burst, cut-through, from START to idle
 // (docs/timing-model.md, "One descriptor's life"): a fetch of P slots of
@@ -150,9 +148,9 @@ TEST(ModelEngineKnobs, EightyByteLinkedListFetchesEachDescriptorOnce) {
     // Bytes the hardware ignores must survive.
     const uint64_t user = 0x1122334455667788ull;
     std::memcpy(rig.host(d + 0x30), &user, sizeof user);
-    EXPECT_NE(rig.transfer(d, m2m(DescriptorFormat::linked_list)), 0u);
+    EXPECT_NE(rig.transfer(d, m2m(DMA_HW_FMT_LINKED_LIST)), 0u);
     EXPECT_EQ(rig.platform().channel_stats(0).descriptor_bytes_fetched,
-              uint64_t(n) * descriptor_size(DescriptorFormat::linked_list, 64));
+              uint64_t(n) * descriptor_size(DMA_HW_FMT_LINKED_LIST, 64));
     for (const Seg& s : segs)
         EXPECT_EQ(digest(rig.host(s.dst), s.length), digest(rig.host(s.src), s.length));
     uint64_t kept;

@@ -32,11 +32,11 @@ struct ErrorCase {
         expected.assign(rig.host(kDst), rig.host(kDst) + kRegion);
         std::memcpy(expected.data(), rig.host(kSrc), segs[0].length);
     }
-    uint64_t write(DescriptorFormat f = DescriptorFormat::chained_pages) {
-        return f == DescriptorFormat::chained_pages ? write_chained(rig.host(0), segs, chunks)
-                                                    : write_linked(rig.host(0), segs, chunks);
+    uint64_t write(dma_hw_format f = DMA_HW_FMT_CHAINED_PAGES) {
+        return f == DMA_HW_FMT_CHAINED_PAGES ? write_chained(rig.host(0), segs, chunks)
+                                             : write_linked(rig.host(0), segs, chunks);
     }
-    Outcome run(uint64_t desc, DescriptorFormat f = DescriptorFormat::chained_pages) {
+    Outcome run(uint64_t desc, dma_hw_format f = DMA_HW_FMT_CHAINED_PAGES) {
         Outcome o;
         rig.run([&] {
             rig.cpu().set_reg(DMA_REG_IRQ_MASK, 1);
@@ -149,7 +149,7 @@ TEST(ModelErrors, LinkedListPointingToItselfIsCaughtByTheDescriptorLimit) {
     ErrorCase c(p);
     dma_hw_ll_desc self{0x10000, kSrc, kDst, 1024, 0, 0, 0, 0};
     std::memcpy(c.rig.host(0x10000), &self, sizeof self);
-    Outcome o = c.run(0x10000, DescriptorFormat::linked_list);
+    Outcome o = c.run(0x10000, DMA_HW_FMT_LINKED_LIST);
     EXPECT_EQ(o.status, DMA_STATUS_ERROR | (uint32_t(DMA_ERR_CHAIN_LOOP) << DMA_STATUS_ERR_SHIFT));
     EXPECT_EQ(o.descriptors, 50u);
 }
@@ -161,7 +161,7 @@ TEST(ModelErrors, AbortStopsTheChannel) {
     Outcome o;
     c.rig.run([&] {
         c.rig.cpu().set_reg(DMA_REG_IRQ_MASK, 1);
-        c.rig.start(0, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+        c.rig.start(0, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
         sc_core::wait(sc_core::sc_time(20, sc_core::SC_US));
         c.rig.cpu().set_reg(DMA_CH_BASE(0) + DMA_CH_CTRL, DMA_CTRL_ABORT);
         ASSERT_NE(c.rig.wait_idle(0, kBound), 0u);

@@ -106,7 +106,7 @@ struct ForeignRig {
             reg(DMA_REG_IRQ_MASK, 1);
             reg(DMA_CH_BASE(0) + DMA_CH_DESC_ADDR_LO, static_cast<uint32_t>(desc));
             reg(DMA_CH_BASE(0) + DMA_CH_CTRL,
-                ctrl_word(dir, DescriptorFormat::chained_pages) | DMA_CTRL_START);
+                ctrl_word(dir, DMA_HW_FMT_CHAINED_PAGES) | DMA_CTRL_START);
             sc_core::wait(irq.posedge_event());
             out = {clock.now(), reg(DMA_CH_BASE(0) + DMA_CH_STATUS)};
             EXPECT_FALSE(busy.read());

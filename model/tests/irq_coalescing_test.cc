@@ -21,7 +21,7 @@ ChannelStats run_flagged(PlatformParams p, unsigned n, TraceRecorder* trace = nu
     std::vector<Seg> segs = segments(kSrc, kDst, n, kSegment, 4096);
     for (Seg& s : segs) s.flags = DMA_DESC_IRQ;
     const uint64_t d = write_chained(rig.host(0), segs, {kDesc});
-    EXPECT_NE(rig.transfer(d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages)), 0u);
+    EXPECT_NE(rig.transfer(d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES)), 0u);
     return rig.platform().channel_stats(0);
 }
 

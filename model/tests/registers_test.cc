@@ -69,7 +69,7 @@ TEST(ModelRegisters, CtrlKeepsConfigurationBitsAndStartReadsZero) {
     Rig rig(PlatformParams{});
     std::vector<Seg> segs = segments(0x100000, 0x200000, 1, 64, 0);
     uint64_t d = write_chained(rig.host(0), segs, {0x10000});
-    uint32_t ctrl = ctrl_word(DMA_HW_MEM_TO_DEV, DescriptorFormat::chained_pages);
+    uint32_t ctrl = ctrl_word(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES);
     rig.run([&] {
         rig.start(0, d, ctrl);
         EXPECT_EQ(rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_CTRL), ctrl);
@@ -85,8 +85,8 @@ TEST(ModelRegisters, IrqStatusIsWriteOneToClear) {
     uint64_t d1 = write_chained(rig.host(0), segments(0x110000, 0x210000, 1, 64, 0), {0x20000});
     rig.run([&] {
         rig.cpu().set_reg(DMA_REG_IRQ_MASK, 0x3);
-        rig.start(0, d0, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
-        rig.start(1, d1, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+        rig.start(0, d0, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
+        rig.start(1, d1, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
         ASSERT_NE(rig.wait_idle(0, 100000), 0u);
         ASSERT_NE(rig.wait_idle(1, 100000), 0u);
         sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));  // past irq latency
@@ -104,7 +104,7 @@ TEST(ModelRegisters, IrqLineIsLowWhileTheChannelIsMasked) {
     Rig rig(PlatformParams{});
     uint64_t d = write_chained(rig.host(0), segments(0x100000, 0x200000, 1, 64, 0), {0x10000});
     rig.run([&] {
-        rig.start(0, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+        rig.start(0, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
         ASSERT_NE(rig.wait_idle(0, 100000), 0u);
         sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));
         EXPECT_EQ(rig.cpu().reg(DMA_REG_IRQ_STATUS), 0x1u);

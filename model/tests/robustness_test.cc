@@ -87,7 +87,7 @@ TEST(ModelRobustness, RandomDescriptorListsAlwaysStop) {
             else
                 gen.write_chained(rig.host(0));
             auto dir = static_cast<dma_hw_direction>(gen.pick(3));
-            auto fmt = linked ? DescriptorFormat::linked_list : DescriptorFormat::chained_pages;
+            auto fmt = linked ? DMA_HW_FMT_LINKED_LIST : DMA_HW_FMT_CHAINED_PAGES;
             uint64_t first = gen.pick(kChunks) * kChunkBytes;
             rig.start(0, first, ctrl_word(dir, fmt));
             ASSERT_NE(rig.wait_idle(0, 20'000'000), 0u) << "round " << round << " hung";
@@ -120,7 +120,7 @@ TEST(ModelRobustness, TwoChannelsOnRandomListsBothStop) {
             for (unsigned ch = 0; ch < 2; ++ch) {
                 auto dir = static_cast<dma_hw_direction>(gen.pick(3));
                 uint64_t first = gen.pick(kChunks) * kChunkBytes;
-                rig.start(ch, first, ctrl_word(dir, DescriptorFormat::chained_pages));
+                rig.start(ch, first, ctrl_word(dir, DMA_HW_FMT_CHAINED_PAGES));
             }
             for (unsigned ch = 0; ch < 2; ++ch) {
                 ASSERT_NE(rig.wait_idle(ch, 20'000'000), 0u) << "round " << round;

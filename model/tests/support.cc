@@ -51,10 +51,8 @@ void TestCpu::write32(uint64_t addr, uint32_t value) {
         throw std::runtime_error("test cpu: write failed");
 }
 
-uint32_t ctrl_word(dma_hw_direction dir, DescriptorFormat fmt, bool irq_en) {
-    uint32_t f =
-        fmt == DescriptorFormat::linked_list ? DMA_HW_FMT_LINKED_LIST : DMA_HW_FMT_CHAINED_PAGES;
-    return (uint32_t(dir) << DMA_CTRL_DIR_SHIFT) | (f << DMA_CTRL_FORMAT_SHIFT) |
+uint32_t ctrl_word(dma_hw_direction dir, dma_hw_format fmt, bool irq_en) {
+    return (uint32_t(dir) << DMA_CTRL_DIR_SHIFT) | (uint32_t(fmt) << DMA_CTRL_FORMAT_SHIFT) |
            (irq_en ? DMA_CTRL_IRQ_EN : 0);
 }
 
@@ -168,7 +166,7 @@ void put_linked(uint8_t* ram, uint64_t at, unsigned bytes, uint64_t next, const 
 
 uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
                        const std::vector<uint64_t>& chunks, unsigned descriptor_bytes) {
-    const unsigned size = descriptor_size(DescriptorFormat::chained_pages, descriptor_bytes);
+    const unsigned size = descriptor_size(DMA_HW_FMT_CHAINED_PAGES, descriptor_bytes);
     std::vector<unsigned> sizes =
         chunk_sizes(static_cast<unsigned>(segs.size()), static_cast<unsigned>(chunks.size()));
     size_t k = 0;
@@ -186,7 +184,7 @@ uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
 
 uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
                       const std::vector<uint64_t>& chunks, unsigned descriptor_bytes) {
-    const unsigned size = descriptor_size(DescriptorFormat::linked_list, descriptor_bytes);
+    const unsigned size = descriptor_size(DMA_HW_FMT_LINKED_LIST, descriptor_bytes);
     std::vector<unsigned> sizes =
         chunk_sizes(static_cast<unsigned>(segs.size()), static_cast<unsigned>(chunks.size()));
     std::vector<uint64_t> addr;

@@ -46,7 +46,7 @@ public:
 };
 
 /// Control word for a channel transfer.
-uint32_t ctrl_word(dma_hw_direction dir, DescriptorFormat fmt, bool irq_en = true);
+uint32_t ctrl_word(dma_hw_direction dir, dma_hw_format fmt, bool irq_en = true);
 
 /// One platform, its RAM and a CPU; run() executes a body as a SystemC
 /// thread and simulates until everything is idle.

@@ -27,8 +27,7 @@ struct SixDescriptorsOverTwoChunks : ::testing::Test {
         segs[2].flags = DMA_DESC_IRQ;
         // Two page-aligned chunks of 3 descriptors: one fetch burst each.
         uint64_t d = write_chained(rig->host(0), segs, {0x10000, 0x20000});
-        ASSERT_NE(rig->transfer(d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages)),
-                  0u);
+        ASSERT_NE(rig->transfer(d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES)), 0u);
         rig->platform().set_trace(nullptr);
         st = rig->platform().channel_stats(0);
     }
@@ -107,7 +106,7 @@ TEST(ModelTrace, TracksAreNamedPerChannel) {
     rig.platform().set_trace(&rec);
     uint64_t d = write_chained(rig.host(0), segments(kSrc, kDst, 1, 64, 0), {0x10000});
     rig.run([&] {
-        rig.start(1, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+        rig.start(1, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
         ASSERT_NE(rig.wait_idle(1, 100000), 0u);
     });
     EXPECT_EQ(rec.count(TraceTrack::fetch, 1), 1u);

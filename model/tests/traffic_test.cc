@@ -11,7 +11,7 @@ namespace dmasim::model::test {
 namespace {
 
 constexpr uint64_t kDesc = 0x10000, kSrc = 0x100000, kDst = 0x800000;
-const uint32_t kM2M = ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages);
+const uint32_t kM2M = ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES);
 
 double traffic_bytes(Platform& platform) {
     for (const StatGroup& g : platform.statistics())

@@ -12,7 +12,7 @@ namespace dmasim::model::test {
 namespace {
 
 constexpr uint64_t kDesc = 0x10000, kSrc = 0x100000, kDst = 0x800000;
-const uint32_t kM2M = ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages);
+const uint32_t kM2M = ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES);
 
 /// Runs one transfer on channel 0; returns its cycles from START to idle.
 uint64_t run_transfer(Rig& rig, uint64_t desc, uint32_t ctrl) {
@@ -147,7 +147,7 @@ TEST(ModelTransfer, DeviceToMemoryWritesTheDeviceStreamInOrder) {
     Rig rig(PlatformParams{});
     std::vector<Seg> segs = segments(0, kDst, 3, 1000, 4096);
     run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}),
-                 ctrl_word(DMA_HW_DEV_TO_MEM, DescriptorFormat::chained_pages));
+                 ctrl_word(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
     uint64_t k = 0;
     for (const Seg& s : segs)
         for (uint32_t i = 0; i < s.length; ++i, ++k)
@@ -160,7 +160,7 @@ TEST(ModelTransfer, MemoryToDeviceDeliversTheSegmentsInOrder) {
     fill_pattern(rig.host(kSrc), 0x4000, 3);
     std::vector<Seg> segs = segments(kSrc + 7, 0, 3, 777, 4096);
     run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}),
-                 ctrl_word(DMA_HW_MEM_TO_DEV, DescriptorFormat::chained_pages));
+                 ctrl_word(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES));
     uint64_t expect = DevicePort::kDigestSeed;
     for (const Seg& s : segs) expect = DevicePort::digest_of(rig.host(s.src), s.length, expect);
     EXPECT_EQ(rig.platform().device().sink_digest(), expect);
@@ -174,7 +174,7 @@ TEST(ModelTransfer, SlowDeviceSetsTheRate) {
     const uint32_t bytes = 64 * KiB;
     uint64_t cycles =
         run_transfer(rig, write_chained(rig.host(0), segments(0, kDst, 1, bytes, 0), {kDesc}),
-                     ctrl_word(DMA_HW_DEV_TO_MEM, DescriptorFormat::chained_pages));
+                     ctrl_word(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
     EXPECT_NEAR(double(bytes) / cycles, 2.0, 0.02 * 2.0);
 }
 
@@ -187,9 +187,9 @@ TEST(ModelTransfer, DeviceStreamsKeepOnlyTheChunksInFlight) {
     const uint32_t bytes = 64 * KiB;
     const auto segs = segments(kSrc, kDst, 1, bytes, 0);
     run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}),
-                 ctrl_word(DMA_HW_DEV_TO_MEM, DescriptorFormat::chained_pages));
+                 ctrl_word(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
     run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}),
-                 ctrl_word(DMA_HW_MEM_TO_DEV, DescriptorFormat::chained_pages));
+                 ctrl_word(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES));
     const DevicePort& device = rig.platform().device();
     ASSERT_EQ(device.source_stream().stats().bursts,
               bytes / (p.dma.max_burst_beats * p.bus.width_bytes));
@@ -216,7 +216,7 @@ TEST(ModelTransfer, DescriptorIrqFlagRaisesTheChannelBit) {
     segs[1].flags = DMA_DESC_IRQ;
     uint64_t d = write_chained(rig.host(0), segs, {kDesc});
     rig.run([&] {
-        rig.start(0, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages, false));
+        rig.start(0, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, false));
         ASSERT_NE(rig.wait_idle(0, 100000), 0u);
         sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));
         EXPECT_EQ(rig.cpu().reg(DMA_REG_IRQ_STATUS), 1u);
@@ -230,7 +230,7 @@ TEST(ModelTransfer, NoInterruptWithoutIrqEnableOrFlag) {
     Rig rig(PlatformParams{});
     uint64_t d = write_chained(rig.host(0), segments(kSrc, kDst, 2, 64, 64), {kDesc});
     rig.run([&] {
-        rig.start(0, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages, false));
+        rig.start(0, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, false));
         ASSERT_NE(rig.wait_idle(0, 100000), 0u);
         sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));
         EXPECT_EQ(rig.cpu().reg(DMA_REG_IRQ_STATUS), 0u);

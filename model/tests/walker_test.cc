@@ -37,7 +37,7 @@ TEST(ModelWalker, ThreeChunkChainIsWalkedInOrderAndStopsAtEnd) {
     std::memcpy(rig.host(after_end), &trap, sizeof trap);
     std::memset(rig.host(kDst2), 0xEE, 64);
 
-    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
 
     EXPECT_EQ(std::memcmp(rig.host(kDst), rig.host(segs.back().src), 256), 0);
     ChannelStats st = rig.platform().channel_stats(0);
@@ -58,7 +58,7 @@ TEST(ModelWalker, PrefetchBurstsCountOverPrefetchedSlots) {
     ASSERT_GE(P, 5u);
     uint64_t d =
         write_chained(rig.host(0), segments(kSrc, kDst, n, 64, 64), {0x10000, 0x20000, 0x30000});
-    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
     EXPECT_EQ(rig.platform().channel_stats(0).descriptor_bytes_fetched,
               uint64_t(depth) * P * DMA_HW_DESC_SIZE);
 }
@@ -72,7 +72,7 @@ TEST(ModelWalker, PrefetchNeverCrossesAPage) {
     const unsigned n = 6;
     uint64_t first = 0x11000 - 2 * DMA_HW_DESC_SIZE;
     uint64_t d = write_chained(rig.host(0), segments(kSrc, kDst, n, 64, 64), {first});
-    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
     EXPECT_EQ(rig.platform().channel_stats(0).descriptor_bytes_fetched,
               (2u + 8u) * DMA_HW_DESC_SIZE);
 }
@@ -83,7 +83,7 @@ TEST(ModelWalker, WordFetchReadsExactlyTheDescriptorsUsed) {
     Rig rig(p);
     const unsigned n = 10;
     uint64_t d = write_chained(rig.host(0), segments(kSrc, kDst, n, 64, 64), {0x10000, 0x20000});
-    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
     // n data descriptors plus one chain slot, one at a time.
     EXPECT_EQ(rig.platform().channel_stats(0).descriptor_bytes_fetched,
               (n + 1u) * DMA_HW_DESC_SIZE);
@@ -95,7 +95,7 @@ TEST(ModelWalker, LinkedListCountsChainLinksBetweenChunks) {
     const unsigned n = 9;
     uint64_t d =
         write_linked(rig.host(0), segments(kSrc, kDst, n, 100, 128), {0x10000, 0x20000, 0x30000});
-    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::linked_list));
+    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST));
     ChannelStats st = rig.platform().channel_stats(0);
     EXPECT_EQ(st.descriptors, n);
     EXPECT_EQ(st.chain_links, 2u);
@@ -111,9 +111,9 @@ TEST(ModelWalker, LinkedListAndChainedPagesMoveIdenticalBytes) {
     uint64_t da = write_chained(rig.host(0), a, {0x10000, 0x20000});
     uint64_t db = write_linked(rig.host(0), b, {0x40000, 0x50000});
     rig.run([&] {
-        rig.start(0, da, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+        rig.start(0, da, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
         ASSERT_NE(rig.wait_idle(0, 10'000'000), 0u);
-        rig.start(0, db, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::linked_list));
+        rig.start(0, db, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST));
         ASSERT_NE(rig.wait_idle(0, 10'000'000), 0u);
     });
     EXPECT_EQ(std::memcmp(rig.host(kDst), rig.host(kDst2), n * 4096), 0);
@@ -130,10 +130,10 @@ TEST(ModelWalker, LinkedListIsSlowerThanChainedPagesForSmallSegments) {
     uint64_t db = write_linked(rig.host(0), segments(kSrc, kDst2, n, 64, 64), {0x40000});
     uint64_t ta = 0, tb = 0;
     rig.run([&] {
-        rig.start(0, da, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages));
+        rig.start(0, da, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
         uint64_t t0 = rig.now_cycle();
         ta = rig.wait_idle(0, 10'000'000) - t0;
-        rig.start(0, db, ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::linked_list));
+        rig.start(0, db, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST));
         t0 = rig.now_cycle();
         tb = rig.wait_idle(0, 10'000'000) - t0;
     });
@@ -154,7 +154,7 @@ TEST(ModelWalker, ChainLinksCostRoundTripsWhenDataCannotHideThem) {
     uint64_t chained = write_chained(rig.host(0), segments(kSrc, kDst2, n, 64, 64), many);
     uint64_t t_flat = 0, t_chained = 0;
     rig.run([&] {
-        uint32_t ctrl = ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages);
+        uint32_t ctrl = ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES);
         rig.start(0, flat, ctrl);
         uint64_t t0 = rig.now_cycle();
         t_flat = rig.wait_idle(0, 10'000'000) - t0;

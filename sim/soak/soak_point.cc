@@ -8,6 +8,8 @@
 #include <cmath>
 #include <random>
 
+#include "config_keys.h"
+
 namespace dmasim::soak {
 namespace {
 
@@ -34,6 +36,22 @@ private:
     std::mt19937_64 rng_;
 };
 
+/// The key table's entry for `name`: the soak draws inside what the table
+/// accepts instead of restating ranges and spellings.
+const sim::KeyDef& key(const std::string& name) { return *sim::find_key(name); }
+
+/// A value anywhere in `name`'s range (power-of-two keys: a uniform exponent).
+uint64_t any_value(Draw& d, const std::string& name) {
+    const sim::KeyDef& k = key(name);
+    if (!k.power_of_two) return d.uniform(k.int_min, k.int_max);
+    return uint64_t{1} << d.uniform(__builtin_ctzll(k.int_min), __builtin_ctzll(k.int_max));
+}
+
+/// The `index`-th spelling of choice key `name`, in the table's order.
+const std::string& spelling(const std::string& name, size_t index) {
+    return key(name).choices.at(index);
+}
+
 struct Builder {
     Point p;
     void set(const std::string& key, const std::string& value) { p.sets.emplace_back(key, value); }
@@ -48,40 +66,41 @@ void platform(Draw& d, Builder& b) {
     b.set("memory.write_latency_cycles", d.log_uniform(1, 200) - 1);
     b.set("memory.placement", d.chance(0.5) ? "scattered" : "contiguous");
     b.set("dma.channels", d.uniform(1, 4));
-    b.set("dma.descriptor_format", d.chance(0.5) ? "chained_pages" : "linked_list");
+    b.set("dma.descriptor_format", spelling("dma.descriptor_format", d.chance(0.5) ? 0 : 1));
     b.set("dma.max_burst_beats", d.log_uniform(1, 64));
     b.set("dma.max_outstanding_reads", d.log_uniform(1, 32));
     b.set("dma.max_outstanding_writes", d.log_uniform(1, 32));
     b.set("dma.descriptor_prefetch", d.log_uniform(1, 32));
-    b.set("dma.descriptor_fetch", d.chance(0.8) ? "burst" : "word");
-    b.set("dma.write_policy", d.chance(0.7) ? "cut_through" : "store_and_forward");
+    b.set("dma.descriptor_fetch", spelling("dma.descriptor_fetch", d.chance(0.8) ? 0 : 1));
+    b.set("dma.write_policy", spelling("dma.write_policy", d.chance(0.7) ? 0 : 1));
     b.set("dma.descriptor_overlap", d.chance(0.7) ? "true" : "false");
-    // 8 KiB holds two of the largest bursts (4 KiB), which the model
-    // requires (dmasim's own check asks for only one).
-    b.set("dma.buffer_bytes", d.log_uniform(8192, 65536));
+    // From two of the largest bursts (4 KiB each), so every draw keeps the
+    // model's buffer rule whatever the burst (the tests check each point
+    // against validation).
+    b.set("dma.buffer_bytes", d.log_uniform(2 * 4096, 65536));
     const char* rates[] = {"0.5", "1", "4", "16", "64"};
     b.set("device.rate_bytes_per_cycle", d.pick(rates));
 }
 
 void workload(Draw& d, Builder& b) {
     const char* scenarios[] = {"throughput", "throughput", "multi_channel"};
-    const char* directions[] = {"mem_to_mem", "dev_to_mem", "mem_to_dev"};
     b.set("workload.scenario", d.pick(scenarios));
-    b.set("workload.direction", d.pick(directions));
+    const auto& directions = key("workload.direction").choices;
+    b.set("workload.direction", directions[d.uniform(0, directions.size() - 1)]);
     const uint64_t entries = d.log_uniform(1, 4096);
     // Segments shrink with the list so a point's bytes stay bounded.
     const uint64_t largest = std::clamp<uint64_t>(kMaxListBytes / entries, 1, 1u << 20);
     b.set("workload.entries", entries);
     if (d.chance(0.7)) {
-        b.set("workload.segment_distribution", "fixed");
+        b.set("workload.segment_distribution", spelling("workload.segment_distribution", 0));
         b.set("workload.segment_bytes", d.log_uniform(1, largest));
     } else {
         const uint64_t lo = d.log_uniform(1, largest);
-        b.set("workload.segment_distribution", "uniform");
+        b.set("workload.segment_distribution", spelling("workload.segment_distribution", 1));
         b.set("workload.segment_bytes_min", lo);
         b.set("workload.segment_bytes_max", d.log_uniform(lo, largest));
     }
-    b.set("workload.offset", d.chance(0.5) ? 0 : d.uniform(0, 4095) | 1);  // odd offsets
+    b.set("workload.offset", d.chance(0.5) ? 0 : any_value(d, "workload.offset") | 1);  // odd
     b.set("workload.chain_depth", d.log_uniform(1, std::min<uint64_t>(entries, 64)));
     b.set("workload.seed", d.uniform(0, 1u << 30));
 }
@@ -89,7 +108,8 @@ void workload(Draw& d, Builder& b) {
 // Drawn last, so the keys above keep the values earlier soaks drew.
 void interrupts(Draw& d, Builder& b) {
     b.set("workload.irq_per_descriptor", d.chance(0.3) ? "true" : "false");
-    const uint64_t count = d.chance(0.5) ? 1 : d.log_uniform(2, 255);
+    const uint64_t count =
+        d.chance(0.5) ? 1 : d.log_uniform(2, key("dma.irq_coalesce_count").int_max);
     b.set("dma.irq_coalesce_count", count);
     // A threshold needs the delay timer (validation refuses 0).
     b.set("dma.irq_coalesce_timeout_cycles", count == 1 ? 0 : d.log_uniform(1, 100000));
@@ -100,13 +120,11 @@ void interrupts(Draw& d, Builder& b) {
 // Drawn after interrupts(), for the same reason.
 void link(Draw& d, Builder& b) {
     const bool pcie = d.chance(0.3);
-    b.set("bus.kind", pcie ? "pcie" : "axi");
+    b.set("bus.kind", spelling("bus.kind", pcie ? 1 : 0));
     if (!pcie) return;
-    b.set("pcie.gen", d.uniform(1, 5));
-    b.set("pcie.lanes", uint64_t{1} << d.uniform(0, 5));
-    b.set("pcie.max_payload_bytes", uint64_t{128} << d.uniform(0, 5));
-    b.set("pcie.max_read_request_bytes", uint64_t{128} << d.uniform(0, 5));
-    b.set("pcie.read_completion_boundary_bytes", d.chance(0.5) ? 64 : 128);
+    for (const char* k : {"pcie.gen", "pcie.lanes", "pcie.max_payload_bytes",
+                          "pcie.max_read_request_bytes", "pcie.read_completion_boundary_bytes"})
+        b.set(k, any_value(d, k));
     b.set("pcie.request_header_bytes", d.chance(0.5) ? 12 : 16);
     b.set("pcie.read_latency_cycles", d.log_uniform(1, 2000) - 1);
     b.set("pcie.tags", d.log_uniform(1, 256));

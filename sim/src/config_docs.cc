@@ -1,9 +1,11 @@
 // config_docs.cc - text renderings of the key table.
 #include "config_docs.h"
 
+#include <dmasim/tb/validate.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 
 #include "config_keys.h"
 #include "config_loader.h"
@@ -78,22 +80,20 @@ always hold the plain number.
 
 Errors name the file, line, key, value and the allowed range, and exit with
 status 2. An unknown key gets the closest known one ("did you mean
-dma.max_outstanding_reads?"). Checks across keys:
+dma.max_outstanding_reads?").
 
-- `workload.chain_depth` must be at most `workload.entries`;
-- with `workload.segment_distribution: uniform`,
-  `workload.segment_bytes_min` <= `workload.segment_bytes_max`;
-- `dma.buffer_bytes` must hold two bursts
-  (2 x min(`dma.max_burst_beats` x `bus.width_bytes`, 4096) bytes);
-- with `fault.kind` other than `none`, `fault.channel` must be below
-  `dma.channels`;
-- the workload's buffers (twice for `mem_to_mem`, whole pages per segment)
-  must fit in `memory.size_mib`;
-- the scenario's own needs (`dmasim run` and `dmasim sweep`):
-  `workload.scenario` must name a compiled-in scenario; `bus_fault` needs
-  `fault.kind` other than `none` and a `fault.index` the list reaches;
-  `error_injection`'s list of `dma.max_chain_depth` + 2 chunks must fit in
-  `memory.size_mib`.
+## Rules across keys
+
+Besides each key's own range (the tables below), a configuration must keep
+these rules, the model's and the testbench's own (`model::validate`,
+`tb::validate`); an error names every key involved and the line that set
+it:
+
+@RULES@
+
+`dmasim run` and `dmasim sweep` also refuse a configuration its scenario
+could only fail on: `workload.scenario` must name a compiled-in scenario,
+and each scenario adds its own check (docs/scenarios.md).
 
 ## Numbers
 
@@ -152,8 +152,18 @@ std::string explain_text(const std::vector<std::string>& names) {
     return out;
 }
 
+/// The rules across keys, one Markdown item each, from the rule tables
+/// validate() checks.
+std::string rules_markdown() {
+    std::string out;
+    for (const auto& rules : {model::rules(), tb::rules()})
+        for (const model::ParamRule& rule : rules) out += fmt::format("- {};\n", rule.requirement);
+    return out;
+}
+
 std::string config_markdown() {
     std::string out = kMarkdownIntro;
+    out.replace(out.find("@RULES@"), std::string_view("@RULES@\n").size(), rules_markdown());
     std::string section = "-";
     for (const auto& key : config_keys()) {
         if (section_of(key.name) != section) {

@@ -2,6 +2,8 @@
 // SimConfig field it sets. Defaults are read from SimConfig, never repeated.
 #include "config_keys.h"
 
+#include <dmasim/tb/validate.h>
+
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -40,6 +42,14 @@ KeyDef integer_key(std::string name, std::string unit, uint64_t lo, uint64_t hi,
     return k;
 }
 
+/// An integer key whose range is declared by the layer that owns the field.
+template <typename Field>
+KeyDef integer_key(std::string name, std::string unit, model::IntRange range,
+                   std::string description, Field field) {
+    return integer_key(std::move(name), std::move(unit), range.min, range.max,
+                       std::move(description), field, range.power_of_two);
+}
+
 template <typename Field>
 KeyDef real_key(std::string name, std::string unit, double lo, double hi, std::string description,
                 Field field) {
@@ -49,6 +59,14 @@ KeyDef real_key(std::string name, std::string unit, double lo, double hi, std::s
     k.get = [field](const SimConfig& c) { return Value{static_cast<double>(field(c))}; };
     k.set = [field](SimConfig& c, const Value& v) { field(c) = std::get<double>(v); };
     return k;
+}
+
+/// A real key whose range is declared by the layer that owns the field.
+template <typename Field>
+KeyDef real_key(std::string name, std::string unit, model::RealRange range, std::string description,
+                Field field) {
+    return real_key(std::move(name), std::move(unit), range.min, range.max, std::move(description),
+                    field);
 }
 
 template <typename Field>
@@ -87,15 +105,11 @@ KeyDef choice_key(std::string name, std::string description,
 
 using model::BusKind;
 using model::DescriptorFetch;
-using model::DescriptorFormat;
 using model::FaultKind;
 using model::StatusWriteback;
 using model::WritePolicy;
-using tb::Buffers;
-using tb::Direction;
 using tb::Payload;
 using tb::Placement;
-using tb::SizeDistribution;
 
 std::vector<KeyDef> build_table() {
     std::vector<KeyDef> t;
@@ -105,8 +119,8 @@ std::vector<KeyDef> build_table() {
         [](auto& c) -> auto& { return c.platform.clock_mhz; }));
 
     t.push_back(integer_key(
-        "bus.width_bytes", "bytes", 1, 128, "Data bytes per bus beat",
-        [](auto& c) -> auto& { return c.platform.bus.width_bytes; }, true));
+        "bus.width_bytes", "bytes", model::limits::bus_width_bytes, "Data bytes per bus beat",
+        [](auto& c) -> auto& { return c.platform.bus.width_bytes; }));
     t.push_back(integer_key(
         "bus.interconnect_latency_cycles", "cycles", 0, kMaxCycles,
         "Latency the interconnect adds to every request",
@@ -121,30 +135,32 @@ std::vector<KeyDef> build_table() {
         {{"axi", BusKind::axi}, {"pcie", BusKind::pcie}},
         [](auto& c) -> auto& { return c.platform.bus.kind; }));
     t.push_back(integer_key(
-        "pcie.gen", "", 1, 5,
+        "pcie.gen", "", model::limits::pcie_gen,
         "PCIe generation: 2.5, 5 GT/s per lane (8b/10b), 8, 16, 32 GT/s (128b/130b)",
         [](auto& c) -> auto& { return c.platform.bus.pcie.gen; }));
     t.push_back(integer_key(
-        "pcie.lanes", "lanes", 1, 32, "Link width",
-        [](auto& c) -> auto& { return c.platform.bus.pcie.lanes; }, true));
+        "pcie.lanes", "lanes", model::limits::pcie_lanes, "Link width",
+        [](auto& c) -> auto& { return c.platform.bus.pcie.lanes; }));
     t.push_back(integer_key(
-        "pcie.max_payload_bytes", "bytes", 128, 4096,
+        "pcie.max_payload_bytes", "bytes", model::limits::pcie_request_bytes,
         "Max payload size (MPS): largest posted-write or completion payload",
-        [](auto& c) -> auto& { return c.platform.bus.pcie.max_payload_bytes; }, true));
+        [](auto& c) -> auto& { return c.platform.bus.pcie.max_payload_bytes; }));
     t.push_back(integer_key(
-        "pcie.max_read_request_bytes", "bytes", 128, 4096,
+        "pcie.max_read_request_bytes", "bytes", model::limits::pcie_request_bytes,
         "Max read request size (MRRS): reads are split into requests this large",
-        [](auto& c) -> auto& { return c.platform.bus.pcie.max_read_request_bytes; }, true));
+        [](auto& c) -> auto& { return c.platform.bus.pcie.max_read_request_bytes; }));
     t.push_back(integer_key(
-        "pcie.read_completion_boundary_bytes", "bytes", 64, 128,
+        "pcie.read_completion_boundary_bytes", "bytes",
+        model::limits::pcie_read_completion_boundary_bytes,
         "Read completion boundary (RCB): completions end on it, all but the last",
-        [](auto& c) -> auto& { return c.platform.bus.pcie.read_completion_boundary_bytes; }, true));
+        [](auto& c) -> auto& { return c.platform.bus.pcie.read_completion_boundary_bytes; }));
     t.push_back(integer_key(
-        "pcie.request_header_bytes", "bytes", 12, 16,
+        "pcie.request_header_bytes", "bytes", model::limits::pcie_header_bytes,
         "Read and write request header: 16 (64-bit addresses) or 12 (32-bit)",
         [](auto& c) -> auto& { return c.platform.bus.pcie.request_header_bytes; }));
     t.push_back(integer_key(
-        "pcie.completion_header_bytes", "bytes", 12, 16, "Completion header",
+        "pcie.completion_header_bytes", "bytes", model::limits::pcie_header_bytes,
+        "Completion header",
         [](auto& c) -> auto& { return c.platform.bus.pcie.completion_header_bytes; }));
     t.push_back(integer_key(
         "pcie.framing_bytes", "bytes", 0, 8, "Physical-layer framing per TLP",
@@ -161,10 +177,10 @@ std::vector<KeyDef> build_table() {
         "memory.read_latency_cycles (descriptor fetches and data reads)",
         [](auto& c) -> auto& { return c.platform.bus.pcie.read_latency_cycles; }));
     t.push_back(integer_key(
-        "pcie.tags", "requests", 1, 1024, "Read requests in flight (tags)",
+        "pcie.tags", "requests", model::limits::pcie_tags, "Read requests in flight (tags)",
         [](auto& c) -> auto& { return c.platform.bus.pcie.tags; }));
     t.push_back(real_key(
-        "pcie.dllp_overhead", "fraction", 0, 0.5,
+        "pcie.dllp_overhead", "fraction", model::limits::pcie_dllp_overhead,
         "Share of link time for ACK and flow-control DLLPs and SKP ordered sets (0.0814: "
         "pcie-bench's Gen3 x8, MPS 256)",
         [](auto& c) -> auto& { return c.platform.bus.pcie.dllp_overhead; }));
@@ -186,40 +202,42 @@ std::vector<KeyDef> build_table() {
         "memory.write_latency_cycles", "cycles", 0, kMaxCycles, "Last write beat to write response",
         [](auto& c) -> auto& { return c.platform.memory.write_latency_cycles; }));
     t.push_back(real_key(
-        "memory.bandwidth_bytes_per_cycle", "bytes/cycle", 0, 4096,
+        "memory.bandwidth_bytes_per_cycle", "bytes/cycle",
+        model::limits::memory_bandwidth_bytes_per_cycle,
         "Memory bandwidth per channel; 0 = one bus beat per cycle",
         [](auto& c) -> auto& { return c.platform.memory.bandwidth_bytes_per_cycle; }));
 
     t.push_back(integer_key(
-        "dma.channels", "channels", 1, DMA_MAX_CHANNELS,
+        "dma.channels", "channels", model::limits::channels,
         "DMA channels in the controller (throughput uses channel 0; multi_channel all)",
         [](auto& c) -> auto& { return c.platform.dma.channels; }));
-    t.push_back(choice_key<DescriptorFormat>(
+    t.push_back(choice_key<dma_hw_format>(
         "dma.descriptor_format",
         "Hardware descriptor layout: chunks joined by chain descriptors, or a linked list",
-        {{"chained_pages", DescriptorFormat::chained_pages},
-         {"linked_list", DescriptorFormat::linked_list}},
+        {{"chained_pages", DMA_HW_FMT_CHAINED_PAGES}, {"linked_list", DMA_HW_FMT_LINKED_LIST}},
         [](auto& c) -> auto& { return c.descriptor_format; }));
     t.push_back(integer_key(
-        "dma.max_burst_beats", "beats", 1, 256,
+        "dma.max_burst_beats", "beats", model::limits::max_burst_beats,
         "Longest data burst (bursts never cross a 4 KiB boundary)",
         [](auto& c) -> auto& { return c.platform.dma.max_burst_beats; }));
     t.push_back(integer_key(
-        "dma.max_outstanding_reads", "bursts", 1, 256, "Read bursts in flight per channel",
+        "dma.max_outstanding_reads", "bursts", model::limits::max_outstanding,
+        "Read bursts in flight per channel",
         [](auto& c) -> auto& { return c.platform.dma.max_outstanding_reads; }));
     t.push_back(integer_key(
-        "dma.max_outstanding_writes", "bursts", 1, 256, "Write bursts in flight per channel",
+        "dma.max_outstanding_writes", "bursts", model::limits::max_outstanding,
+        "Write bursts in flight per channel",
         [](auto& c) -> auto& { return c.platform.dma.max_outstanding_writes; }));
     t.push_back(integer_key(
-        "dma.descriptor_prefetch", "descriptors", 1, 128, "Descriptors fetched per descriptor read",
+        "dma.descriptor_prefetch", "descriptors", model::limits::descriptor_prefetch,
+        "Descriptors fetched per descriptor read",
         [](auto& c) -> auto& { return c.platform.dma.descriptor_prefetch; }));
     t.push_back(choice_key<DescriptorFetch>(
         "dma.descriptor_fetch", "Descriptor reads as one burst, or one bus word at a time",
         {{"burst", DescriptorFetch::burst}, {"word", DescriptorFetch::word}},
         [](auto& c) -> auto& { return c.platform.dma.descriptor_fetch; }));
     t.push_back(integer_key(
-        "dma.buffer_bytes", "bytes", 1, 1u << 24,
-        "Read-to-write data buffer per channel (must hold two bursts)",
+        "dma.buffer_bytes", "bytes", 1, 1u << 24, "Read-to-write data buffer per channel",
         [](auto& c) -> auto& { return c.platform.dma.buffer_bytes; }));
     t.push_back(choice_key<WritePolicy>(
         "dma.write_policy",
@@ -248,7 +266,7 @@ std::vector<KeyDef> build_table() {
         "dma.irq_latency_cycles", "cycles", 0, kMaxCycles, "Completion to interrupt line raised",
         [](auto& c) -> auto& { return c.platform.dma.irq_latency_cycles; }));
     t.push_back(integer_key(
-        "dma.irq_coalesce_count", "completions", 1, 255,
+        "dma.irq_coalesce_count", "completions", model::limits::irq_coalesce_count,
         "Interrupt threshold (AXI DMA IRQThreshold, PG021): completions of descriptors "
         "flagged DMA_DESC_IRQ per interrupt; 1 = one each. The stop interrupt reports any "
         "pending",
@@ -256,8 +274,7 @@ std::vector<KeyDef> build_table() {
     t.push_back(integer_key(
         "dma.irq_coalesce_timeout_cycles", "cycles", 0, kMaxCycles,
         "Interrupt delay (AXI DMA IRQDelay, PG021): an interrupt is raised this long after the "
-        "latest completion if the threshold was not reached; 0 = no timer (only with "
-        "dma.irq_coalesce_count = 1)",
+        "latest completion if the threshold was not reached; 0 = no timer",
         [](auto& c) -> auto& { return c.platform.dma.irq_coalesce_timeout_cycles; }));
     t.push_back(integer_key(
         "cpu.irq_handler_cycles", "cycles", 0, kMaxCycles,
@@ -278,13 +295,13 @@ std::vector<KeyDef> build_table() {
          {"none", StatusWriteback::none}},
         [](auto& c) -> auto& { return c.platform.dma.status_writeback; }));
     t.push_back(integer_key(
-        "dma.descriptor_bytes", "bytes", 16, 64,
-        "Descriptor slot size: 16 (compact, 32-bit addresses: memory.size_mib <= 4096), 32 or "
+        "dma.descriptor_bytes", "bytes", model::limits::descriptor_bytes,
+        "Descriptor slot size: 16 (compact, 32-bit addresses), 32 or "
         "64 (32 ignored padding bytes); linked_list adds its next pointer (24, 48, 80)",
-        [](auto& c) -> auto& { return c.platform.dma.descriptor_bytes; }, true));
+        [](auto& c) -> auto& { return c.platform.dma.descriptor_bytes; }));
     t.push_back(integer_key(
         "dma.read_refill_bytes", "bytes", 0, 1u << 24,
-        "Reads wait until this much buffer space is free, then fill it (<= dma.buffer_bytes); "
+        "Reads wait until this much buffer space is free, then fill it; "
         "0 = one burst, each read waits only for its own space",
         [](auto& c) -> auto& { return c.platform.dma.read_refill_bytes; }));
     t.push_back(integer_key(
@@ -314,45 +331,46 @@ std::vector<KeyDef> build_table() {
     t.push_back(text_key(
         "workload.scenario", "Testbench scenario, compiled into tb/ (docs/scenarios.md lists them)",
         [](auto& c) -> auto& { return c.workload.scenario; }));
-    t.push_back(choice_key<Direction>(
+    t.push_back(choice_key<dma_hw_direction>(
         "workload.direction",
         "mem_to_dev: the list is the source; dev_to_mem: the destination; mem_to_mem: the "
         "source, copied to a second buffer with the same segment lengths",
-        {{"mem_to_mem", Direction::mem_to_mem},
-         {"dev_to_mem", Direction::dev_to_mem},
-         {"mem_to_dev", Direction::mem_to_dev}},
+        {{"mem_to_mem", DMA_HW_MEM_TO_MEM},
+         {"dev_to_mem", DMA_HW_DEV_TO_MEM},
+         {"mem_to_dev", DMA_HW_MEM_TO_DEV}},
         [](auto& c) -> auto& { return c.workload.direction; }));
     t.push_back(integer_key(
-        "workload.entries", "segments", 1, 1u << 24,
+        "workload.entries", "segments", tb::limits::entries,
         "Scatter list length (data descriptors per transfer)",
         [](auto& c) -> auto& { return c.workload.entries; }));
     t.push_back(integer_key(
-        "workload.segment_bytes", "bytes", 1, kMaxU32,
+        "workload.segment_bytes", "bytes", tb::limits::segment_bytes,
         "Segment size (fixed), or the mean size (lognormal)",
         [](auto& c) -> auto& { return c.workload.segment_bytes; }));
-    t.push_back(choice_key<SizeDistribution>(
+    t.push_back(choice_key<dmasim_seg_dist>(
         "workload.segment_distribution", "How segment sizes are drawn",
-        {{"fixed", SizeDistribution::fixed},
-         {"uniform", SizeDistribution::uniform},
-         {"lognormal", SizeDistribution::lognormal}},
+        {{"fixed", DMASIM_SEG_FIXED},
+         {"uniform", DMASIM_SEG_UNIFORM},
+         {"lognormal", DMASIM_SEG_LOGNORMAL}},
         [](auto& c) -> auto& { return c.workload.distribution; }));
     t.push_back(integer_key(
-        "workload.segment_bytes_min", "bytes", 1, kMaxU32,
+        "workload.segment_bytes_min", "bytes", tb::limits::segment_bytes,
         "uniform: smallest segment; lognormal: smaller draws are raised to it",
         [](auto& c) -> auto& { return c.workload.segment_bytes_min; }));
     t.push_back(integer_key(
-        "workload.segment_bytes_max", "bytes", 1, kMaxU32,
+        "workload.segment_bytes_max", "bytes", tb::limits::segment_bytes,
         "uniform: largest segment; lognormal: larger draws are clamped to it",
         [](auto& c) -> auto& { return c.workload.segment_bytes_max; }));
     t.push_back(real_key(
-        "workload.lognormal_sigma", "", 0, 10, "lognormal: sigma of ln(size)",
+        "workload.lognormal_sigma", "", tb::limits::lognormal_sigma, "lognormal: sigma of ln(size)",
         [](auto& c) -> auto& { return c.workload.lognormal_sigma; }));
     t.push_back(integer_key(
-        "workload.offset", "bytes", 0, 4095, "In-page offset at which each segment starts",
+        "workload.offset", "bytes", tb::limits::offset,
+        "In-page offset at which each segment starts",
         [](auto& c) -> auto& { return c.workload.offset; }));
     t.push_back(integer_key(
-        "workload.chain_depth", "chunks", 1, 1u << 24,
-        "Descriptor chunks the list is split over (1 <= depth <= entries)",
+        "workload.chain_depth", "chunks", tb::limits::chain_depth,
+        "Descriptor chunks the list is split over",
         [](auto& c) -> auto& { return c.workload.chain_depth; }));
     t.push_back(integer_key(
         "workload.seed", "", 0, kMaxU64, "Seed for page placement, segment sizes and payload",
@@ -363,11 +381,11 @@ std::vector<KeyDef> build_table() {
         "never touched or copied (same cycles; integrity reports not_checked)",
         {{"checked", Payload::checked}, {"none", Payload::none}},
         [](auto& c) -> auto& { return c.workload.payload; }));
-    t.push_back(choice_key<Buffers>(
+    t.push_back(choice_key<dmasim_buf_layout>(
         "workload.buffers",
         "pages: each segment in page frames of its own; packed: segments back to back in page "
-        "fragments (32 KiB blocks placed by memory.placement; workload.offset must be 0)",
-        {{"pages", Buffers::pages}, {"packed", Buffers::packed}},
+        "fragments (32 KiB blocks placed by memory.placement)",
+        {{"pages", DMASIM_BUF_PAGES}, {"packed", DMASIM_BUF_PACKED}},
         [](auto& c) -> auto& { return c.workload.buffers; }));
     t.push_back(bool_key(
         "workload.irq_per_descriptor",
@@ -384,8 +402,7 @@ std::vector<KeyDef> build_table() {
          {"data", FaultKind::data}},
         [](auto& c) -> auto& { return c.platform.dma.fault.kind; }));
     t.push_back(integer_key(
-        "fault.channel", "channel", 0, 15,
-        "Channel whose access fails (must be below dma.channels)",
+        "fault.channel", "channel", 0, DMA_MAX_CHANNELS - 1, "Channel whose access fails",
         [](auto& c) -> auto& { return c.platform.dma.fault.channel; }));
     t.push_back(integer_key(
         "fault.index", "", 0, kMaxU64,

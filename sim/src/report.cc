@@ -33,11 +33,11 @@ std::string human_bytes(double bytes) {
 /// the range its draws are clamped to (the bytes line gives the total).
 std::string segments_text(const tb::WorkloadConfig& w) {
     switch (w.distribution) {
-        case tb::SizeDistribution::fixed:
+        case DMASIM_SEG_FIXED:
             break;
-        case tb::SizeDistribution::uniform:
+        case DMASIM_SEG_UNIFORM:
             return fmt::format("uniform {}..{} bytes", w.segment_bytes_min, w.segment_bytes_max);
-        case tb::SizeDistribution::lognormal:
+        case DMASIM_SEG_LOGNORMAL:
             return fmt::format("lognormal mean {} bytes (sigma {}, clamped to {}..{})",
                                w.segment_bytes, w.lognormal_sigma, w.segment_bytes_min,
                                w.segment_bytes_max);

@@ -1,6 +1,7 @@
 // config_docs_test.cc - the docs and --explain come from the key table.
 #include "config_docs.h"
 
+#include <dmasim/tb/validate.h>
 #include <gtest/gtest.h>
 
 #include "config_keys.h"
@@ -15,6 +16,22 @@ TEST(SimConfigDocs, CheckedInMarkdownEqualsTheGeneratedText) {
     EXPECT_EQ(checked_in, config_markdown())
         << "docs/configuration.md is stale: regenerate it with `dmasim config --markdown "
            "> docs/configuration.md`";
+}
+
+TEST(SimConfigDocs, EveryRuleIsListedAndNamesOnlyRealKeys) {
+    // The docs list each rule from the table its check runs, and an error
+    // names the line of each key the rule involves, so every key must exist.
+    const std::string markdown = config_markdown();
+    for (const auto& rules : {model::rules(), tb::rules()})
+        for (const model::ParamRule& rule : rules) {
+            EXPECT_NE(markdown.find("- " + rule.requirement + ";\n"), std::string::npos)
+                << rule.requirement;
+            for (const std::string& key : rule.keys) {
+                EXPECT_NE(find_key(key), nullptr) << key;
+                EXPECT_NE(rule.requirement.find(key), std::string::npos)
+                    << key << " is not in: " << rule.requirement;
+            }
+        }
 }
 
 TEST(SimConfigDocs, ExplainListsEveryKeyWithItsDefault) {

@@ -51,10 +51,10 @@ TEST(SimConfigLoader, ChoiceBoolAndRealKeysAreParsed) {
     auto c = load_text(dir,
                        "dma:\n  descriptor_format: linked_list\n  descriptor_overlap: false\n"
                        "clock_mhz: 1562.5\nworkload:\n  direction: dev_to_mem\n");
-    EXPECT_EQ(c.descriptor_format, model::DescriptorFormat::linked_list);
+    EXPECT_EQ(c.descriptor_format, DMA_HW_FMT_LINKED_LIST);
     EXPECT_FALSE(c.platform.dma.descriptor_overlap);
     EXPECT_DOUBLE_EQ(c.platform.clock_mhz, 1562.5);  // 640 ps
-    EXPECT_EQ(c.workload.direction, tb::Direction::dev_to_mem);
+    EXPECT_EQ(c.workload.direction, DMA_HW_DEV_TO_MEM);
 }
 
 TEST(SimConfigLoader, UnknownKeyNamesFileLineAndClosestKey) {
@@ -174,20 +174,25 @@ TEST(SimConfigValidate, FaultChannelMustExist) {
 }
 
 TEST(SimConfigValidate, BuffersMustFitInMemory) {
-    // mem_to_mem needs two buffers: 2 x 512 entries x 1 page = 1024 pages = 4 MiB.
+    // 4 MiB is 1024 pages. mem_to_mem needs two buffers of one page per
+    // entry, and the one descriptor chunk (chain_depth 1) takes a
+    // power-of-two block of pages: 510 x 32 B = 16320 B is 4 pages, so
+    // 2 x 510 + 4 = 1024 pages fit; 511 entries need 2 x 511 + 4 = 1026.
     std::string yaml =
         "memory: {size_mib: 4}\nworkload: {direction: mem_to_mem, "
         "segment_bytes: 4096, entries: ";
-    EXPECT_EQ(error_of(yaml + "512}\n"), "");
-    EXPECT_NE(error_of(yaml + "513}\n").find("raise memory.size_mib"), std::string::npos);
+    EXPECT_EQ(error_of(yaml + "510}\n"), "");
+    EXPECT_NE(error_of(yaml + "511}\n").find("raise memory.size_mib"), std::string::npos);
 }
 
 TEST(SimConfigValidate, CrossKeyErrorsPointAtTheKeyTheUserWrote) {
     // Only segment_bytes is set: 256 default entries x 2 buffers x 4 pages
-    // of 16 KiB = 8 MiB do not fit in 4 MiB, and the error names the --set.
+    // of 16 KiB, plus a descriptor chunk of 256 x 32 B = 2 pages, is 2050
+    // pages, just over 8 MiB (rounded up: 9) and no fit for 4 MiB; the
+    // error names the --set.
     std::string e = error_of("memory.size_mib: 4\n", {"workload.segment_bytes=16384"});
     EXPECT_NE(e.find("--set workload.segment_bytes=16384:"), std::string::npos) << e;
-    EXPECT_NE(e.find("need 8 MiB"), std::string::npos) << e;
+    EXPECT_NE(e.find("need 9 MiB"), std::string::npos) << e;
 }
 
 TEST(SimConfigLoader, ShippedConfigsLoad) {

@@ -121,12 +121,13 @@ TEST(SimFaultE2E, ListTooLargeForMemoryExits2NamingTheSizesWithNoOutput) {
     TempDir dir;
     const std::string report = dir.path() + "/r.json", trace = dir.path() + "/t.json";
     // 4096 one-page segments copied memory to memory need 2 x 4096 x 4 KiB
-    // = 32 MiB of pages; the memory has 1 MiB.
+    // = 32 MiB of pages, and their descriptor chunk 4096 x 32 B = 128 KiB:
+    // 32.125 MiB, rounded up to 33; the memory has 1 MiB.
     auto r = run_dmasim(
         dir, {"run", "--set", "memory.size_mib=1", "--set", "workload.entries=4096", "--set",
               "workload.segment_bytes=4096", "--report", report, "--trace", trace});
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("32 MiB"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("33 MiB"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("memory.size_mib is 1"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");
     EXPECT_FALSE(fs::exists(report));

@@ -59,7 +59,7 @@ DMASIM_SCENARIO_CHECK(bus_fault, dmasim::tb::kChecksMemory) {
             {"fault.kind", "workload.scenario"}};
     // Each descriptor fetch reads at least one descriptor: the data
     // descriptors, plus one link slot per chunk boundary in chained_pages.
-    const bool chained = config.descriptor_format == dmasim::model::DescriptorFormat::chained_pages;
+    const bool chained = config.descriptor_format == DMA_HW_FMT_CHAINED_PAGES;
     const uint64_t descriptors = w.entries + (chained ? w.chain_depth - 1 : 0);
     const bool data = f.kind == FaultKind::data;
     const uint64_t reachable = data ? w.entries : descriptors;

@@ -128,7 +128,7 @@ const Case kCases[] = {
 // The configured list, from memory to memory, with at least `depth`
 // chunks (and entries enough to hold them).
 WorkloadConfig workload_with_depth(WorkloadConfig w, uint64_t depth, uint64_t seed) {
-    w.direction = dmasim::tb::Direction::mem_to_mem;
+    w.direction = DMA_HW_MEM_TO_MEM;
     w.chain_depth = std::max(w.chain_depth, depth);
     w.entries = std::max(w.entries, w.chain_depth);
     w.seed = seed;

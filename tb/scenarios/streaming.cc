@@ -5,16 +5,15 @@
 
 namespace {
 
-using dmasim::tb::Direction;
 using dmasim::tb::WorkloadConfig;
 
 WorkloadConfig in_list(WorkloadConfig w) {
-    w.direction = Direction::dev_to_mem;
+    w.direction = DMA_HW_DEV_TO_MEM;
     return w;
 }
 
 WorkloadConfig out_list(WorkloadConfig w) {
-    w.direction = Direction::mem_to_dev;
+    w.direction = DMA_HW_MEM_TO_DEV;
     w.seed += 1;
     return w;
 }

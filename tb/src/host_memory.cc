@@ -18,7 +18,7 @@ constexpr uint64_t kEntryBytes = 256;            ///< scatterlist entries, descr
 constexpr uint64_t kProcessBytes = 64ull << 20;  ///< SystemC, the model, the binary
 
 uint64_t largest_segment(const WorkloadConfig& w) {
-    return w.distribution == SizeDistribution::fixed ? w.segment_bytes : w.segment_bytes_max;
+    return w.distribution == DMASIM_SEG_FIXED ? w.segment_bytes : w.segment_bytes_max;
 }
 
 std::optional<uint64_t> mem_available() {
@@ -54,11 +54,11 @@ std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", bytes / doubl
 uint64_t host_bytes_needed(const std::vector<WorkloadConfig>& lists) {
     uint64_t bytes = kProcessBytes;
     for (const WorkloadConfig& w : lists) {
-        const uint64_t buffers = w.direction == Direction::mem_to_mem ? 2 : 1;
+        const uint64_t buffers = w.direction == DMA_HW_MEM_TO_MEM ? 2 : 1;
         const uint64_t segment = w.offset + largest_segment(w);
         // packed: segments back to back, so frames follow the bytes (plus
         // one per buffer for the fragment block left partly used).
-        const uint64_t frames_per_buffer = w.buffers == Buffers::packed
+        const uint64_t frames_per_buffer = w.buffers == DMASIM_BUF_PACKED
                                                ? (w.entries * segment + kPage - 1) / kPage + 1
                                                : w.entries * ((segment + kPage - 1) / kPage);
         // payload none never touches a data frame: only its struct page counts.
@@ -103,7 +103,7 @@ std::string host_memory_error(const SimConfig& config, const std::vector<Workloa
         "this run needs about {} of host memory but {} is available: its buffers are "
         "workload.entries = {} x workload.segment_bytes (up to {} bytes each){}{}; shrink them",
         gib(needed), gib(*available), config.workload.entries, largest_segment(config.workload),
-        config.workload.direction == Direction::mem_to_mem ? ", twice for mem_to_mem" : "",
+        config.workload.direction == DMA_HW_MEM_TO_MEM ? ", twice for mem_to_mem" : "",
         lists.size() > 1 ? fmt::format(", in {} lists held at once by workload.scenario = {}",
                                        lists.size(), config.workload.scenario)
                          : "");

@@ -3,6 +3,7 @@
 #include <dmasim/model/clock.h>
 #include <dmasim/tb/run.h>
 #include <dmasim/tb/scenario.h>
+#include <dmasim/tb/validate.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sglist/mm.h>
@@ -119,7 +120,8 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     const ScenarioInfo& scenario = find_scenario(config.workload.scenario);
     SimConfig resolved = config;
     if (scenario.setup) scenario.setup(resolved);
-    if (std::string why = workload_error(resolved.workload); !why.empty()) throw ConfigError(why);
+    if (auto problems = validate(resolved); !problems.empty())
+        throw ConfigError(problems.front().message);
     if (std::string why = host_memory_error(resolved, scenario.lists(resolved)); !why.empty())
         throw ConfigError(why);
     SimMemory memory(resolved);

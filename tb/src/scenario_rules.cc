@@ -1,42 +1,17 @@
 // scenario_rules.cc - the one place a config is judged against its
-// scenario: the shared rules a scenario's traits select, then its own
-// check (see scenario.h).
+// scenario: the shared rules a scenario's traits select (declared with the
+// testbench's other rules, validate.h), then its own check (scenario.h).
 #include <dmasim/tb/scenario.h>
-#include <fmt/format.h>
+#include <dmasim/tb/validate.h>
 
 namespace dmasim::tb {
 namespace {
 
-std::optional<ScenarioRefusal> payload_refusal(const SimConfig& config) {
-    const WorkloadConfig& w = config.workload;
-    if (w.payload == Payload::checked) return std::nullopt;
-    return ScenarioRefusal{
-        fmt::format("workload.payload = none leaves scenario {} nothing to check (it checks "
-                    "memory contents): use workload.payload = checked",
-                    w.scenario),
-        {"workload.payload", "workload.scenario"}};
-}
-
-/// The engine stops a list beyond its limits with CHAIN_LOOP; refuse it
-/// now rather than after simulating.
-std::optional<ScenarioRefusal> walk_limit_refusal(const SimConfig& config) {
-    const WorkloadConfig& w = config.workload;
-    const model::DmaParams& dma = config.platform.dma;
-    if (w.chain_depth - 1 > dma.max_chain_depth)
-        return ScenarioRefusal{
-            fmt::format("workload.chain_depth = {} makes {} chain links, more than "
-                        "dma.max_chain_depth = {}: the engine would stop with CHAIN_LOOP; "
-                        "raise dma.max_chain_depth or lower workload.chain_depth",
-                        w.chain_depth, w.chain_depth - 1, dma.max_chain_depth),
-            {"workload.chain_depth", "dma.max_chain_depth"}};
-    if (w.entries > dma.max_descriptors)
-        return ScenarioRefusal{
-            fmt::format("workload.entries = {} descriptors are more than "
-                        "dma.max_descriptors = {}: the engine would stop with CHAIN_LOOP; "
-                        "raise dma.max_descriptors or shorten the list",
-                        w.entries, dma.max_descriptors),
-            {"workload.entries", "dma.max_descriptors"}};
-    return std::nullopt;
+std::optional<ScenarioRefusal> first_refusal(
+    const std::vector<model::CheckedRule<SimConfig>>& rules, const SimConfig& config) {
+    std::vector<model::ParamProblem> problems = model::check_rules(rules, config);
+    if (problems.empty()) return std::nullopt;
+    return ScenarioRefusal{std::move(problems.front().message), std::move(problems.front().keys)};
 }
 
 }  // namespace
@@ -44,9 +19,9 @@ std::optional<ScenarioRefusal> walk_limit_refusal(const SimConfig& config) {
 std::optional<ScenarioRefusal> scenario_refusal(const ScenarioInfo& scenario,
                                                 const SimConfig& config) {
     if (scenario.traits & kChecksMemory)
-        if (auto refusal = payload_refusal(config)) return refusal;
+        if (auto refusal = first_refusal(memory_check_rules(), config)) return refusal;
     if (!(scenario.traits & kInjectsErrors))
-        if (auto refusal = walk_limit_refusal(config)) return refusal;
+        if (auto refusal = first_refusal(walk_limit_rules(), config)) return refusal;
     return scenario.check ? scenario.check(config) : std::nullopt;
 }
 

@@ -3,6 +3,7 @@
 
 #include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
+#include <dmasim/tb/validate.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -112,8 +113,9 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
     if (channel >= channels())
         stop_scenario(true, fmt::format("scenario {} needs channel {}, but dma.channels = {}",
                                         scenario_.name, channel, channels()));
-    if (std::string why = workload_error(w); !why.empty())
-        stop_scenario(true, fmt::format("scenario {}: {}", scenario_.name, why));
+    if (auto problems = validate(w); !problems.empty())
+        stop_scenario(true,
+                      fmt::format("scenario {}: {}", scenario_.name, problems.front().message));
     const dmasim_xfer_spec spec =
         make_xfer_spec(w, config_.descriptor_format, config_.platform.dma.descriptor_bytes);
     if (std::string why = fit_error(w, spec, config_.memory_size_mib); !why.empty())

@@ -3,68 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <limits>
-
 namespace dmasim::tb {
-namespace {
 
-constexpr uint64_t kMaxSegment = std::numeric_limits<uint32_t>::max();
-
-dma_hw_direction hw_direction(Direction d) {
-    switch (d) {
-        case Direction::dev_to_mem:
-            return DMA_HW_DEV_TO_MEM;
-        case Direction::mem_to_dev:
-            return DMA_HW_MEM_TO_DEV;
-        case Direction::mem_to_mem:
-            break;
-    }
-    return DMA_HW_MEM_TO_MEM;
-}
-
-dmasim_seg_dist hw_distribution(SizeDistribution d) {
-    switch (d) {
-        case SizeDistribution::uniform:
-            return DMASIM_SEG_UNIFORM;
-        case SizeDistribution::lognormal:
-            return DMASIM_SEG_LOGNORMAL;
-        case SizeDistribution::fixed:
-            break;
-    }
-    return DMASIM_SEG_FIXED;
-}
-
-}  // namespace
-
-std::string workload_error(const WorkloadConfig& w) {
-    if (w.entries < 1 || w.entries > std::numeric_limits<unsigned>::max())
-        return fmt::format("workload.entries = {}: must be in [1, {}]", w.entries,
-                           std::numeric_limits<unsigned>::max());
-    if (w.chain_depth < 1 || w.chain_depth > w.entries)
-        return fmt::format("workload.chain_depth = {}: must be in [1, workload.entries = {}]",
-                           w.chain_depth, w.entries);
-    if (w.offset >= PAGE_SIZE)
-        return fmt::format("workload.offset = {}: must be below the page size {}", w.offset,
-                           PAGE_SIZE);
-    if (w.distribution == SizeDistribution::fixed) {
-        if (w.segment_bytes < 1 || w.segment_bytes > kMaxSegment)
-            return fmt::format("workload.segment_bytes = {}: must be in [1, {}]", w.segment_bytes,
-                               kMaxSegment);
-        return {};
-    }
-    if (w.segment_bytes_min < 1 || w.segment_bytes_min > w.segment_bytes_max ||
-        w.segment_bytes_max > kMaxSegment)
-        return fmt::format(
-            "workload.segment_bytes_min = {} and workload.segment_bytes_max = {}: "
-            "need 1 <= min <= max <= {}",
-            w.segment_bytes_min, w.segment_bytes_max, kMaxSegment);
-    if (w.distribution == SizeDistribution::lognormal &&
-        (w.segment_bytes < 1 || w.lognormal_sigma < 0))
-        return fmt::format(
-            "workload.segment_bytes = {} (log-normal mean) must be >= 1 and "
-            "workload.lognormal_sigma = {} >= 0",
-            w.segment_bytes, w.lognormal_sigma);
-    return {};
+uint64_t list_pages(const WorkloadConfig& w, dma_hw_format format, unsigned descriptor_bytes) {
+    const dmasim_xfer_spec spec = make_xfer_spec(w, format, descriptor_bytes);
+    return dmasim_xfer_pages_needed(&spec);
 }
 
 std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
@@ -79,23 +22,22 @@ std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
         w.entries, needed, free, memory_size_mib, sim_mem_size());
 }
 
-dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat format,
+dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, dma_hw_format format,
                                 unsigned descriptor_bytes) {
     dmasim_xfer_spec spec{};
-    spec.dir = hw_direction(w.direction);
-    spec.format = format == model::DescriptorFormat::linked_list ? DMA_HW_FMT_LINKED_LIST
-                                                                 : DMA_HW_FMT_CHAINED_PAGES;
+    spec.dir = w.direction;
+    spec.format = format;
     spec.entries = static_cast<unsigned>(w.entries);
     spec.chain_depth = static_cast<unsigned>(w.chain_depth);
     spec.desc_bytes = descriptor_bytes;
-    spec.seg.dist = hw_distribution(w.distribution);
+    spec.seg.dist = w.distribution;
     spec.seg.bytes = w.segment_bytes;
     spec.seg.min = w.segment_bytes_min;
     spec.seg.max = w.segment_bytes_max;
     spec.seg.sigma = w.lognormal_sigma;
     spec.seg.offset = static_cast<uint32_t>(w.offset);
     spec.seg.seed = w.seed;
-    spec.seg.layout = w.buffers == Buffers::packed ? DMASIM_BUF_PACKED : DMASIM_BUF_PAGES;
+    spec.seg.layout = w.buffers;
     spec.irq_per_desc = w.irq_per_descriptor;
     return spec;
 }

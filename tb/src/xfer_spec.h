@@ -8,19 +8,19 @@
 
 namespace dmasim::tb {
 
-/// Why `w` cannot be run, naming the workload key (chain depth out of
-/// range, offset not in a page, ...); empty if it can. Does not throw, so
-/// scenario threads can call it.
-std::string workload_error(const WorkloadConfig& w);
+/// Page frames the driver will allocate for `w`'s buffers and descriptor
+/// chunks (the list must be valid: tb::validate(w) is empty).
+uint64_t list_pages(const WorkloadConfig& w, dma_hw_format format, unsigned descriptor_bytes);
 
-/// Why the list `spec` (built from `w`) does not fit in the free simulated
-/// memory, naming the sizes; empty if it fits.
+/// Why the list `spec` (built from `w`) does not fit in the simulated
+/// memory free now (other lists may hold some), naming the sizes; empty if
+/// it fits. Does not throw, so scenario threads can call it.
 std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
                       uint64_t memory_size_mib);
 
-/// Converts a runnable `w` (workload_error(w) is empty) for the driver;
+/// Converts a valid `w` (tb::validate(w) is empty) for the driver;
 /// `descriptor_bytes` is dma.descriptor_bytes (it sizes the chunks).
-dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, model::DescriptorFormat format,
+dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, dma_hw_format format,
                                 unsigned descriptor_bytes = DMA_HW_DESC_SIZE);
 
 }  // namespace dmasim::tb

@@ -18,9 +18,7 @@
 namespace dmasim::tb {
 namespace {
 
-using model::DescriptorFormat;
-
-void expect_clean_run(Direction dir, DescriptorFormat format) {
+void expect_clean_run(dma_hw_direction dir, dma_hw_format format) {
     SimConfig c = test::small_config();
     c.workload.direction = dir;
     c.descriptor_format = format;
@@ -37,28 +35,28 @@ void expect_clean_run(Direction dir, DescriptorFormat format) {
 }
 
 TEST(DriverEndToEnd, MemToMemChainedPages) {
-    expect_clean_run(Direction::mem_to_mem, DescriptorFormat::chained_pages);
+    expect_clean_run(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES);
 }
 TEST(DriverEndToEnd, MemToMemLinkedList) {
-    expect_clean_run(Direction::mem_to_mem, DescriptorFormat::linked_list);
+    expect_clean_run(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST);
 }
 TEST(DriverEndToEnd, DevToMemChainedPages) {
-    expect_clean_run(Direction::dev_to_mem, DescriptorFormat::chained_pages);
+    expect_clean_run(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_CHAINED_PAGES);
 }
 TEST(DriverEndToEnd, DevToMemLinkedList) {
-    expect_clean_run(Direction::dev_to_mem, DescriptorFormat::linked_list);
+    expect_clean_run(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_LINKED_LIST);
 }
 TEST(DriverEndToEnd, MemToDevChainedPages) {
-    expect_clean_run(Direction::mem_to_dev, DescriptorFormat::chained_pages);
+    expect_clean_run(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES);
 }
 TEST(DriverEndToEnd, MemToDevLinkedList) {
-    expect_clean_run(Direction::mem_to_dev, DescriptorFormat::linked_list);
+    expect_clean_run(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_LINKED_LIST);
 }
 
 TEST(DriverEndToEnd, UniformSegmentsInContiguousMemory) {
     SimConfig c = test::small_config();
     c.placement = Placement::contiguous;
-    c.workload.distribution = SizeDistribution::uniform;
+    c.workload.distribution = DMASIM_SEG_UNIFORM;
     c.workload.segment_bytes_min = 1;
     c.workload.segment_bytes_max = 9000;  // some segments span three pages
     const RunResult r = run_simulation(c);
@@ -69,7 +67,7 @@ TEST(DriverEndToEnd, UniformSegmentsInContiguousMemory) {
 
 TEST(DriverEndToEnd, LognormalSegments) {
     SimConfig c = test::small_config();
-    c.workload.distribution = SizeDistribution::lognormal;
+    c.workload.distribution = DMASIM_SEG_LOGNORMAL;
     c.workload.segment_bytes = 2000;
     c.workload.lognormal_sigma = 1.0;
     const RunResult r = run_simulation(c);
@@ -166,9 +164,11 @@ TEST(RunSimulation, AListLargerThanMemoryIsAConfigErrorNamingTheSizes) {
         FAIL() << "expected ConfigError";
     } catch (const ConfigError& e) {
         const std::string what = e.what();
-        // 2000 source + 2000 destination frames of 4096 bytes, plus descriptors.
-        EXPECT_NE(what.find("memory.size_mib = 4"), std::string::npos) << what;
+        // 2000 source + 2000 destination frames of 4096 bytes, plus a
+        // descriptor chunk of 2000 x 32 B (16 frames): 4016 frames, 15.7 MiB.
+        EXPECT_NE(what.find("memory.size_mib is 4"), std::string::npos) << what;
         EXPECT_NE(what.find("2000 entries"), std::string::npos) << what;
+        EXPECT_NE(what.find("need 16 MiB"), std::string::npos) << what;
     }
 }
 

@@ -47,7 +47,7 @@ TEST(Scenarios, MultiChannelFromTheDevicePasses) {
     // (bytes, descriptors, nothing written outside the lists) is checked.
     SimConfig c = test::small_config();
     c.platform.dma.channels = 2;
-    c.workload.direction = Direction::dev_to_mem;
+    c.workload.direction = DMA_HW_DEV_TO_MEM;
     const RunResult r = run_scenario("multi_channel", c);
     EXPECT_TRUE(r.integrity) << r.failure;
     EXPECT_EQ(r.bytes, 2 * test::list_bytes(c.workload));

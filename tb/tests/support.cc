@@ -18,7 +18,7 @@ SimConfig small_config() {
 }
 
 uint64_t list_bytes(const WorkloadConfig& w) {
-    dmasim_xfer_spec spec = make_xfer_spec(w, model::DescriptorFormat::chained_pages);
+    dmasim_xfer_spec spec = make_xfer_spec(w, DMA_HW_FMT_CHAINED_PAGES);
     dmasim_seg_rng rng;
     dmasim_seg_rng_init(&rng, &spec.seg);
     uint64_t bytes = 0;

@@ -17,6 +17,12 @@ static int has_dst(const struct dmasim_xfer_spec *spec)
 	return spec->dir != DMA_HW_MEM_TO_DEV;
 }
 
+/*
+ * Only what the code below cannot survive (a chunk with no entry, an offset
+ * past its page), answered with -EINVAL as a kernel entry point must. The
+ * rules users' configurations are judged by live in tb::validate()
+ * (tb/validate.h), which refuses these cases first with the key named.
+ */
 static int spec_valid(const struct dmasim_xfer_spec *spec)
 {
 	return spec->entries >= 1 && spec->chain_depth >= 1 &&

@@ -6,15 +6,16 @@
 // testbench. The model may add members; it must not rename these.
 #pragma once
 
+#include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/stats.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace dmasim::model {
 
-enum class DescriptorFormat { chained_pages, linked_list };
 enum class WritePolicy { cut_through, store_and_forward };
 enum class DescriptorFetch { burst, word };
 /// Which data descriptors get a status write-back (values match dma_hw_writeback).
@@ -139,13 +140,13 @@ struct TrafficParams {
 /// an IOTLB; a miss walks the page tables in simulated memory
 /// (dmasim/hw/iommu_hw.h) with dependent reads on the RAM read channel.
 struct IommuParams {
-    bool enabled = false;              ///< false: bus addresses are physical (no IOMMU)
-    unsigned iotlb_entries = 64;       ///< translations cached
-    unsigned iotlb_ways = 4;           ///< entries per set; iotlb_entries = fully associative
-    uint64_t page_bytes = 4096;        ///< largest leaf: 4 KiB, or 2 MiB where both sides align
-    unsigned walk_levels = 4;          ///< page-table levels, 2..5 (IOVA of 12 + 9 x levels bits)
-    unsigned walk_cache_entries = 0;   ///< cached level-2 entries (skip to the leaf read); 0 = none
-    unsigned iotlb_hit_cycles = 1;     ///< added to every translated access
+    bool enabled = false;             ///< false: bus addresses are physical (no IOMMU)
+    unsigned iotlb_entries = 64;      ///< translations cached
+    unsigned iotlb_ways = 4;          ///< entries per set; iotlb_entries = fully associative
+    uint64_t page_bytes = 4096;       ///< largest leaf: 4 KiB, or 2 MiB where both sides align
+    unsigned walk_levels = 4;         ///< page-table levels, 2..5 (IOVA of 12 + 9 x levels bits)
+    unsigned walk_cache_entries = 0;  ///< cached level-2 entries (skip to the leaf read); 0 = none
+    unsigned iotlb_hit_cycles = 1;    ///< added to every translated access
 };
 
 struct PlatformParams {
@@ -223,6 +224,37 @@ public:
     virtual void counter(TraceCounter counter, unsigned channel, uint64_t at, int64_t delta) = 0;
 };
 
+/// Inclusive range of an integer parameter; with power_of_two, only 2^k.
+struct IntRange {
+    uint64_t min, max;
+    bool power_of_two = false;
+};
+/// Inclusive range of a real parameter.
+struct RealRange {
+    double min, max;
+};
+
+/// The range of each parameter that has one, declared once: validate()
+/// checks them, and sim/'s key table parses and documents values with them.
+namespace limits {
+inline constexpr IntRange bus_width_bytes{1, 128, true};
+inline constexpr IntRange channels{1, DMA_MAX_CHANNELS};
+inline constexpr IntRange max_burst_beats{1, 256};
+inline constexpr IntRange max_outstanding{1, 256};  ///< reads, and writes
+inline constexpr IntRange descriptor_prefetch{1, 128};
+inline constexpr IntRange descriptor_bytes{16, 64, true};
+inline constexpr IntRange irq_coalesce_count{1, 255};
+inline constexpr IntRange pcie_gen{1, 5};
+inline constexpr IntRange pcie_lanes{1, 32, true};
+inline constexpr IntRange pcie_request_bytes{128, 4096, true};  ///< MPS and MRRS
+inline constexpr IntRange pcie_read_completion_boundary_bytes{64, 128, true};
+inline constexpr IntRange pcie_header_bytes{12, 16};  ///< request headers: 12 or 16 only
+inline constexpr IntRange pcie_tags{1, 1024};
+inline constexpr RealRange pcie_dllp_overhead{0, 0.5};
+/// 0 (uncapped), or at least kMinBandwidthBytesPerCycle
+inline constexpr RealRange memory_bandwidth_bytes_per_cycle{0, 4096};
+}  // namespace limits
+
 /// A rule a set of parameter values breaks: every key involved (spelled as
 /// in docs/configuration.md) and a message naming the values and what is
 /// allowed.
@@ -230,10 +262,50 @@ struct ParamProblem {
     std::vector<std::string> keys;
     std::string message;
 };
-/// Every rule the DMA controller places on its parameters and the bus's
-/// (the controller refuses to elaborate with any; sim/ reports them with
-/// the file and line of the keys). Empty when the values are usable.
+
+/// The problem of `key` = `value` when the value is outside `range`.
+std::optional<ParamProblem> range_problem(const std::string& key, uint64_t value,
+                                          const IntRange& range);
+std::optional<ParamProblem> range_problem(const std::string& key, double value,
+                                          const RealRange& range);
+
+/// A rule beyond each key's own range, declared once with the keys it
+/// involves and what it asks: validate() checks it, and
+/// docs/configuration.md lists it (`dmasim config --markdown`).
+struct ParamRule {
+    std::vector<std::string> keys;
+    std::string requirement;  ///< Markdown, e.g. "`a` must be at most `b`"
+};
+
+/// A ParamRule with its check: `broken` returns the message naming the
+/// values when `params` break the rule, else an empty string.
+template <typename Params>
+struct CheckedRule {
+    ParamRule rule;
+    std::string (*broken)(const Params& params);
+};
+
+/// The problems of `params` against `rules`, in the rules' order.
+template <typename Params>
+std::vector<ParamProblem> check_rules(const std::vector<CheckedRule<Params>>& rules,
+                                      const Params& params) {
+    std::vector<ParamProblem> problems;
+    for (const CheckedRule<Params>& r : rules)
+        if (std::string message = r.broken(params); !message.empty())
+            problems.push_back({r.rule.keys, std::move(message)});
+    return problems;
+}
+
+/// Every rule the model places on the platform's parameters: the ranges in
+/// `limits`, then rules(). Empty when the values are usable; sim/ reports
+/// them with the file and line of the keys.
+std::vector<ParamProblem> validate(const PlatformParams& params);
+/// validate() of a platform with this controller and bus (the other
+/// parameters at their defaults, which break no rule): the DMA controller
+/// refuses to elaborate with any.
 std::vector<ParamProblem> validate(const DmaParams& dma, const BusParams& bus);
+/// The rules validate() checks beyond the ranges in `limits`.
+std::vector<ParamRule> rules();
 
 /// Cycles the memory's read and write data channels were booked before a
 /// cycle (every master: DMA, CPU, background traffic).

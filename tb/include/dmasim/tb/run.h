@@ -7,6 +7,8 @@
 // RunResult. tb/ may add fields; it must not rename these.
 #pragma once
 
+#include <dmasim/driver/segments.h>
+#include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/params.h>
 
 #include <cstdint>
@@ -18,22 +20,17 @@
 
 namespace dmasim::tb {
 
-enum class Direction { mem_to_mem, dev_to_mem, mem_to_dev };
 enum class Placement { contiguous, scattered };
-enum class SizeDistribution { fixed, uniform, lognormal };
 /// checked: patterned sources, bytes moved and compared; none: timing only
 /// (buffers are allocated but never written, read or copied).
 enum class Payload { checked, none };
-/// pages: each segment in page frames of its own; packed: back to back in
-/// page fragments.
-enum class Buffers { pages, packed };
 
 struct WorkloadConfig {
     std::string scenario = "throughput";
-    Direction direction = Direction::mem_to_mem;
+    dma_hw_direction direction = DMA_HW_MEM_TO_MEM;
     uint64_t entries = 256;         ///< scatter list length
     uint64_t segment_bytes = 4096;  ///< fixed size, or the mean of a distribution
-    SizeDistribution distribution = SizeDistribution::fixed;
+    dmasim_seg_dist distribution = DMASIM_SEG_FIXED;
     uint64_t segment_bytes_min = 1;     ///< uniform: lower bound
     uint64_t segment_bytes_max = 8192;  ///< uniform: upper bound
     double lognormal_sigma = 1.0;       ///< lognormal: sigma of ln(size)
@@ -41,7 +38,9 @@ struct WorkloadConfig {
     uint64_t chain_depth = 1;           ///< descriptor chunks the list spans
     uint64_t seed = 1;
     Payload payload = Payload::checked;
-    Buffers buffers = Buffers::pages;
+    /// pages: each segment in page frames of its own; packed: back to back
+    /// in page fragments.
+    dmasim_buf_layout buffers = DMASIM_BUF_PAGES;
     /// Every data descriptor carries DMA_DESC_IRQ, so each completion is an
     /// interrupt event (coalesced by dma.irq_coalesce_*) the driver reaps.
     bool irq_per_descriptor = false;
@@ -56,7 +55,7 @@ struct CpuConfig {
 
 struct SimConfig {
     model::PlatformParams platform;  ///< memory.backing is set by tb, not sim
-    model::DescriptorFormat descriptor_format = model::DescriptorFormat::chained_pages;
+    dma_hw_format descriptor_format = DMA_HW_FMT_CHAINED_PAGES;
     uint64_t memory_size_mib = 1024;
     Placement placement = Placement::scattered;
     WorkloadConfig workload;

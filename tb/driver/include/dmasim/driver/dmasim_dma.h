@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include <dmasim/driver/io.h>
+#include <dmasim/driver/segments.h>
 #include <dmasim/hw/dma_hw.h>
 #include <sglist/dma-mapping.h>
 #include <sglist/mm.h>
@@ -23,40 +24,15 @@
 extern "C" {
 #endif
 
-/* How segment lengths are chosen. */
-enum dmasim_seg_dist {
-	DMASIM_SEG_FIXED,     /* every segment is @bytes long */
-	DMASIM_SEG_UNIFORM,   /* uniform in [@min, @max] */
-	DMASIM_SEG_LOGNORMAL, /* log-normal with mean @bytes, clamped to [@min,
-				 @max] */
-};
-
-/* Where segment buffers live. */
-enum dmasim_buf_layout {
-	DMASIM_BUF_PAGES,  /* each segment in page frames of its own */
-	DMASIM_BUF_PACKED, /* back to back, as page_frag_alloc() hands them out */
-};
-
-/* The segments of one scatter list. */
-struct dmasim_seg_spec {
-	enum dmasim_seg_dist dist;
-	uint64_t bytes;
-	uint64_t min;
-	uint64_t max;
-	double sigma;	 /* log-normal: standard deviation of ln(length) */
-	uint32_t offset; /* in-page offset of every segment, < PAGE_SIZE */
-	uint64_t seed;
-	enum dmasim_buf_layout layout; /* packed ignores @offset */
-};
-
 /* What to transfer and how to describe it to the hardware. */
 struct dmasim_xfer_spec {
 	enum dma_hw_direction dir;
 	enum dma_hw_format format;
 	unsigned int entries;	  /* scatter list length */
 	unsigned int chain_depth; /* descriptor chunks, 1..entries */
-	/* chained_pages slot size, 16, 32 or 64 (0 means 32); dmasim_xfer_prep()
-	 * replaces it with what the controller reports in CAPS */
+	/* chained_pages slot size, 16, 32 or 64 (0 means 32);
+	 * dmasim_xfer_prep() replaces it with what the controller reports in
+	 * CAPS */
 	unsigned int desc_bytes;
 	struct dmasim_seg_spec seg;
 	/* every data descriptor raises DMA_DESC_IRQ when done, so the handler
@@ -101,8 +77,9 @@ struct dmasim_dev {
 	void __iomem *regs;
 	struct device *dev;
 	unsigned int nr_channels;
-	unsigned int desc_bytes;	       /* CAPS: chained_pages slot size */
-	enum dma_hw_writeback writeback; /* CAPS: which descriptors get a status */
+	unsigned int desc_bytes; /* CAPS: chained_pages slot size */
+	enum dma_hw_writeback
+		writeback; /* CAPS: which descriptors get a status */
 	uint32_t irq_mask;
 	uint32_t irq_pending;	/* channels the last handler run acknowledged */
 	uint32_t irq_completed; /* ... and of those, the ones it completed */

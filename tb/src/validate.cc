@@ -1,0 +1,203 @@
+// validate.cc - see validate.h.
+#include <dmasim/tb/validate.h>
+#include <fmt/format.h>
+
+#include <iterator>
+
+#include "xfer_spec.h"
+
+namespace dmasim::tb {
+namespace {
+
+static_assert(limits::offset.max + 1 == PAGE_SIZE, "an offset lies inside one page");
+
+struct WorkloadLimit {
+    const char* key;
+    model::IntRange range;
+    uint64_t WorkloadConfig::*field;
+};
+const WorkloadLimit kLimits[] = {
+    {"workload.entries", limits::entries, &WorkloadConfig::entries},
+    {"workload.segment_bytes", limits::segment_bytes, &WorkloadConfig::segment_bytes},
+    {"workload.segment_bytes_min", limits::segment_bytes, &WorkloadConfig::segment_bytes_min},
+    {"workload.segment_bytes_max", limits::segment_bytes, &WorkloadConfig::segment_bytes_max},
+    {"workload.offset", limits::offset, &WorkloadConfig::offset},
+    {"workload.chain_depth", limits::chain_depth, &WorkloadConfig::chain_depth},
+};
+
+const std::vector<model::CheckedRule<WorkloadConfig>>& workload_rules() {
+    static const std::vector<model::CheckedRule<WorkloadConfig>> table = {
+        {{{"workload.chain_depth", "workload.entries"},
+          "`workload.chain_depth` must be at most `workload.entries`"},
+         [](const WorkloadConfig& w) -> std::string {
+             if (w.chain_depth <= w.entries) return {};
+             return fmt::format(
+                 "workload.chain_depth = {} must be at most workload.entries = {} "
+                 "(each descriptor chunk holds at least one entry)",
+                 w.chain_depth, w.entries);
+         }},
+        {{{"workload.segment_bytes_min", "workload.segment_bytes_max"},
+          "with `workload.segment_distribution: uniform`, `workload.segment_bytes_min` must be "
+          "at most `workload.segment_bytes_max`"},
+         [](const WorkloadConfig& w) -> std::string {
+             if (w.distribution != DMASIM_SEG_UNIFORM || w.segment_bytes_min <= w.segment_bytes_max)
+                 return {};
+             return fmt::format(
+                 "workload.segment_bytes_min = {} must be at most "
+                 "workload.segment_bytes_max = {}",
+                 w.segment_bytes_min, w.segment_bytes_max);
+         }},
+        {{{"workload.segment_bytes", "workload.segment_bytes_min", "workload.segment_bytes_max"},
+          "with `workload.segment_distribution: lognormal`, the mean `workload.segment_bytes` "
+          "must lie in [`workload.segment_bytes_min`, `workload.segment_bytes_max`]"},
+         [](const WorkloadConfig& w) -> std::string {
+             if (w.distribution != DMASIM_SEG_LOGNORMAL ||
+                 (w.segment_bytes_min <= w.segment_bytes && w.segment_bytes <= w.segment_bytes_max))
+                 return {};
+             return fmt::format(
+                 "lognormal sizes are clamped to [workload.segment_bytes_min, "
+                 "workload.segment_bytes_max] = [{}, {}], so their mean "
+                 "workload.segment_bytes = {} must lie in that range",
+                 w.segment_bytes_min, w.segment_bytes_max, w.segment_bytes);
+         }},
+        {{{"workload.buffers", "workload.offset"},
+          "with `workload.buffers: packed`, `workload.offset` must be 0"},
+         [](const WorkloadConfig& w) -> std::string {
+             if (w.buffers != DMASIM_BUF_PACKED || w.offset == 0) return {};
+             return fmt::format(
+                 "workload.buffers = packed lays segments back to back, so "
+                 "workload.offset = {} must be 0",
+                 w.offset);
+         }},
+    };
+    return table;
+}
+
+/// MiB below 4 GiB, what compact descriptors' 32-bit addresses reach.
+constexpr uint64_t kCompactMemoryMib = (uint64_t{1} << 32) >> 20;
+
+/// Rules across the layers, checked on a workload that breaks none of its own.
+const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
+    static const std::vector<model::CheckedRule<SimConfig>> table = {
+        // Every buffer and descriptor chunk must lie below 4 GiB, so RAM
+        // may not extend past it.
+        {{{"dma.descriptor_bytes", "memory.size_mib"},
+          fmt::format("with `dma.descriptor_bytes: 16` (32-bit addresses), `memory.size_mib` "
+                      "must be at most {}",
+                      kCompactMemoryMib)},
+         [](const SimConfig& c) -> std::string {
+             if (c.platform.dma.descriptor_bytes != 16 || c.memory_size_mib <= kCompactMemoryMib)
+                 return {};
+             return fmt::format(
+                 "dma.descriptor_bytes = 16 (compact, 32-bit addresses) needs "
+                 "every buffer and descriptor chunk below 4 GiB, but "
+                 "memory.size_mib = {} places pages above it: use "
+                 "memory.size_mib <= {} or dma.descriptor_bytes = 32 or 64",
+                 c.memory_size_mib, kCompactMemoryMib);
+         }},
+        {{{"workload.entries", "workload.segment_bytes", "memory.size_mib"},
+          "the workload's buffers (`workload.entries` segments sized by `workload.segment_bytes`, "
+          "twice for `mem_to_mem`) and descriptor chunks must fit in `memory.size_mib`, "
+          "counted in page frames as the driver allocates them"},
+         [](const SimConfig& c) -> std::string {
+             const uint64_t pages =
+                 list_pages(c.workload, c.descriptor_format, c.platform.dma.descriptor_bytes);
+             const uint64_t available = (c.memory_size_mib << 20) / PAGE_SIZE;
+             if (pages <= available) return {};
+             return fmt::format(
+                 "the workload's buffers and descriptor chunks ({} entries) need {} MiB "
+                 "of pages but memory.size_mib is {}: raise memory.size_mib or "
+                 "shrink the list",
+                 c.workload.entries, (pages * PAGE_SIZE + (1 << 20) - 1) >> 20, c.memory_size_mib);
+         }},
+    };
+    return table;
+}
+
+}  // namespace
+
+const std::vector<model::CheckedRule<SimConfig>>& memory_check_rules() {
+    static const std::vector<model::CheckedRule<SimConfig>> table = {
+        {{{"workload.payload", "workload.scenario"},
+          "a scenario (`workload.scenario`) that checks memory contents needs "
+          "`workload.payload: checked`"},
+         [](const SimConfig& c) -> std::string {
+             if (c.workload.payload == Payload::checked) return {};
+             return fmt::format(
+                 "workload.payload = none leaves scenario {} nothing to check (it "
+                 "checks memory contents): use workload.payload = checked",
+                 c.workload.scenario);
+         }},
+    };
+    return table;
+}
+
+const std::vector<model::CheckedRule<SimConfig>>& walk_limit_rules() {
+    static const std::vector<model::CheckedRule<SimConfig>> table = {
+        {{{"workload.chain_depth", "dma.max_chain_depth"},
+          "`workload.chain_depth` - 1 chain links must be at most `dma.max_chain_depth` (but "
+          "in scenarios that inject errors)"},
+         [](const SimConfig& c) -> std::string {
+             const WorkloadConfig& w = c.workload;
+             if (w.chain_depth - 1 <= c.platform.dma.max_chain_depth) return {};
+             return fmt::format(
+                 "workload.chain_depth = {} makes {} chain links, more than "
+                 "dma.max_chain_depth = {}: the engine would stop with "
+                 "CHAIN_LOOP; raise dma.max_chain_depth or lower "
+                 "workload.chain_depth",
+                 w.chain_depth, w.chain_depth - 1, c.platform.dma.max_chain_depth);
+         }},
+        {{{"workload.entries", "dma.max_descriptors"},
+          "`workload.entries` must be at most `dma.max_descriptors` (but in scenarios that "
+          "inject errors)"},
+         [](const SimConfig& c) -> std::string {
+             const WorkloadConfig& w = c.workload;
+             if (w.entries <= c.platform.dma.max_descriptors) return {};
+             return fmt::format(
+                 "workload.entries = {} descriptors are more than "
+                 "dma.max_descriptors = {}: the engine would stop with "
+                 "CHAIN_LOOP; raise dma.max_descriptors or shorten the list",
+                 w.entries, c.platform.dma.max_descriptors);
+         }},
+    };
+    return table;
+}
+
+namespace {
+
+void append(std::vector<model::ParamProblem>& to, std::vector<model::ParamProblem> from) {
+    for (auto& p : from) to.push_back(std::move(p));
+}
+
+}  // namespace
+
+std::vector<model::ParamProblem> validate(const WorkloadConfig& w) {
+    std::vector<model::ParamProblem> problems;
+    for (const WorkloadLimit& l : kLimits)
+        if (auto problem = model::range_problem(l.key, w.*l.field, l.range))
+            problems.push_back(std::move(*problem));
+    if (auto problem = model::range_problem("workload.lognormal_sigma", w.lognormal_sigma,
+                                            limits::lognormal_sigma))
+        problems.push_back(std::move(*problem));
+    append(problems, model::check_rules(workload_rules(), w));
+    return problems;
+}
+
+std::vector<model::ParamProblem> validate(const SimConfig& config) {
+    std::vector<model::ParamProblem> problems = validate(config.workload);
+    const bool workload_usable = problems.empty();
+    append(problems, model::validate(config.platform));
+    // A list that breaks its own rules has no size to fit.
+    if (workload_usable) append(problems, model::check_rules(config_rules(), config));
+    return problems;
+}
+
+std::vector<model::ParamRule> rules() {
+    std::vector<model::ParamRule> out;
+    for (const auto& r : workload_rules()) out.push_back(r.rule);
+    for (const auto* table : {&config_rules(), &memory_check_rules(), &walk_limit_rules()})
+        for (const auto& r : *table) out.push_back(r.rule);
+    return out;
+}
+
+}  // namespace dmasim::tb
