@@ -57,7 +57,8 @@ TEST(sglist_iommu_plain, AttachRejectsBadRanges) {
     EXPECT_EQ(sim_iommu_attach(&dev, ~0ull & PAGE_MASK, 2 * PAGE_SIZE), -EINVAL);  // wraps
 }
 
-TEST(sglist_iommu_plain, AttachTwiceIsBusy) {
+// Attaching allocates the root table from simulated RAM, hence the fixture.
+TEST_F(sglist_iommu, AttachTwiceIsBusy) {
     device dev;
     sim_device_init(&dev, "d");
     ASSERT_EQ(sim_iommu_attach(&dev, kIovaBase, kIovaSize), 0);
