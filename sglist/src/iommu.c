@@ -285,6 +285,43 @@ phys_addr_t sim_iommu_iova_to_phys(struct device *dev, dma_addr_t iova)
 	}
 }
 
+/* Replaces the 2 MiB leaf @pte (entry @idx of level-2 table @l2) by a
+ * level-1 table of the same 512 pages with the same permissions. */
+static int split_large(phys_addr_t l2, unsigned int idx, u64 pte)
+{
+	u64 flags = pte & ~(IOMMU_PTE_ADDR_MASK | IOMMU_PTE_LEAF);
+	phys_addr_t table = table_alloc();
+	unsigned int i;
+
+	if (!table)
+		return -ENOMEM;
+	for (i = 0; i < IOMMU_PT_ENTRIES; i++)
+		pte_set(table, i, (pte_addr(pte) + (u64)i * PAGE_SIZE) | flags);
+	pte_set(l2, idx, table | IOMMU_PTE_PRESENT);
+	return 0;
+}
+
+int sim_iommu_revoke(struct device *dev, dma_addr_t iova)
+{
+	struct sim_iommu *iommu = dev->sim_iommu;
+	phys_addr_t table;
+	u64 pte;
+	int ret;
+
+	if (!iommu || !sim_iommu_iova_to_phys(dev, iova))
+		return -ENOENT;
+	table = table_for(iommu, iova, 2, false);
+	pte = table ? pte_get(table, IOMMU_PT_INDEX(iova, 2)) : 0;
+	if (pte_is_large(pte, 2)) {
+		ret = split_large(table, IOMMU_PT_INDEX(iova, 2), pte);
+		if (ret)
+			return ret;
+	}
+	table = table_for(iommu, iova, 1, false);
+	pte_set(table, IOMMU_PT_INDEX(iova, 1), 0);
+	return 0;
+}
+
 /* ---- IOVA allocation and mapping ------------------------------------- */
 
 static bool has_boundary(unsigned long mask)

@@ -264,3 +264,27 @@ TEST_F(sglist_iommu_tables, MappingFailsCleanlyWhenRamHasNoRoomForTables) {
     EXPECT_EQ(sg_dma_address(t.sgt.sgl), kIovaBase);
     dma_unmap_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0);
 }
+
+TEST_F(sglist_iommu_tables, RevokeTakesOnlyThatPageAwayEvenFromATwoMibLeaf) {
+    TableDevice d(4, k2M);
+    const unsigned long first = (8ull << 20) / PAGE_SIZE;
+    Table t(pfn_run(first, 512));
+    ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_FROM_DEVICE, 0), 0);
+    const u64 iova = sg_dma_address(t.sgt.sgl);
+    ASSERT_EQ(d.leaf(iova)->level, 2u);
+    const u64 victim = iova + 7 * PAGE_SIZE + 100;
+    ASSERT_EQ(sim_iommu_revoke(&d.dev, victim), 0);
+    EXPECT_FALSE(d.leaf(victim));
+    EXPECT_EQ(sim_iommu_iova_to_phys(&d.dev, victim), 0u);
+    // Its neighbours keep their translation and write permission, now as 4 KiB leaves.
+    for (u64 page : {6u, 8u, 511u}) {
+        auto leaf = d.leaf(iova + page * PAGE_SIZE);
+        ASSERT_TRUE(leaf) << page;
+        EXPECT_EQ(leaf->level, 1u);
+        EXPECT_EQ(leaf->phys, (first + page) * PAGE_SIZE);
+        EXPECT_NE(leaf->pte & kWrite, 0u);
+    }
+    EXPECT_EQ(sim_iommu_revoke(&d.dev, victim), -ENOENT);
+    dma_unmap_sgtable(&d.dev, &t.sgt, DMA_FROM_DEVICE, 0);
+    EXPECT_FALSE(d.leaf(iova + 6 * PAGE_SIZE));
+}

@@ -1,6 +1,7 @@
 // testbench.cc - see testbench.h.
 #include "testbench.h"
 
+#include <dmasim/hw/iommu_hw.h>
 #include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
 #include <fmt/format.h>
@@ -19,6 +20,18 @@ constexpr uint64_t kRegsBase = DMA_REGS_BASE;
 
 std::string errno_text(int err) {
     return err == -ENOMEM ? sim_mem_last_error() : fmt::format("error {}", err);
+}
+
+// The device's I/O address space: from 1 GiB (2 MiB with two levels, whose
+// tables translate only 1 GiB) to the end of what iommu.walk_levels translate.
+struct IovaWindow {
+    uint64_t base, size;
+};
+
+IovaWindow iova_window(unsigned levels) {
+    const uint64_t end = uint64_t{1} << IOMMU_IOVA_BITS(levels);
+    const uint64_t base = levels > 2 ? uint64_t{1} << 30 : uint64_t{2} << 20;
+    return {base, end - base};
 }
 
 }  // namespace
@@ -63,8 +76,12 @@ Testbench::~Testbench() { release_all(); }
 void Testbench::scenario_thread() {
     bind_io(&cpu_);
     try {
+        attach_iommu();
         if (dmasim_probe(&dd_, kRegsBase, &dma_device_) != 0)
-            stop_scenario(false, fmt::format("no DMA controller at {:#x}", kRegsBase));
+            stop_scenario(false, fmt::format("no DMA controller at {:#x}{}", kRegsBase,
+                                             config_.platform.iommu.enabled
+                                                 ? ", or one without an IOMMU (CAPS)"
+                                                 : ""));
         scenario_.run(*this);
         expect_all_waited();
         dmasim_remove(&dd_);
@@ -74,6 +91,18 @@ void Testbench::scenario_thread() {
     }
     release_all();
     sc_core::sc_stop();
+}
+
+void Testbench::attach_iommu() {
+    const model::IommuParams& iommu = config_.platform.iommu;
+    if (!iommu.enabled) return;
+    const IovaWindow w = iova_window(iommu.walk_levels);
+    const int err =
+        sim_iommu_attach_tables(&dma_device_, w.base, w.size, iommu.walk_levels, iommu.page_bytes);
+    if (err != 0)
+        stop_scenario(true, fmt::format("iommu.walk_levels = {}, iommu.page_size = {}: cannot "
+                                        "attach the IOMMU ({})",
+                                        iommu.walk_levels, iommu.page_bytes, errno_text(err)));
 }
 
 void Testbench::expect_all_waited() {
@@ -108,6 +137,21 @@ uint64_t Testbench::next_pattern_base(uint64_t bytes) {
     return base;
 }
 
+std::string Testbench::prep_error(const WorkloadConfig& w, int err) const {
+    const model::IommuParams& iommu = config_.platform.iommu;
+    // With RAM to spare, an IOMMU mapping failed for want of IOVA space.
+    if (iommu.enabled && err == -ENOMEM && *sim_mem_last_error() == '\0') {
+        const IovaWindow iova = iova_window(iommu.walk_levels);
+        return fmt::format(
+            "cannot map the list of {} entries: the IOMMU's I/O address space [{:#x}, {:#x}) "
+            "(iommu.walk_levels = {}; below 4 GiB with dma.descriptor_bytes = 16) is full: "
+            "raise iommu.walk_levels or shrink the list",
+            w.entries, iova.base, iova.base + iova.size, iommu.walk_levels);
+    }
+    return fmt::format("cannot build the list of {} entries in memory.size_mib = {}: {}", w.entries,
+                       config_.memory_size_mib, errno_text(err));
+}
+
 Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
     if (channel >= channels())
         stop_scenario(true, fmt::format("scenario {} needs channel {}, but dma.channels = {}",
@@ -119,10 +163,7 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
     if (std::string why = fit_error(w, spec, config_.memory_size_mib); !why.empty())
         stop_scenario(true, why);
     dmasim_xfer* x = nullptr;
-    if (const int err = dmasim_xfer_prep(&dd_, &spec, &x))
-        stop_scenario(true, fmt::format("cannot build the list of {} entries in memory.size_mib = "
-                                        "{}: {}",
-                                        w.entries, config_.memory_size_mib, errno_text(err)));
+    if (const int err = dmasim_xfer_prep(&dd_, &spec, &x)) stop_scenario(true, prep_error(w, err));
     transfers_.push_back(
         std::unique_ptr<Transfer>(new Transfer(x, channel, w, next_pattern_base(x->bytes))));
     Transfer& t = *transfers_.back();
@@ -237,6 +278,11 @@ std::optional<Window> Testbench::measured() const {
 
 void Testbench::abort(Transfer& t) { dmasim_chan_abort(&dd_.chan[t.channel_]); }
 
+bool Testbench::revoke_translation(Transfer& t, uint64_t index) {
+    if (t.started_) stop_scenario(false, "Bench::revoke_translation: transfer already started");
+    return index <= UINT32_MAX && dmasim_xfer_revoke(&dd_, t.xfer_, unsigned(index)) == 0;
+}
+
 void Testbench::fail(const Mismatch& m) {
     if (!failure_) failure_ = m;
 }
@@ -324,8 +370,12 @@ void Testbench::release(Transfer& t) {
 }
 
 void Testbench::release_all() {
+    // Teardown needs no IOTLB invalidation (no bus access, as it may run
+    // after sc_start() returned): nothing translates any more.
+    dd_.iommu = 0;
     for (auto& t : transfers_) dmasim_xfer_free(&dd_, t->xfer_);
     transfers_.clear();
+    sim_iommu_detach(&dma_device_);
 }
 
 void Testbench::delay_cycles(uint64_t cycles) { sc_core::wait(platform_.clock().at(cycles)); }

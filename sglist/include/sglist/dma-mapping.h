@@ -226,6 +226,21 @@ void sim_iommu_detach(struct device *dev);
 phys_addr_t sim_iommu_root_table(struct device *dev);
 
 /**
+ * sim_iommu_revoke - take one page's translation away behind the mapping's
+ * back, as a driver that unmapped too early would (fault-injection tests)
+ * @dev: a device behind an IOMMU
+ * @iova: any byte of a mapped page
+ *
+ * A 2 MiB leaf is split into 4 KiB leaves first, so only the 4 KiB page
+ * holding @iova stops translating. The mapping stays live: unmap it as
+ * usual. The caller must invalidate the IOTLB.
+ *
+ * Return: 0, -ENOENT if @iova is not mapped, -ENOMEM if the split finds
+ * no RAM for a table.
+ */
+int sim_iommu_revoke(struct device *dev, dma_addr_t iova);
+
+/**
  * sim_iommu_iova_to_phys - translate as the IOMMU would for the device
  * @dev: the device
  * @iova: an I/O virtual address

@@ -67,7 +67,9 @@ struct MemoryParams {
     double bandwidth_bytes_per_cycle = 0;  ///< 0 = one beat per cycle per channel
 };
 
-enum class FaultKind { none, descriptor, data };
+/// translation is not injected by the model: the testbench's driver
+/// revokes an IOMMU mapping (iommu.enabled), and the IOMMU faults on it.
+enum class FaultKind { none, descriptor, data, translation };
 
 /// A bus error injected on purpose, to test how errors are handled. The
 /// count restarts at every START of the chosen channel.

@@ -85,6 +85,12 @@ public:
     virtual void wait(Transfer& t) = 0;
     /// Writes ABORT to the transfer's channel (it still completes via wait()).
     virtual void abort(Transfer& t) = 0;
+    /// With iommu.enabled, before start(): takes away the IOMMU translation
+    /// of the page holding the first byte data descriptor `index` reads (its
+    /// destination, device to memory) and invalidates the IOTLB, so that
+    /// access stops the channel with TRANSLATION. Returns false without the
+    /// IOMMU or if `index` is past the list.
+    virtual bool revoke_translation(Transfer& t, uint64_t index) = 0;
     /// start() then wait().
     void run(Transfer& t);
 
