@@ -312,3 +312,25 @@ TEST_F(DriverMemory, RevokeNeedsAnIommu) {
     EXPECT_EQ(dmasim_xfer_revoke(&dd_, x, 0), -ENODEV);
     dmasim_xfer_free(&dd_, x);
 }
+
+TEST_F(DriverIommu, AListMergedIntoFewerSegmentsThanChunksLinksOnlyThatMany) {
+    // 8 whole pages at offset 0 are contiguous in IOVA space: the IOMMU
+    // merges them into one segment, so of the 4 chunks only the first is used.
+    dmasim_xfer_spec spec{};
+    spec.dir = DMA_HW_MEM_TO_MEM;
+    spec.format = DMA_HW_FMT_CHAINED_PAGES;
+    spec.entries = 8;
+    spec.chain_depth = 4;
+    spec.seg.dist = DMASIM_SEG_FIXED;
+    spec.seg.bytes = PAGE_SIZE;
+    dmasim_xfer* x = nullptr;
+    ASSERT_EQ(dmasim_xfer_prep(&dd_, &spec, &x), 0);
+    ASSERT_EQ(x->src.nents, 1u);
+    EXPECT_EQ(x->nr_chunks, 4u);
+    EXPECT_EQ(x->nr_linked, 1u);
+    auto* d = static_cast<dma_hw_desc*>(dmasim_xfer_desc(x, 0, 0));
+    EXPECT_EQ(d->length, 8 * PAGE_SIZE);
+    EXPECT_EQ(d->flags, DMA_DESC_END);
+    EXPECT_EQ(d->dst, sg_dma_address(x->dst.sgl));
+    dmasim_xfer_free(&dd_, x);
+}

@@ -134,6 +134,9 @@ int dmasim_alloc_descriptors(struct device *dev, struct dmasim_xfer *x)
  * zero, and so does whatever a fetch over-prefetches (it never crosses a
  * page). The block's pages past the slots (a 257-slot chunk has an order-2
  * block of 4 pages and uses 3) stay untouched, so they cost no host memory.
+ * An IOMMU may merge the list into fewer segments than there are chunks:
+ * then only the first @entries chunks are linked, one descriptor each
+ * (every chunk has room for a descriptor and a link).
  */
 static void layout_chunks(struct dmasim_xfer *x, unsigned int entries)
 {
@@ -141,9 +144,13 @@ static void layout_chunks(struct dmasim_xfer *x, unsigned int entries)
 	struct dmasim_chunk *c;
 	unsigned int i, slots;
 
+	x->nr_linked = entries < x->nr_chunks ? entries : x->nr_chunks;
 	for (i = 0; i < x->nr_chunks; i++) {
 		c = &x->chunks[i];
-		c->nr_desc = dmasim_chunk_entries(entries, x->nr_chunks, i);
+		c->nr_desc =
+			i < x->nr_linked
+				? dmasim_chunk_entries(entries, x->nr_linked, i)
+				: 0;
 		slots = dmasim_chunk_slots(x->spec.format, x->spec.entries,
 					   x->nr_chunks, i);
 		memset(page_address(c->page), 0, PAGE_ALIGN(slots * size));
@@ -159,7 +166,7 @@ static int cursor_is_chunk_end(const struct dmasim_xfer *x,
 static int cursor_is_last(const struct dmasim_xfer *x,
 			  const struct desc_cursor *cur)
 {
-	return cur->chunk + 1 == x->nr_chunks && cursor_is_chunk_end(x, cur);
+	return cur->chunk + 1 == x->nr_linked && cursor_is_chunk_end(x, cur);
 }
 
 /* The fields every layout shares; compact layouts keep the low bits
@@ -292,19 +299,19 @@ static int fill_descriptors(struct dmasim_xfer *x)
  * @x: transfer whose chunks are allocated and whose lists are DMA-mapped
  *
  * The mapped segment count (which an IOMMU may make smaller than the list)
- * is split over the chunks as design section 7 defines.
+ * is split over the chunks as design section 7 defines; with fewer
+ * segments than chunks, over as many chunks as segments.
  *
- * Return: 0, -EINVAL if the chunks outnumber the mapped segments or the
- * source and destination map to different segments, or -ERANGE if an
- * address does not fit the compact layout's 32 bits.
+ * Return: 0, -EINVAL if there are no chunks or segments, or the source
+ * and destination map to different segments, or -ERANGE if an address
+ * does not fit the compact layout's 32 bits.
  */
 int dmasim_build_descriptors(struct dmasim_xfer *x)
 {
 	unsigned int entries = primary_list(x)->nents;
 	int ret;
 
-	if (x->nr_chunks < 1 || x->nr_chunks > entries ||
-	    entries > x->spec.entries)
+	if (x->nr_chunks < 1 || entries < 1 || entries > x->spec.entries)
 		return -EINVAL;
 	if (x->spec.dir == DMA_HW_MEM_TO_MEM && x->dst.nents != entries)
 		return -EINVAL;

@@ -80,6 +80,9 @@ struct dmasim_xfer {
 	struct sg_table dst; /* memory destination (mem_to_mem, dev_to_mem) */
 	struct dmasim_chunk *chunks;
 	unsigned int nr_chunks;
+	/* chunks the descriptors use: nr_chunks, or fewer when an IOMMU
+	 * merged the list into fewer segments than chunks */
+	unsigned int nr_linked;
 	uint64_t head;	/* bus address written to DESC_ADDR */
 	uint64_t bytes; /* payload bytes described */
 	int src_mapped; /* dma_map_sgtable() succeeded on src */
