@@ -101,6 +101,10 @@ void ConfigBuilder::validate() const {
                         "4 KiB and 2 MiB pages (4KiB or 2MiB)",
                         page));
 
+    require(p.dma.fault.kind != model::FaultKind::translation || p.iommu.enabled,
+            {"fault.kind", "iommu.enabled"},
+            "fault.kind = translation revokes an IOMMU mapping, so it needs iommu.enabled = true");
+
     require(w.buffers != tb::Buffers::packed || w.offset == 0,
             {"workload.buffers", "workload.offset"},
             fmt::format("workload.buffers = packed lays segments back to back, so "

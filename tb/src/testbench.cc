@@ -28,6 +28,11 @@ struct IovaWindow {
     uint64_t base, size;
 };
 
+/// Data descriptors the driver wrote for `x` (its mapped segments).
+unsigned mapped_descriptors(const dmasim_xfer& x) {
+    return x.spec.dir == DMA_HW_DEV_TO_MEM ? x.dst.nents : x.src.nents;
+}
+
 IovaWindow iova_window(unsigned levels) {
     const uint64_t end = uint64_t{1} << IOMMU_IOVA_BITS(levels);
     const uint64_t base = levels > 2 ? uint64_t{1} << 30 : uint64_t{2} << 20;
@@ -178,6 +183,7 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
 
 void Testbench::start(Transfer& t) {
     if (t.started_) stop_scenario(false, "Bench::start: transfer already started");
+    inject_translation_fault(t);
     note_device_start(t);
     t.stats_at_start_ = platform_.channel_stats(t.channel_);
     if (dmasim_xfer_submit(&dd_.chan[t.channel_], t.xfer_) != 0)
@@ -278,9 +284,19 @@ std::optional<Window> Testbench::measured() const {
 
 void Testbench::abort(Transfer& t) { dmasim_chan_abort(&dd_.chan[t.channel_]); }
 
-bool Testbench::revoke_translation(Transfer& t, uint64_t index) {
-    if (t.started_) stop_scenario(false, "Bench::revoke_translation: transfer already started");
-    return index <= UINT32_MAX && dmasim_xfer_revoke(&dd_, t.xfer_, unsigned(index)) == 0;
+// The driver takes the page's translation away (dmasim_xfer_revoke()),
+// so the IOMMU, not the bus, faults: counted from each START of the
+// channel, like the model's injected bus errors.
+void Testbench::inject_translation_fault(Transfer& t) {
+    const model::FaultParams& f = config_.platform.dma.fault;
+    if (f.kind != model::FaultKind::translation || t.channel_ != f.channel) return;
+    const int err =
+        f.index <= UINT32_MAX ? dmasim_xfer_revoke(&dd_, t.xfer_, unsigned(f.index)) : -EINVAL;
+    expect(err == 0, fmt::format("fault.kind = translation: cannot revoke data descriptor "
+                                 "fault.index = {} of the list on channel {} (it maps to {} "
+                                 "descriptors{})",
+                                 f.index, t.channel_, mapped_descriptors(*t.xfer_),
+                                 err == -ENODEV ? ", and iommu.enabled is false" : ""));
 }
 
 void Testbench::fail(const Mismatch& m) {
@@ -306,7 +322,7 @@ bool Testbench::check(const Transfer& t) {
                 fmt::format("channel {} moved {} bytes, the list holds {}", t.channel_,
                             t.bytes_done(), x.bytes)) &&
          ok;
-    const unsigned descriptors = x.spec.dir == DMA_HW_DEV_TO_MEM ? x.dst.nents : x.src.nents;
+    const unsigned descriptors = mapped_descriptors(x);
     ok = expect(t.descs_done() == descriptors,
                 fmt::format("channel {} completed {} descriptors, the list maps to {}", t.channel_,
                             t.descs_done(), descriptors)) &&

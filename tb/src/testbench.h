@@ -32,7 +32,6 @@ public:
     void start(Transfer& t) override;
     void wait(Transfer& t) override;
     void abort(Transfer& t) override;
-    bool revoke_translation(Transfer& t, uint64_t index) override;
     bool check(const Transfer& t) override;
     bool check_untouched(const Transfer& t) override;
     bool expect(bool ok, std::string_view what) override;
@@ -78,6 +77,8 @@ private:
     std::string prep_error(const WorkloadConfig& w, int err) const;
     bool payload_checked() const { return config_.workload.payload == Payload::checked; }
     void note_device_start(Transfer& t);
+    /// fault.kind translation: revokes the faulted page before `t` starts.
+    void inject_translation_fault(Transfer& t);
     bool check_device(const Transfer& t);
 
     const SimConfig& config_;

@@ -79,18 +79,14 @@ public:
     /// memory, `w` is invalid or there is no such channel, it does not
     /// return: the run ends and run_simulation() throws ConfigError.
     virtual Transfer& prepare(const WorkloadConfig& w, unsigned channel = 0) = 0;
-    /// Programs the channel and writes START.
+    /// Programs the channel and writes START. With fault.kind translation on
+    /// fault.channel it first revokes the IOMMU mapping of data descriptor
+    /// fault.index's first page, as the model injects the other faults.
     virtual void start(Transfer& t) = 0;
     /// Sleeps until the transfer's interrupt, then reads status and counters.
     virtual void wait(Transfer& t) = 0;
     /// Writes ABORT to the transfer's channel (it still completes via wait()).
     virtual void abort(Transfer& t) = 0;
-    /// With iommu.enabled, before start(): takes away the IOMMU translation
-    /// of the page holding the first byte data descriptor `index` reads (its
-    /// destination, device to memory) and invalidates the IOTLB, so that
-    /// access stops the channel with TRANSLATION. Returns false without the
-    /// IOMMU or if `index` is past the list.
-    virtual bool revoke_translation(Transfer& t, uint64_t index) = 0;
     /// start() then wait().
     void run(Transfer& t);
 
