@@ -17,58 +17,6 @@ constexpr uint64_t kPage = 4096, kLargePage = 2 * MiB;
 constexpr uint64_t kTables = 48 * MiB;  // page tables live here, above all data
 constexpr uint64_t kBound = 1'000'000;  // cycles any run here may take
 
-/// A radix tree of page tables in simulated memory, as iommu_hw.h lays it out.
-class PageTables {
-public:
-    PageTables(uint8_t* ram, unsigned levels) : ram_(ram), levels_(levels), root_(new_table()) {}
-    uint64_t root() const { return root_; }
-
-    /// Maps the 4 KiB page at `iova` to `phys`.
-    void map(uint64_t iova, uint64_t phys, bool writable = true) {
-        set(slot(iova, 1), phys | IOMMU_PTE_PRESENT | (writable ? IOMMU_PTE_WRITE : 0));
-    }
-    /// Maps the 2 MiB page at `iova` to `phys` with a level-2 leaf.
-    void map_large(uint64_t iova, uint64_t phys, bool writable = true) {
-        set(slot(iova, 2),
-            phys | IOMMU_PTE_PRESENT | IOMMU_PTE_LEAF | (writable ? IOMMU_PTE_WRITE : 0));
-    }
-    /// Identity-maps every 4 KiB page of [from, from + bytes).
-    void identity(uint64_t from, uint64_t bytes, bool writable = true) {
-        for (uint64_t a = from & ~(kPage - 1); a < from + bytes; a += kPage) map(a, a, writable);
-    }
-    /// Clears the leaf entry of the 4 KiB page at `iova`.
-    void unmap(uint64_t iova) { set(slot(iova, 1), 0); }
-
-private:
-    uint64_t get(uint64_t at) const {
-        uint64_t v;
-        std::memcpy(&v, ram_ + at, 8);
-        return v;
-    }
-    void set(uint64_t at, uint64_t v) { std::memcpy(ram_ + at, &v, 8); }
-    uint64_t new_table() {
-        uint64_t t = next_;
-        next_ += IOMMU_PT_BYTES;
-        std::memset(ram_ + t, 0, IOMMU_PT_BYTES);
-        return t;
-    }
-    /// Address of the level-`level` entry for iova, creating the tables above it.
-    uint64_t slot(uint64_t iova, unsigned level) {
-        uint64_t table = root_;
-        for (unsigned l = levels_; l > level; --l) {
-            uint64_t at = table + 8 * IOMMU_PT_INDEX(iova, l);
-            if (!(get(at) & IOMMU_PTE_PRESENT)) set(at, new_table() | IOMMU_PTE_PRESENT);
-            table = get(at) & IOMMU_PTE_ADDR_MASK;
-        }
-        return table + 8 * IOMMU_PT_INDEX(iova, level);
-    }
-
-    uint8_t* ram_;
-    unsigned levels_;
-    uint64_t next_ = kTables;
-    uint64_t root_;
-};
-
 PlatformParams iommu_platform(unsigned levels = 4) {
     PlatformParams p;
     p.iommu.enabled = true;
@@ -86,7 +34,7 @@ uint64_t walk_read_cycles(const PlatformParams& p) {
 /// One platform, one list, runs with the IOMMU off or on.
 struct IommuRig {
     explicit IommuRig(PlatformParams p)
-        : params(p), rig(p), tables(rig.host(0), p.iommu.walk_levels) {}
+        : params(p), rig(p), tables(rig.host(0), p.iommu.walk_levels, kTables) {}
 
     void program(bool enable) {
         rig.cpu().set_reg(DMA_REG_IOMMU_ROOT_LO, static_cast<uint32_t>(tables.root()));
