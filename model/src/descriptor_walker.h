@@ -12,6 +12,9 @@
 //   linked_list: every descriptor is one dependent fetch of its own.
 //   descriptor_fetch = word: one descriptor per fetch, read as single-beat
 //     reads one after another.
+//   IOMMU on: the fetch is translated first; a descriptor that straddles a
+//     4 KiB page (only a single-slot fetch can) is read as one fetch per
+//     page, each translated, one after another.
 // Decoding is serial: a data descriptor is ready descriptor_setup_cycles
 // after both its bytes and the previous decode.
 #pragma once
@@ -25,6 +28,7 @@
 
 #include "bus_port.h"
 #include "descriptor_codec.h"
+#include "iommu.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -34,18 +38,20 @@ struct WalkItem {
     Descriptor desc;
     uint64_t ready = 0;  ///< cycle the mover may start it (or the error is known)
     dma_hw_error error = DMA_ERR_NONE;
-    uint64_t fetched = 0;  ///< issue cycle of the fetch that read it
-    uint64_t index = 0;    ///< data descriptor index since START
-    uint64_t chunk = 0;    ///< chain links followed before it
+    uint64_t fetched = 0;     ///< issue cycle of the fetch that read it
+    uint64_t index = 0;       ///< data descriptor index since START
+    uint64_t chunk = 0;       ///< chain links followed before it
+    uint64_t fault_iova = 0;  ///< error TRANSLATION: the IOVA that has no mapping
 };
 
 class DescriptorWalker {
 public:
-    DescriptorWalker(const DmaParams& params, BusPort& bus, ChannelStats& stats,
+    DescriptorWalker(const DmaParams& params, BusPort& bus, Iommu& iommu, ChannelStats& stats,
                      const ChannelTracks& tracks);
 
-    /// Starts a new walk at `first` at cycle `now`.
-    void start(uint64_t first, DescriptorFormat format, uint64_t now);
+    /// Starts a new walk at `first` at cycle `now`; with `translating`,
+    /// descriptor addresses are IOVAs.
+    void start(uint64_t first, DescriptorFormat format, uint64_t now, bool translating);
     /// Fetches while the FIFO has room, no earlier than cycle `now`.
     void refill(uint64_t now);
     /// Stops fetching (abort or error downstream).
@@ -61,15 +67,23 @@ private:
     void fetch(uint64_t issue);
     unsigned batch_slots(uint64_t addr) const;
     uint64_t fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue);
-    BusAccess fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue);
+    BusAccess fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue, uint8_t* into);
+    /// A fetch through the IOMMU: its bytes land in fetched_.
+    struct Translated {
+        uint64_t done;
+        dma_hw_error error;
+        uint64_t fault_iova;
+    };
+    Translated fetch_translated(uint64_t addr, uint64_t bytes, uint64_t issue);
     /// Decodes one fetched slot; returns false once the walk stops or moves.
     bool decode_slot(const Descriptor& d, dma_hw_error err, uint64_t issue, uint64_t done);
     bool follow_chain(uint64_t target, uint64_t done);
-    void finish(dma_hw_error err, uint64_t at);
+    void finish(dma_hw_error err, uint64_t at, uint64_t fault_iova = 0);
     void push(const WalkItem& item);
 
     const DmaParams& params_;
     BusPort& bus_;
+    Iommu& iommu_;
     ChannelStats& stats_;
     const ChannelTracks& tracks_;
     DescriptorFormat format_ = DescriptorFormat::chained_pages;
@@ -84,7 +98,8 @@ private:
     uint64_t links_ = 0;
     uint64_t data_descs_ = 0;
     bool walking_ = false;
-    std::vector<uint8_t> fetched_;  ///< foreign path: the last fetch's bytes
+    bool translating_ = false;
+    std::vector<uint8_t> fetched_;  ///< foreign path or IOMMU: the last fetch's bytes
 };
 
 }  // namespace dmasim::model

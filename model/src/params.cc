@@ -1,6 +1,7 @@
 // params.cc - the model's own rules on its parameters, stated once: the
 // controller enforces them and sim/ reports them (docs/configuration.md).
 #include <dmasim/hw/dma_hw.h>
+#include <dmasim/hw/iommu_hw.h>
 #include <dmasim/model/params.h>
 #include <fmt/format.h>
 
@@ -13,7 +14,8 @@ bool power_of_two_in(uint64_t v, uint64_t lo, uint64_t hi) {
 }
 }  // namespace
 
-std::vector<ParamProblem> validate(const DmaParams& p, const BusParams& bus) {
+std::vector<ParamProblem> validate(const DmaParams& p, const BusParams& bus,
+                                   const IommuParams& iommu) {
     std::vector<ParamProblem> problems;
     auto require = [&problems](bool ok, std::vector<std::string> keys, std::string message) {
         if (!ok) problems.push_back({std::move(keys), std::move(message)});
@@ -84,6 +86,49 @@ std::vector<ParamProblem> validate(const DmaParams& p, const BusParams& bus) {
     require(e.tags >= 1, {"pcie.tags"}, "pcie.tags must be at least 1");
     require(e.dllp_overhead >= 0 && e.dllp_overhead <= 0.5, {"pcie.dllp_overhead"},
             fmt::format("pcie.dllp_overhead = {} must be 0 to 0.5", e.dllp_overhead));
+    std::vector<ParamProblem> iommu_problems = validate_iommu(iommu);
+    problems.insert(problems.end(), iommu_problems.begin(), iommu_problems.end());
+    return problems;
+}
+
+// Checked whether or not the IOMMU is enabled, so a config that turns it
+// on later cannot carry a bad value unnoticed.
+std::vector<ParamProblem> validate_iommu(const IommuParams& m) {
+    std::vector<ParamProblem> problems;
+    auto require = [&problems](bool ok, std::vector<std::string> keys, std::string message) {
+        if (!ok) problems.push_back({std::move(keys), std::move(message)});
+    };
+    constexpr unsigned kMaxEntries = 65536, kMaxWalkCache = 4096, kMaxHitCycles = 1000;
+    require(
+        m.iotlb_entries >= 1 && m.iotlb_entries <= kMaxEntries, {"iommu.iotlb_entries"},
+        fmt::format("iommu.iotlb_entries = {} is outside 1 .. {}", m.iotlb_entries, kMaxEntries));
+    const bool ways_ok =
+        m.iotlb_ways >= 1 && m.iotlb_ways <= m.iotlb_entries && m.iotlb_entries % m.iotlb_ways == 0;
+    require(ways_ok, {"iommu.iotlb_ways", "iommu.iotlb_entries"},
+            fmt::format("iommu.iotlb_ways = {} must be at least 1 and divide "
+                        "iommu.iotlb_entries = {}",
+                        m.iotlb_ways, m.iotlb_entries));
+    if (ways_ok && m.iotlb_entries >= 1) {
+        const unsigned sets = m.iotlb_entries / m.iotlb_ways;
+        require((sets & (sets - 1)) == 0, {"iommu.iotlb_entries", "iommu.iotlb_ways"},
+                fmt::format("iommu.iotlb_entries / iommu.iotlb_ways = {} / {} = {} sets must be "
+                            "a power of two (the set index is IOVA bits)",
+                            m.iotlb_entries, m.iotlb_ways, sets));
+    }
+    require(m.page_bytes == 4096 || m.page_bytes == 2097152, {"iommu.page_size"},
+            fmt::format("iommu.page_size = {} must be 4096 or 2097152: the sglist IOMMU layer "
+                        "maps 4 KiB and 2 MiB pages",
+                        m.page_bytes));
+    require(m.walk_levels >= IOMMU_MIN_LEVELS && m.walk_levels <= IOMMU_MAX_LEVELS,
+            {"iommu.walk_levels"},
+            fmt::format("iommu.walk_levels = {} is outside {} .. {}", m.walk_levels,
+                        IOMMU_MIN_LEVELS, IOMMU_MAX_LEVELS));
+    require(m.walk_cache_entries <= kMaxWalkCache, {"iommu.walk_cache_entries"},
+            fmt::format("iommu.walk_cache_entries = {} is outside 0 .. {}", m.walk_cache_entries,
+                        kMaxWalkCache));
+    require(m.iotlb_hit_cycles <= kMaxHitCycles, {"iommu.iotlb_hit_cycles"},
+            fmt::format("iommu.iotlb_hit_cycles = {} is outside 0 .. {}", m.iotlb_hit_cycles,
+                        kMaxHitCycles));
     return problems;
 }
 

@@ -79,7 +79,7 @@ void ConfigBuilder::validate() const {
                         w.segment_bytes_min, w.segment_bytes_max));
 
     // The controller's own rules come from the model (one owner per rule).
-    const std::vector<model::ParamProblem> model_problems = model::validate(p.dma, p.bus);
+    const std::vector<model::ParamProblem> model_problems = model::validate(p.dma, p.bus, p.iommu);
     if (!model_problems.empty()) {
         const model::ParamProblem& first = model_problems.front();
         throw ConfigError(origin(first.keys), first.message, first.keys);

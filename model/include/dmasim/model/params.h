@@ -232,10 +232,13 @@ struct ParamProblem {
     std::vector<std::string> keys;
     std::string message;
 };
-/// Every rule the DMA controller places on its parameters and the bus's
-/// (the controller refuses to elaborate with any; sim/ reports them with
-/// the file and line of the keys). Empty when the values are usable.
-std::vector<ParamProblem> validate(const DmaParams& dma, const BusParams& bus);
+/// Every rule the DMA controller places on its parameters, the bus's and
+/// the IOMMU's (the controller refuses to elaborate with any; sim/ reports
+/// them with the file and line of the keys). Empty when the values are usable.
+std::vector<ParamProblem> validate(const DmaParams& dma, const BusParams& bus,
+                                   const IommuParams& iommu = {});
+/// The IOMMU's own rules (part of validate()).
+std::vector<ParamProblem> validate_iommu(const IommuParams& iommu);
 
 /// Cycles the memory's read and write data channels were booked before a
 /// cycle (every master: DMA, CPU, background traffic).
