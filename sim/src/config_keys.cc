@@ -316,11 +316,11 @@ std::vector<KeyDef> build_table() {
         "12 + 9 x levels bits)",
         [](auto& c) -> auto& { return c.platform.iommu.walk_levels; }));
     t.push_back(integer_key(
-        "iommu.walk_cache_entries", "entries", 0, 65536,
+        "iommu.walk_cache_entries", "entries", 0, 4096,
         "Cached level-2 entries: a miss that hits them reads only the leaf; 0 = no walk cache",
         [](auto& c) -> auto& { return c.platform.iommu.walk_cache_entries; }));
     t.push_back(integer_key(
-        "iommu.iotlb_hit_cycles", "cycles", 0, kMaxCycles,
+        "iommu.iotlb_hit_cycles", "cycles", 0, 1000,
         "Cost of a translation that hits the IOTLB, added to every translated access",
         [](auto& c) -> auto& { return c.platform.iommu.iotlb_hit_cycles; }));
 

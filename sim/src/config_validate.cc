@@ -94,13 +94,6 @@ void ConfigBuilder::validate() const {
                         "dma.descriptor_bytes = 32 or 64",
                         config_.memory_size_mib, kCompactMemoryMib));
 
-    const uint64_t page = p.iommu.page_bytes;
-    constexpr uint64_t kLargePageBytes = 2u << 20;  // iommu_hw.h's level-2 leaf
-    require(page == kPageBytes || page == kLargePageBytes, {"iommu.page_size"},
-            fmt::format("iommu.page_size = {} is not supported: the sglist IOMMU layer maps "
-                        "4 KiB and 2 MiB pages (4KiB or 2MiB)",
-                        page));
-
     require(p.dma.fault.kind != model::FaultKind::translation || p.iommu.enabled,
             {"fault.kind", "iommu.enabled"},
             "fault.kind = translation revokes an IOMMU mapping, so it needs iommu.enabled = true");
