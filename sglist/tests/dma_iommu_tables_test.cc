@@ -60,24 +60,6 @@ public:
     unsigned levels;
 };
 
-struct Table {
-    sg_table sgt{};
-    explicit Table(const std::vector<unsigned long>& pfns, unsigned offset = 0) {
-        auto pages = pages_at(pfns);
-        EXPECT_EQ(sg_alloc_table_from_pages(&sgt, pages.data(), pages.size(), offset,
-                                            pfns.size() * PAGE_SIZE - offset, GFP_KERNEL),
-                  0);
-    }
-    ~Table() { sg_free_table(&sgt); }
-};
-
-// Frames 100, 102, 104, ...: never physically contiguous.
-std::vector<unsigned long> gapped(unsigned n) {
-    std::vector<unsigned long> pfns;
-    for (unsigned i = 0; i < n; i++) pfns.push_back(100 + 2 * i);
-    return pfns;
-}
-
 }  // namespace
 
 TEST_F(sglist_iommu_tables, AttachRejectsBadLevelsPageSizesAndRangesBeyondTheTables) {
@@ -113,7 +95,7 @@ TEST_F(sglist_iommu_tables, RootTableIsAPageOfSimulatedRamAndZeroInDirectMode) {
 TEST_F(sglist_iommu_tables, ScatteredPagesGetOneFourKibLeafEach) {
     TableDevice d(4, k2M);
     const unsigned n = 5;
-    Table t(gapped(n));
+    sgtest::FramesTable t(sgtest::gapped_pfns(n));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     const u64 iova = sg_dma_address(t.sgt.sgl);
     for (unsigned i = 0; i < n; i++) {
@@ -131,7 +113,7 @@ TEST_F(sglist_iommu_tables, AlignedContiguousRunGetsTwoMibLeaves) {
     TableDevice d(4, k2M);
     // 4 MiB from physical 8 MiB: two 2 MiB-aligned 2 MiB pages.
     const unsigned long first = (8ull << 20) / PAGE_SIZE;
-    Table t(pfn_run(first, 1024));
+    sgtest::FramesTable t(pfn_run(first, 1024));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_FROM_DEVICE, 0), 0);
     const u64 iova = sg_dma_address(t.sgt.sgl);
     EXPECT_EQ(iova % k2M, 0u);  // the allocator aligns ranges of 2 MiB or more
@@ -150,7 +132,7 @@ TEST_F(sglist_iommu_tables, MisalignedPhysicalRunFallsBackToFourKibLeaves) {
     // Physically contiguous over 4 MiB, but starting one page past 8 MiB:
     // IOVA and physical address never agree modulo 2 MiB.
     const unsigned long first = (8ull << 20) / PAGE_SIZE + 1;
-    Table t(pfn_run(first, 1024));
+    sgtest::FramesTable t(pfn_run(first, 1024));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     const u64 iova = sg_dma_address(t.sgt.sgl);
     for (u64 page : {0u, 511u, 512u, 1023u}) {
@@ -164,7 +146,7 @@ TEST_F(sglist_iommu_tables, MisalignedPhysicalRunFallsBackToFourKibLeaves) {
 
 TEST_F(sglist_iommu_tables, FourKibDomainNeverUsesLargeLeaves) {
     TableDevice d(4, PAGE_SIZE);
-    Table t(pfn_run((8ull << 20) / PAGE_SIZE, 512));
+    sgtest::FramesTable t(pfn_run((8ull << 20) / PAGE_SIZE, 512));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     auto leaf = d.leaf(sg_dma_address(t.sgt.sgl));
     ASSERT_TRUE(leaf);
@@ -177,7 +159,7 @@ TEST_F(sglist_iommu_tables, WriteBitFollowsTheDirection) {
     const std::pair<dma_data_direction, bool> cases[] = {
         {DMA_TO_DEVICE, false}, {DMA_FROM_DEVICE, true}, {DMA_BIDIRECTIONAL, true}};
     for (auto [dir, writable] : cases) {
-        Table t(gapped(2));
+        sgtest::FramesTable t(sgtest::gapped_pfns(2));
         ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, dir, 0), 0);
         for (u64 page = 0; page < 2; page++) {
             auto leaf = d.leaf(sg_dma_address(t.sgt.sgl) + page * PAGE_SIZE);
@@ -190,8 +172,8 @@ TEST_F(sglist_iommu_tables, WriteBitFollowsTheDirection) {
 
 TEST_F(sglist_iommu_tables, UnmapClearsTheLeavesSoTheIovaFaults) {
     TableDevice d(4, k2M);
-    Table small(gapped(3));
-    Table large(pfn_run((8ull << 20) / PAGE_SIZE, 512));
+    sgtest::FramesTable small(sgtest::gapped_pfns(3));
+    sgtest::FramesTable large(pfn_run((8ull << 20) / PAGE_SIZE, 512));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &small.sgt, DMA_TO_DEVICE, 0), 0);
     ASSERT_EQ(dma_map_sgtable(&d.dev, &large.sgt, DMA_TO_DEVICE, 0), 0);
     const u64 small_iova = sg_dma_address(small.sgt.sgl);
@@ -237,7 +219,8 @@ TEST_F(sglist_iommu_tables, MapPageInDirectModeIsThePhysicalAddress) {
 }
 
 TEST_F(sglist_iommu_tables, TablesCostOneFramePerLevelAndDetachFreesThemAll) {
-    Table t(gapped(2));  // first: the list's own kmalloc pages are not counted
+    sgtest::FramesTable t(
+        sgtest::gapped_pfns(2));  // first: the list's own kmalloc pages are not counted
     const unsigned long before = sim_mem_pages_in_use();
     {
         TableDevice d(4, PAGE_SIZE);
@@ -254,7 +237,7 @@ TEST_F(sglist_iommu_tables, TablesCostOneFramePerLevelAndDetachFreesThemAll) {
 
 TEST_F(sglist_iommu_tables, MappingFailsCleanlyWhenRamHasNoRoomForTables) {
     TableDevice d(4, PAGE_SIZE);
-    Table t(gapped(2));
+    sgtest::FramesTable t(sgtest::gapped_pfns(2));
     std::vector<page*> hog;
     while (page* p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)) hog.push_back(p);
     EXPECT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), -ENOMEM);
@@ -268,7 +251,7 @@ TEST_F(sglist_iommu_tables, MappingFailsCleanlyWhenRamHasNoRoomForTables) {
 TEST_F(sglist_iommu_tables, RevokeTakesOnlyThatPageAwayEvenFromATwoMibLeaf) {
     TableDevice d(4, k2M);
     const unsigned long first = (8ull << 20) / PAGE_SIZE;
-    Table t(pfn_run(first, 512));
+    sgtest::FramesTable t(pfn_run(first, 512));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_FROM_DEVICE, 0), 0);
     const u64 iova = sg_dma_address(t.sgt.sgl);
     ASSERT_EQ(d.leaf(iova)->level, 2u);
