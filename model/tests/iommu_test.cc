@@ -32,6 +32,8 @@ uint64_t walk_read_cycles(const PlatformParams& p) {
     return p.bus.interconnect_latency_cycles + p.memory.read_latency_cycles + 1;
 }
 
+constexpr uint64_t kDesc = 0x10000, kSrc = 0x100000, kDst = 0x400000;
+
 /// One platform, one list, runs with the IOMMU off or on.
 struct IommuRig {
     explicit IommuRig(PlatformParams p)
@@ -56,13 +58,20 @@ struct IommuRig {
         return cycles;
     }
     IommuStats stats() { return rig.platform().iommu_stats(); }
+    /// One 64-byte copy kSrc -> kDst described at kDesc, its three pages
+    /// identity-mapped; returns the descriptor's address.
+    uint64_t one_copy() {
+        uint64_t d = write_chained(rig.host(0), segments(kSrc, kDst, 1, 64, 0), {kDesc});
+        for (uint64_t page : {kDesc, kSrc, kDst}) tables.identity(page, kPage);
+        fill_pattern(rig.host(kSrc), 64, 7);
+        return d;
+    }
 
     PlatformParams params;
     Rig rig;
     PageTables tables;
 };
 
-constexpr uint64_t kDesc = 0x10000, kSrc = 0x100000, kDst = 0x400000;
 const uint32_t kMemCopy = ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages);
 
 // One 64-byte descriptor: its fetch, read burst and write burst each touch
@@ -71,11 +80,7 @@ const uint32_t kMemCopy = ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained
 // and no walk waits for a data read (the channel is idle then).
 TEST(ModelIommu, ColdMissesCostOneWalkEachAndWarmRunsOnlyTheLookups) {
     IommuRig r(iommu_platform(4));
-    uint64_t d = write_chained(r.rig.host(0), segments(kSrc, kDst, 1, 64, 0), {kDesc});
-    r.tables.identity(kDesc, kPage);
-    r.tables.identity(kSrc, kPage);
-    r.tables.identity(kDst, kPage);
-    fill_pattern(r.rig.host(kSrc), 64, 7);
+    uint64_t d = r.one_copy();
 
     const uint64_t direct = r.transfer(d, kMemCopy, false);
     EXPECT_EQ(r.stats().iotlb_misses + r.stats().iotlb_hits, 0u) << "IOMMU off translates nothing";
@@ -99,10 +104,7 @@ TEST(ModelIommu, ColdMissesCostOneWalkEachAndWarmRunsOnlyTheLookups) {
 // Walk reads are real reads on the RAM read channel: counted there.
 TEST(ModelIommu, WalkReadsAreBookedOnTheRamReadChannel) {
     IommuRig r(iommu_platform(3));
-    uint64_t d = write_chained(r.rig.host(0), segments(kSrc, kDst, 1, 64, 0), {kDesc});
-    r.tables.identity(kDesc, kPage);
-    r.tables.identity(kSrc, kPage);
-    r.tables.identity(kDst, kPage);
+    uint64_t d = r.one_copy();
     r.transfer(d, kMemCopy, false);
     const uint64_t direct_bursts = r.rig.platform().read_channel_stats().bursts;
     r.rig.platform().reset_statistics();
@@ -168,12 +170,19 @@ TEST(ModelIommu, WalkCacheLeavesOnlyTheLeafRead) {
 // page (N sources + the descriptor page); a one-entry IOTLB also loses the
 // descriptor page to every source page, so each fetch after the first pair
 // (issued back to back) misses too.
-TEST(ModelIommu, LargeIotlbMissesOncePerPage) {
+/// Counts of a mem_to_dev run over kPages source pages with a fully
+/// associative IOTLB of `entries`.
+struct PageRun {
+    IommuStats iommu;
+    uint64_t fetches;  ///< descriptor fetches (each of descriptor_prefetch slots)
+    uint64_t read_bursts;
+};
+PageRun run_pages(unsigned entries) {
     constexpr unsigned kPages = 32;
     PlatformParams p = iommu_platform(4);
     p.dma.status_writeback = StatusWriteback::none;
-    p.iommu.iotlb_entries = 64;
-    p.iommu.iotlb_ways = 64;
+    p.iommu.iotlb_entries = entries;
+    p.iommu.iotlb_ways = entries;
     IommuRig r(p);
     uint64_t d = write_chained(r.rig.host(0), segments(kSrc, 0, kPages, kPage, kPage), {kDesc});
     r.tables.identity(kDesc, kPage);
@@ -182,33 +191,22 @@ TEST(ModelIommu, LargeIotlbMissesOncePerPage) {
     const ChannelStats c = r.rig.platform().channel_stats(0);
     const uint64_t fetches = c.descriptor_bytes_fetched / (p.dma.descriptor_prefetch * 32);
     EXPECT_EQ(fetches, kPages / p.dma.descriptor_prefetch);
-    EXPECT_EQ(r.stats().iotlb_misses, 1u + kPages);
     EXPECT_EQ(r.stats().iotlb_hits + r.stats().iotlb_misses, fetches + c.read_bursts);
+    return {r.stats(), fetches, c.read_bursts};
+}
+
+TEST(ModelIommu, LargeIotlbMissesOncePerPage) {
+    EXPECT_EQ(run_pages(64).iommu.iotlb_misses, 1u + 32);
 }
 
 TEST(ModelIommu, OneEntryIotlbMissesOnEveryPageChange) {
-    constexpr unsigned kPages = 32;
-    PlatformParams p = iommu_platform(4);
-    p.dma.status_writeback = StatusWriteback::none;
-    p.iommu.iotlb_entries = 1;
-    p.iommu.iotlb_ways = 1;
-    IommuRig r(p);
-    uint64_t d = write_chained(r.rig.host(0), segments(kSrc, 0, kPages, kPage, kPage), {kDesc});
-    r.tables.identity(kDesc, kPage);
-    r.tables.identity(kSrc, kPages * kPage);
-    r.transfer(d, ctrl_word(DMA_HW_MEM_TO_DEV, DescriptorFormat::chained_pages), true);
-    const ChannelStats c = r.rig.platform().channel_stats(0);
-    const uint64_t fetches = c.descriptor_bytes_fetched / (p.dma.descriptor_prefetch * 32);
-    EXPECT_EQ(r.stats().iotlb_misses, kPages + (fetches - 1));
-    EXPECT_EQ(r.stats().iotlb_hits + r.stats().iotlb_misses, fetches + c.read_bursts);
+    PageRun run = run_pages(1);
+    EXPECT_EQ(run.iommu.iotlb_misses, 32 + (run.fetches - 1));
 }
 
 TEST(ModelIommu, InvalidateDropsEveryCachedTranslation) {
     IommuRig r(iommu_platform(4));
-    uint64_t d = write_chained(r.rig.host(0), segments(kSrc, kDst, 1, 64, 0), {kDesc});
-    r.tables.identity(kDesc, kPage);
-    r.tables.identity(kSrc, kPage);
-    r.tables.identity(kDst, kPage);
+    uint64_t d = r.one_copy();
     r.transfer(d, kMemCopy, true);
     r.transfer(d, kMemCopy, true);
     EXPECT_EQ(r.stats().iotlb_misses, 3u) << "the second run hits";
