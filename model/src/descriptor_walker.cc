@@ -232,7 +232,7 @@ void DescriptorWalker::finish(dma_hw_error err, uint64_t at, uint64_t fault_iova
     WalkItem item;
     item.ready = at;
     item.error = err;
-    item.fault_iova = fault_iova;
+    fault_iova_ = fault_iova;
     push(item);
     walking_ = false;
 }

@@ -38,10 +38,9 @@ struct WalkItem {
     Descriptor desc;
     uint64_t ready = 0;  ///< cycle the mover may start it (or the error is known)
     dma_hw_error error = DMA_ERR_NONE;
-    uint64_t fetched = 0;     ///< issue cycle of the fetch that read it
-    uint64_t index = 0;       ///< data descriptor index since START
-    uint64_t chunk = 0;       ///< chain links followed before it
-    uint64_t fault_iova = 0;  ///< error TRANSLATION: the IOVA that has no mapping
+    uint64_t fetched = 0;  ///< issue cycle of the fetch that read it
+    uint64_t index = 0;    ///< data descriptor index since START
+    uint64_t chunk = 0;    ///< chain links followed before it
 };
 
 class DescriptorWalker {
@@ -61,6 +60,9 @@ public:
     void inject_fault(uint64_t fetch) { fault_fetch_ = fetch; }
 
     bool empty() const { return fifo_.empty(); }
+    /// The IOVA whose translation ended the walk (its last item's error is
+    /// DMA_ERR_TRANSLATION); a walk ends at its first error.
+    uint64_t fault_iova() const { return fault_iova_; }
     WalkItem pop();
 
 private:
@@ -99,6 +101,7 @@ private:
     uint64_t data_descs_ = 0;
     bool walking_ = false;
     bool translating_ = false;
+    uint64_t fault_iova_ = 0;
     std::vector<uint8_t> fetched_;  ///< foreign path or IOMMU: the last fetch's bytes
 };
 

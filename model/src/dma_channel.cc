@@ -94,7 +94,7 @@ void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
 bool DmaChannel::begin_descriptor(const WalkItem& item) {
     uint64_t ready = item.ready;
     if (item.error != DMA_ERR_NONE) {
-        stop(ready, item.error, item.fault_iova);
+        stop(ready, item.error, walker_.fault_iova());
         return false;
     }
     const Descriptor& d = item.desc;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "support.h"
@@ -31,6 +32,8 @@ uint64_t walk_read_cycles(const PlatformParams& p) {
     return p.bus.interconnect_latency_cycles + p.memory.read_latency_cycles + 1;
 }
 
+constexpr uint64_t kDesc = 0x10000, kSrc = 0x100000, kDst = 0x400000;
+
 /// One platform, one list, runs with the IOMMU off or on.
 struct IommuRig {
     explicit IommuRig(PlatformParams p)
@@ -55,13 +58,20 @@ struct IommuRig {
         return cycles;
     }
     IommuStats stats() { return rig.platform().iommu_stats(); }
+    /// One 64-byte copy kSrc -> kDst described at kDesc, its three pages
+    /// identity-mapped; returns the descriptor's address.
+    uint64_t one_copy() {
+        uint64_t d = write_chained(rig.host(0), segments(kSrc, kDst, 1, 64, 0), {kDesc});
+        for (uint64_t page : {kDesc, kSrc, kDst}) tables.identity(page, kPage);
+        fill_pattern(rig.host(kSrc), 64, 7);
+        return d;
+    }
 
     PlatformParams params;
     Rig rig;
     PageTables tables;
 };
 
-constexpr uint64_t kDesc = 0x10000, kSrc = 0x100000, kDst = 0x400000;
 const uint32_t kMemCopy = ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained_pages);
 
 // One 64-byte descriptor: its fetch, read burst and write burst each touch
@@ -70,11 +80,7 @@ const uint32_t kMemCopy = ctrl_word(DMA_HW_MEM_TO_MEM, DescriptorFormat::chained
 // and no walk waits for a data read (the channel is idle then).
 TEST(ModelIommu, ColdMissesCostOneWalkEachAndWarmRunsOnlyTheLookups) {
     IommuRig r(iommu_platform(4));
-    uint64_t d = write_chained(r.rig.host(0), segments(kSrc, kDst, 1, 64, 0), {kDesc});
-    r.tables.identity(kDesc, kPage);
-    r.tables.identity(kSrc, kPage);
-    r.tables.identity(kDst, kPage);
-    fill_pattern(r.rig.host(kSrc), 64, 7);
+    uint64_t d = r.one_copy();
 
     const uint64_t direct = r.transfer(d, kMemCopy, false);
     EXPECT_EQ(r.stats().iotlb_misses + r.stats().iotlb_hits, 0u) << "IOMMU off translates nothing";
@@ -98,10 +104,7 @@ TEST(ModelIommu, ColdMissesCostOneWalkEachAndWarmRunsOnlyTheLookups) {
 // Walk reads are real reads on the RAM read channel: counted there.
 TEST(ModelIommu, WalkReadsAreBookedOnTheRamReadChannel) {
     IommuRig r(iommu_platform(3));
-    uint64_t d = write_chained(r.rig.host(0), segments(kSrc, kDst, 1, 64, 0), {kDesc});
-    r.tables.identity(kDesc, kPage);
-    r.tables.identity(kSrc, kPage);
-    r.tables.identity(kDst, kPage);
+    uint64_t d = r.one_copy();
     r.transfer(d, kMemCopy, false);
     const uint64_t direct_bursts = r.rig.platform().read_channel_stats().bursts;
     r.rig.platform().reset_statistics();
@@ -167,12 +170,19 @@ TEST(ModelIommu, WalkCacheLeavesOnlyTheLeafRead) {
 // page (N sources + the descriptor page); a one-entry IOTLB also loses the
 // descriptor page to every source page, so each fetch after the first pair
 // (issued back to back) misses too.
-TEST(ModelIommu, LargeIotlbMissesOncePerPage) {
+/// Counts of a mem_to_dev run over kPages source pages with a fully
+/// associative IOTLB of `entries`.
+struct PageRun {
+    IommuStats iommu;
+    uint64_t fetches;  ///< descriptor fetches (each of descriptor_prefetch slots)
+    uint64_t read_bursts;
+};
+PageRun run_pages(unsigned entries) {
     constexpr unsigned kPages = 32;
     PlatformParams p = iommu_platform(4);
     p.dma.status_writeback = StatusWriteback::none;
-    p.iommu.iotlb_entries = 64;
-    p.iommu.iotlb_ways = 64;
+    p.iommu.iotlb_entries = entries;
+    p.iommu.iotlb_ways = entries;
     IommuRig r(p);
     uint64_t d = write_chained(r.rig.host(0), segments(kSrc, 0, kPages, kPage, kPage), {kDesc});
     r.tables.identity(kDesc, kPage);
@@ -181,33 +191,22 @@ TEST(ModelIommu, LargeIotlbMissesOncePerPage) {
     const ChannelStats c = r.rig.platform().channel_stats(0);
     const uint64_t fetches = c.descriptor_bytes_fetched / (p.dma.descriptor_prefetch * 32);
     EXPECT_EQ(fetches, kPages / p.dma.descriptor_prefetch);
-    EXPECT_EQ(r.stats().iotlb_misses, 1u + kPages);
     EXPECT_EQ(r.stats().iotlb_hits + r.stats().iotlb_misses, fetches + c.read_bursts);
+    return {r.stats(), fetches, c.read_bursts};
+}
+
+TEST(ModelIommu, LargeIotlbMissesOncePerPage) {
+    EXPECT_EQ(run_pages(64).iommu.iotlb_misses, 1u + 32);
 }
 
 TEST(ModelIommu, OneEntryIotlbMissesOnEveryPageChange) {
-    constexpr unsigned kPages = 32;
-    PlatformParams p = iommu_platform(4);
-    p.dma.status_writeback = StatusWriteback::none;
-    p.iommu.iotlb_entries = 1;
-    p.iommu.iotlb_ways = 1;
-    IommuRig r(p);
-    uint64_t d = write_chained(r.rig.host(0), segments(kSrc, 0, kPages, kPage, kPage), {kDesc});
-    r.tables.identity(kDesc, kPage);
-    r.tables.identity(kSrc, kPages * kPage);
-    r.transfer(d, ctrl_word(DMA_HW_MEM_TO_DEV, DescriptorFormat::chained_pages), true);
-    const ChannelStats c = r.rig.platform().channel_stats(0);
-    const uint64_t fetches = c.descriptor_bytes_fetched / (p.dma.descriptor_prefetch * 32);
-    EXPECT_EQ(r.stats().iotlb_misses, kPages + (fetches - 1));
-    EXPECT_EQ(r.stats().iotlb_hits + r.stats().iotlb_misses, fetches + c.read_bursts);
+    PageRun run = run_pages(1);
+    EXPECT_EQ(run.iommu.iotlb_misses, 32 + (run.fetches - 1));
 }
 
 TEST(ModelIommu, InvalidateDropsEveryCachedTranslation) {
     IommuRig r(iommu_platform(4));
-    uint64_t d = write_chained(r.rig.host(0), segments(kSrc, kDst, 1, 64, 0), {kDesc});
-    r.tables.identity(kDesc, kPage);
-    r.tables.identity(kSrc, kPage);
-    r.tables.identity(kDst, kPage);
+    uint64_t d = r.one_copy();
     r.transfer(d, kMemCopy, true);
     r.transfer(d, kMemCopy, true);
     EXPECT_EQ(r.stats().iotlb_misses, 3u) << "the second run hits";
@@ -410,6 +409,76 @@ TEST(ModelIommu, IovaBeyondTheTreeFaults) {
         EXPECT_EQ(r.rig.cpu().reg(DMA_REG_IOMMU_FAULT_HI), static_cast<uint32_t>(src >> 32));
         EXPECT_EQ(r.rig.cpu().reg(DMA_REG_IOMMU_FAULT_LO), static_cast<uint32_t>(src));
     });
+}
+
+// Random page-table damage: whatever the tables hold, a transfer through
+// them ends (DONE, or ERROR with a defined code), in
+// either format and direction, and the IOMMU keeps serving later runs.
+TEST(ModelIommu, RandomPageTablesNeverHangTheChannel) {
+    PlatformParams p = iommu_platform(4);
+    p.iommu.walk_cache_entries = 2;
+    p.iommu.iotlb_entries = 8;
+    p.iommu.iotlb_ways = 2;
+    IommuRig r(p);
+    std::mt19937_64 rng(1234);
+    auto segs = segments(kSrc, kDst, 6, 3000, 2 * kPage);
+    r.tables.identity(kDesc, kPage);
+    r.tables.identity(kSrc, 12 * kPage);
+    r.tables.identity(kDst, 12 * kPage);
+    // The tables the identity maps needed: root, one per upper level, and
+    // the leaf tables, all allocated from kTables on.
+    const uint64_t used = 8 * kPage;
+    std::vector<uint8_t> pristine(r.rig.host(kTables), r.rig.host(kTables) + used);
+    std::vector<uint64_t> present;  // the entries the walks use
+    for (uint64_t at = kTables; at < kTables + used; at += 8)
+        if (*r.rig.host(at) & IOMMU_PTE_PRESENT) present.push_back(at);
+    for (int round = 0; round < 1000; ++round) {
+        SCOPED_TRACE(round);
+        std::memcpy(r.rig.host(kTables), pristine.data(), used);
+        for (int k = 0; k < 3; ++k) {
+            const uint64_t at = present[rng() % present.size()];
+            uint64_t value;
+            std::memcpy(&value, r.rig.host(at), 8);
+            switch (rng() % 4) {
+                case 0:
+                    value &= ~IOMMU_PTE_PRESENT;
+                    break;
+                case 1:
+                    value &= ~IOMMU_PTE_WRITE;
+                    break;
+                case 2:
+                    value = rng();
+                    break;
+                default:  // somewhere in RAM, maybe a 2 MiB leaf
+                    value = (rng() & (64 * MiB - 1)) | (rng() & 0x83);
+                    break;
+            }
+            std::memcpy(r.rig.host(at), &value, 8);
+        }
+        const auto format =
+            rng() % 2 ? DescriptorFormat::linked_list : DescriptorFormat::chained_pages;
+        const auto dir = static_cast<dma_hw_direction>(rng() % 3);
+        uint64_t d = format == DescriptorFormat::chained_pages
+                         ? write_chained(r.rig.host(0), segs, {kDesc})
+                         : write_linked(r.rig.host(0), segs, {kDesc});
+        uint32_t status = 0;
+        r.rig.run([&] {
+            r.program(true);
+            r.rig.cpu().set_reg(DMA_REG_IOMMU_INVALIDATE, 1);
+            r.rig.start(0, d, ctrl_word(dir, format));
+            ASSERT_NE(r.rig.wait_idle(0, kBound), 0u) << "channel hung";
+            status = r.rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_STATUS);
+        });
+        if (status == DMA_STATUS_DONE) continue;
+        ASSERT_TRUE(status & DMA_STATUS_ERROR) << status;
+        const uint32_t code = (status & DMA_STATUS_ERR_MASK) >> DMA_STATUS_ERR_SHIFT;
+        // Any defined code but ABORTED: a damaged mapping may also let the
+        // copy overwrite descriptors not yet fetched.
+        EXPECT_TRUE(code >= DMA_ERR_DESC_BUS && code <= DMA_ERR_TRANSLATION &&
+                    code != DMA_ERR_ABORTED)
+            << code;
+    }
+    EXPECT_GT(r.stats().translation_faults, 100u) << "the damage rarely hit a walk";
 }
 
 // ---- parameters ----------------------------------------------------------
