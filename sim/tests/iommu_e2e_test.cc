@@ -90,6 +90,30 @@ TEST(SimIommuE2E, WholePagesMergeIntoOneDescriptor) {
     }
 }
 
+TEST(SimIommuE2E, StreamingCopyMissesOncePerPageOnEachSideAndWalksEveryLevel) {
+    // P whole pages merge into one descriptor. Each page is read once and
+    // written once, so each side misses once per page; the descriptor's
+    // page misses at its fetch and hits at its write-back (16 sets of 4
+    // ways hold it past 2 x 16 data pages). Every 256-byte burst (16 beats
+    // of 16 B) is one translation: 2 P x 4096 / 256 of them, plus the fetch
+    // and the write-back. A miss reads one entry per level.
+    constexpr uint64_t kPages = 16, kBurst = 256, kPage = 4096;
+    for (uint64_t levels : {3, 4, 5}) {
+        TempDir dir;
+        const json r = run_with(
+            dir, {"iommu.enabled=true", "workload.entries=16", "workload.segment_bytes=4096",
+                  "workload.chain_depth=1", "iommu.walk_levels=" + std::to_string(levels)});
+        EXPECT_EQ(r["result"]["integrity"], "pass") << r["result"].value("failure", "");
+        const json& io = r["statistics"]["iommu"];
+        const uint64_t misses = 2 * kPages + 1;
+        const uint64_t translations = 2 * kPages * (kPage / kBurst) + 2;
+        EXPECT_EQ(io["iotlb_misses"]["value"], misses) << levels;
+        EXPECT_EQ(io["iotlb_hits"]["value"], translations - misses) << levels;
+        EXPECT_EQ(io["walk_reads"]["value"], levels * misses) << levels;
+        EXPECT_EQ(io["translation_faults"]["value"], 0) << levels;
+    }
+}
+
 TEST(SimIommuE2E, RevokedPageStopsItsChannelWithTranslation) {
     // bus_fault on two channels: channel 1's data descriptor 5 loses its
     // first page before START, so it completes descriptors 0..4 and stops
