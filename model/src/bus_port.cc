@@ -49,16 +49,6 @@ void BusPort::connect() {
         link_ = std::make_unique<PcieLink>(*pcie_, *memory_, width, clock_);
 }
 
-Memory::ReadTiming BusPort::fast_read(uint64_t t, uint64_t addr, uint64_t bytes) {
-    if (link_) return link_->read(t + latency, addr, bytes);
-    return memory_->read_burst(t + latency, beats_of(addr, bytes, width), bytes);
-}
-
-Memory::WriteTiming BusPort::fast_write(uint64_t t, uint64_t addr, uint64_t bytes) {
-    if (link_) return link_->write(t + latency, addr, bytes);
-    return memory_->write_burst(t + latency, beats_of(addr, bytes, width), bytes);
-}
-
 void BusPort::invalidate(uint64_t start, uint64_t end) {
     if (!foreign_dmi_valid_) return;
     if (start <= foreign_dmi_.get_end_address() && end >= foreign_dmi_.get_start_address())

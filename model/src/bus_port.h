@@ -21,6 +21,7 @@
 #include <optional>
 #include <tlm>
 
+#include "burst.h"
 #include "memory.h"
 #include "pcie_link.h"
 
@@ -66,11 +67,18 @@ public:
     uint64_t reach_end() const { return fast() ? dmi_end_ : UINT64_MAX; }
 
     /// Fast path: timing of a read of [addr, addr + bytes) asked for at
-    /// cycle t, through the PCIe link when the bus is one.
-    Memory::ReadTiming fast_read(uint64_t t, uint64_t addr, uint64_t bytes);
+    /// cycle t, through the PCIe link when the bus is one. (Inline: every
+    /// burst, fetch, write-back and page-table read comes through here.)
+    Memory::ReadTiming fast_read(uint64_t t, uint64_t addr, uint64_t bytes) {
+        if (link_) return link_->read(t + latency, addr, bytes);
+        return memory_->read_burst(t + latency, beats_of(addr, bytes, width), bytes);
+    }
     /// Fast path: timing of a write of [addr, addr + bytes) whose data may
     /// go at cycle t.
-    Memory::WriteTiming fast_write(uint64_t t, uint64_t addr, uint64_t bytes);
+    Memory::WriteTiming fast_write(uint64_t t, uint64_t addr, uint64_t bytes) {
+        if (link_) return link_->write(t + latency, addr, bytes);
+        return memory_->write_burst(t + latency, beats_of(addr, bytes, width), bytes);
+    }
 
     /// Foreign path: reads `bytes` at `addr` into `into`, issued at cycle `issue`.
     BusAccess read(uint64_t issue, uint64_t addr, uint64_t bytes, uint8_t* into);

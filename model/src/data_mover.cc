@@ -2,16 +2,18 @@
 #include "data_mover.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include "burst.h"
 
 namespace dmasim::model {
 
-DataMover::DataMover(const DmaParams& params, BusPort& bus, DevicePort& device, ChannelStats& stats,
-                     const ChannelTracks& tracks, WriteGate& gate)
+DataMover::DataMover(const DmaParams& params, BusPort& bus, Iommu& iommu, DevicePort& device,
+                     ChannelStats& stats, const ChannelTracks& tracks, WriteGate& gate)
     : params_(params),
       bus_(bus),
+      iommu_(iommu),
       device_(device),
       stats_(stats),
       tracks_(tracks),
@@ -22,8 +24,10 @@ DataMover::DataMover(const DmaParams& params, BusPort& bus, DevicePort& device, 
       reads_(params.max_outstanding_reads),
       writes_(params.max_outstanding_writes) {}
 
-void DataMover::reset(uint64_t now) {
+void DataMover::reset(uint64_t now, bool translating) {
     active_ = false;
+    translating_ = translating;
+    staging_ = !bus_.fast() || (translating && params_.move_payload);
     ready_ = now;
     r_stream_ = w_stream_ = 0;
     sources_.clear();
@@ -100,17 +104,21 @@ bool DataMover::plan_read(uint64_t horizon) {
         DevicePort::Timing d = device_.source(t, n);
         data_start = d.data_start;
         done = d.done;
-        if (!bus_.fast()) device_.produce(stage(n), n);
-    } else if (!bus_.fast()) {
-        BusAccess r = bus_.read(t, seg_.src + r_done_, n, stage(n));
-        if (r.fault != BusFault::none) return fail(r.fault, r.done);
-        data_start = r.data;
-        done = r.done;
+        if (staging_) device_.produce(stage(n), n);
     } else {
         uint64_t addr = seg_.src + r_done_;
-        Memory::ReadTiming r = bus_.fast_read(t, addr, n);
-        data_start = r.data_start;
-        done = r.done;
+        if (translating_ && !translate(&addr, &t, n, false)) return false;
+        if (!bus_.fast()) {
+            BusAccess r = bus_.read(t, addr, n, stage(n));
+            if (r.fault != BusFault::none) return fail(r.fault, r.done);
+            data_start = r.data;
+            done = r.done;
+        } else {
+            Memory::ReadTiming r = bus_.fast_read(t, addr, n);
+            data_start = r.data_start;
+            done = r.done;
+            if (staging_) std::memcpy(stage(n), bus_.host(addr), n);
+        }
     }
     stats_.max_reads_in_flight = std::max(stats_.max_reads_in_flight, reads_.in_flight_at(t) + 1);
     reads_.issue(done);
@@ -154,18 +162,22 @@ bool DataMover::plan_write() {
     if (dir_ == DMA_HW_MEM_TO_DEV) {
         DevicePort::Timing d = device_.sink(t, m);
         release = response = d.done;
-        if (!bus_.fast()) device_.consume(unstage(m), m);
-    } else if (!bus_.fast()) {
-        gate_.before_write(t);
-        BusAccess w = bus_.write(t, at, m, unstage(m));
-        if (w.fault != BusFault::none) return fail(w.fault, w.done);
-        release = w.data;
-        response = w.done;
+        if (staging_) device_.consume(unstage(m), m);
     } else {
+        uint64_t addr = at;
+        if (translating_ && !translate(&addr, &t, m, true)) return false;
         gate_.before_write(t);
-        Memory::WriteTiming w = bus_.fast_write(t, at, m);
-        release = w.data_end;
-        response = w.response;
+        if (!bus_.fast()) {
+            BusAccess w = bus_.write(t, addr, m, unstage(m));
+            if (w.fault != BusFault::none) return fail(w.fault, w.done);
+            release = w.data;
+            response = w.done;
+        } else {
+            Memory::WriteTiming w = bus_.fast_write(t, addr, m);
+            release = w.data_end;
+            response = w.response;
+            if (staging_) std::memcpy(bus_.host(addr), unstage(m), m);
+        }
     }
     stats_.max_writes_in_flight =
         std::max(stats_.max_writes_in_flight, writes_.in_flight_at(t) + 1);
@@ -201,9 +213,30 @@ const uint8_t* DataMover::unstage(uint64_t n) {
 }
 
 bool DataMover::fail(BusFault fault, uint64_t at) {
-    fault_ = BusPort::error_of(fault, false);
+    return fail(BusPort::error_of(fault, false), at, 0);
+}
+
+bool DataMover::fail(dma_hw_error err, uint64_t at, uint64_t iova) {
+    fault_ = err;
     fault_at_ = at;
+    fault_iova_ = iova;
     return false;
+}
+
+// A burst never crosses 4 KiB (burst.h), so one translation covers it,
+// and its physical bytes are contiguous too.
+bool DataMover::translate(uint64_t* addr, uint64_t* t, uint64_t bytes, bool write) {
+    const uint64_t iova = *addr;
+    Iommu::Translation tr = iommu_.translate(iova, write, *t);
+    if (tr.error != DMA_ERR_NONE) return fail(tr.error, tr.ready, iova);
+    if (!bus_.reachable(tr.phys, bytes)) {
+        uint64_t cycles = 0;
+        dma_hw_error err = bus_.classify(tr.phys, write, false, &cycles);
+        return fail(err, tr.ready + cycles, 0);
+    }
+    *addr = tr.phys;
+    *t = tr.ready;
+    return true;
 }
 
 void DataMover::trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uint64_t from,

@@ -15,7 +15,8 @@
 //   - the previous write's issue and the response of the write
 //     max_outstanding_writes before it.
 // The device side (dev_to_mem source, mem_to_dev sink) replaces memory
-// reads or writes with DevicePort chunks. The buffer and burst rings carry
+// reads or writes with DevicePort chunks. With the IOMMU on, each memory
+// burst issues once its IOVA is translated (iommu.h). The buffer and burst rings carry
 // across descriptors, so with descriptor_overlap the next segment's reads
 // start while the last one's writes drain.
 #pragma once
@@ -31,6 +32,7 @@
 
 #include "bus_port.h"
 #include "in_flight.h"
+#include "iommu.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -59,11 +61,12 @@ struct Slice {
 
 class DataMover {
 public:
-    DataMover(const DmaParams& params, BusPort& bus, DevicePort& device, ChannelStats& stats,
-              const ChannelTracks& tracks, WriteGate& gate);
+    DataMover(const DmaParams& params, BusPort& bus, Iommu& iommu, DevicePort& device,
+              ChannelStats& stats, const ChannelTracks& tracks, WriteGate& gate);
 
-    /// Forgets all bursts: a new transfer starts at cycle `now`.
-    void reset(uint64_t now);
+    /// Forgets all bursts: a new transfer starts at cycle `now`; with
+    /// `translating`, memory addresses are IOVAs.
+    void reset(uint64_t now, bool translating);
     void begin(const Segment& seg, dma_hw_direction dir, uint64_t ready);
     /// Plans bursts of the current segment until all are planned, the next
     /// read would issue after `horizon`, or `max_reads` reads are planned.
@@ -74,9 +77,11 @@ public:
     void end_segment() { active_ = false; }
     /// Latest write response of the current segment.
     uint64_t last_response() const { return seg_response_; }
-    /// Foreign path: the bus error that stopped planning, and its cycle.
+    /// The bus error (foreign path) or translation or address error
+    /// (IOMMU) that stopped planning, its cycle and IOVA.
     dma_hw_error fault() const { return fault_; }
     uint64_t fault_at() const { return fault_at_; }
+    uint64_t fault_iova() const { return fault_iova_; }
     /// The earliest cycle the next read could issue.
     uint64_t frontier() const { return std::max({last_read_issue_, ready_, blocked_until_}); }
 
@@ -101,6 +106,10 @@ private:
     uint8_t* stage(uint64_t n);
     const uint8_t* unstage(uint64_t n);
     bool fail(BusFault fault, uint64_t at);
+    bool fail(dma_hw_error err, uint64_t at, uint64_t iova);
+    /// IOMMU on: turns the burst's IOVA *addr into its physical address and
+    /// *t into the cycle the burst may issue; false if that fails.
+    bool translate(uint64_t* addr, uint64_t* t, uint64_t bytes, bool write);
     uint64_t write_data_ready(uint64_t first, uint64_t last, uint64_t beats);
     void cover(uint64_t from, uint64_t to);
     void trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uint64_t from,
@@ -108,6 +117,7 @@ private:
 
     const DmaParams& params_;
     BusPort& bus_;
+    Iommu& iommu_;
     DevicePort& device_;
     ChannelStats& stats_;
     const ChannelTracks& tracks_;
@@ -117,6 +127,10 @@ private:
     Segment seg_;
     dma_hw_direction dir_ = DMA_HW_MEM_TO_MEM;
     bool active_ = false;
+    bool translating_ = false;
+    /// Bytes travel with the bursts (through stage/unstage): the foreign
+    /// path, or the IOMMU, where a segment is not contiguous in memory.
+    bool staging_ = false;
     uint64_t ready_ = 0;
     uint64_t r_done_ = 0;  ///< segment bytes whose reads are planned
     uint64_t w_done_ = 0;  ///< segment bytes whose writes are planned
@@ -132,10 +146,11 @@ private:
     uint64_t covered_ = 0;           ///< data_cycles counted up to here
     uint64_t blocked_until_ = 0;     ///< the next read cannot issue before this
     uint64_t granted_ = 0;           ///< stream offset up to which buffer space was granted
-    std::vector<uint8_t> staged_;    ///< foreign path: bytes read, not yet written
-    std::vector<uint8_t> unstaged_;  ///< foreign path: the write in progress
+    std::vector<uint8_t> staged_;    ///< staging: bytes read, not yet written
+    std::vector<uint8_t> unstaged_;  ///< staging: the write in progress
     dma_hw_error fault_ = DMA_ERR_NONE;
     uint64_t fault_at_ = 0;
+    uint64_t fault_iova_ = 0;
 };
 
 }  // namespace dmasim::model

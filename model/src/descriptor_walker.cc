@@ -3,21 +3,25 @@
 #include "descriptor_walker.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "burst.h"
 
 namespace dmasim::model {
 
-DescriptorWalker::DescriptorWalker(const DmaParams& params, BusPort& bus, ChannelStats& stats,
-                                   const ChannelTracks& tracks)
+DescriptorWalker::DescriptorWalker(const DmaParams& params, BusPort& bus, Iommu& iommu,
+                                   ChannelStats& stats, const ChannelTracks& tracks)
     : params_(params),
       bus_(bus),
+      iommu_(iommu),
       stats_(stats),
       tracks_(tracks),
       fifo_(4 * std::max(1u, params.descriptor_prefetch)) {}
 
-void DescriptorWalker::start(uint64_t first, dma_hw_format format, uint64_t now) {
+void DescriptorWalker::start(uint64_t first, dma_hw_format format, uint64_t now,
+                             bool translating) {
     format_ = format;
+    translating_ = translating;
     size_ = descriptor_size(format, params_.descriptor_bytes);
     fifo_.clear();
     chunk_starts_.clear();
@@ -52,7 +56,8 @@ unsigned DescriptorWalker::batch_slots(uint64_t addr) const {
         params_.descriptor_fetch == DescriptorFetch::burst && format_ == DMA_HW_FMT_CHAINED_PAGES;
     uint64_t n = burst ? std::max(1u, params_.descriptor_prefetch) : 1;
     uint64_t to_page = ((addr | (kBurstBoundary - 1)) + 1 - addr) / size_;
-    uint64_t to_dmi_end = (bus_.reach_end() - addr) / size_;
+    // IOVAs are checked against memory once translated, a page at a time.
+    uint64_t to_dmi_end = translating_ ? n : (bus_.reach_end() - addr) / size_;
     return static_cast<unsigned>(std::max<uint64_t>(1, std::min({n, to_page, to_dmi_end})));
 }
 
@@ -67,15 +72,40 @@ uint64_t DescriptorWalker::fetch_timing(uint64_t addr, uint64_t bytes, uint64_t 
 
 // Foreign path: the same fetch as timed transactions whose bytes land in
 // fetched_; a burst is one transaction, word mode one per bus word.
-BusAccess DescriptorWalker::fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue) {
-    fetched_.resize(bytes);
+BusAccess DescriptorWalker::fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue,
+                                          uint8_t* into) {
     if (params_.descriptor_fetch == DescriptorFetch::burst)
-        return bus_.read(issue, addr, bytes, fetched_.data());
+        return bus_.read(issue, addr, bytes, into);
     BusAccess r{issue, issue};
     for (uint64_t off = 0; off < bytes && r.fault == BusFault::none; off += bus_.width)
-        r = bus_.read(r.done, addr + off, std::min<uint64_t>(bus_.width, bytes - off),
-                      fetched_.data() + off);
+        r = bus_.read(r.done, addr + off, std::min<uint64_t>(bus_.width, bytes - off), into + off);
     return r;
+}
+
+DescriptorWalker::Translated DescriptorWalker::fetch_translated(uint64_t addr, uint64_t bytes,
+                                                                uint64_t issue) {
+    fetched_.resize(bytes);
+    uint64_t t = issue;
+    for (uint64_t off = 0; off < bytes;) {
+        const uint64_t iova = addr + off, piece = page_piece(iova, bytes - off);
+        Iommu::Translation tr = iommu_.translate(iova, false, t);
+        if (tr.error != DMA_ERR_NONE) return {tr.ready, tr.error, iova};
+        if (!bus_.reachable(tr.phys, piece)) {
+            uint64_t cycles = 0;
+            dma_hw_error err = bus_.classify(tr.phys, false, true, &cycles);
+            return {tr.ready + cycles, err, 0};
+        }
+        if (bus_.fast()) {
+            t = fetch_timing(tr.phys, piece, tr.ready);
+            std::memcpy(fetched_.data() + off, bus_.host(tr.phys), piece);
+        } else {
+            BusAccess r = fetch_foreign(tr.phys, piece, tr.ready, fetched_.data() + off);
+            t = r.done;
+            if (r.fault != BusFault::none) return {t, BusPort::error_of(r.fault, true), 0};
+        }
+        off += piece;
+    }
+    return {t, DMA_ERR_NONE, 0};
 }
 
 void DescriptorWalker::fetch(uint64_t issue) {
@@ -84,7 +114,7 @@ void DescriptorWalker::fetch(uint64_t issue) {
         finish(DMA_ERR_DESC_BUS, issue + bus_.fault_cycles(issue));
         return;
     }
-    if (!bus_.reachable(addr, size_)) {
+    if (!translating_ && !bus_.reachable(addr, size_)) {
         uint64_t cycles = 0;
         dma_hw_error err = bus_.classify(addr, false, true, &cycles);
         finish(err, issue + cycles);
@@ -93,10 +123,18 @@ void DescriptorWalker::fetch(uint64_t issue) {
     unsigned n = batch_slots(addr);
     uint64_t bytes = uint64_t(n) * size_;
     uint64_t done;
-    if (bus_.fast()) {
+    if (translating_) {
+        Translated r = fetch_translated(addr, bytes, issue);
+        if (r.error != DMA_ERR_NONE) {
+            finish(r.error, r.done, r.fault_iova);
+            return;
+        }
+        done = r.done;
+    } else if (bus_.fast()) {
         done = fetch_timing(addr, bytes, issue);
     } else {
-        BusAccess r = fetch_foreign(addr, bytes, issue);
+        fetched_.resize(bytes);
+        BusAccess r = fetch_foreign(addr, bytes, issue, fetched_.data());
         if (r.fault != BusFault::none) {
             finish(BusPort::error_of(r.fault, true), r.done);
             return;
@@ -111,7 +149,8 @@ void DescriptorWalker::fetch(uint64_t issue) {
     while (used < n) {
         Descriptor d;
         uint64_t slot = addr + uint64_t(used++) * size_;
-        const uint8_t* bytes_at = bus_.fast() ? bus_.host(slot) : fetched_.data() + (slot - addr);
+        const uint8_t* bytes_at =
+            bus_.fast() && !translating_ ? bus_.host(slot) : fetched_.data() + (slot - addr);
         dma_hw_error err = decode_descriptor(format_, bytes_at, slot, &d, params_.descriptor_bytes);
         if (!decode_slot(d, err, issue, done)) break;
     }
@@ -189,10 +228,11 @@ bool DescriptorWalker::follow_chain(uint64_t target, uint64_t done) {
     return false;
 }
 
-void DescriptorWalker::finish(dma_hw_error err, uint64_t at) {
+void DescriptorWalker::finish(dma_hw_error err, uint64_t at, uint64_t fault_iova) {
     WalkItem item;
     item.ready = at;
     item.error = err;
+    fault_iova_ = fault_iova;
     push(item);
     walking_ = false;
 }

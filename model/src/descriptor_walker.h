@@ -12,6 +12,9 @@
 //   linked_list: every descriptor is one dependent fetch of its own.
 //   descriptor_fetch = word: one descriptor per fetch, read as single-beat
 //     reads one after another.
+//   IOMMU on: the fetch is translated first; a descriptor that straddles a
+//     4 KiB page (only a single-slot fetch can) is read as one fetch per
+//     page, each translated, one after another.
 // Decoding is serial: a data descriptor is ready descriptor_setup_cycles
 // after both its bytes and the previous decode.
 #pragma once
@@ -25,6 +28,7 @@
 
 #include "bus_port.h"
 #include "descriptor_codec.h"
+#include "iommu.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -41,11 +45,12 @@ struct WalkItem {
 
 class DescriptorWalker {
 public:
-    DescriptorWalker(const DmaParams& params, BusPort& bus, ChannelStats& stats,
+    DescriptorWalker(const DmaParams& params, BusPort& bus, Iommu& iommu, ChannelStats& stats,
                      const ChannelTracks& tracks);
 
-    /// Starts a new walk at `first` at cycle `now`.
-    void start(uint64_t first, dma_hw_format format, uint64_t now);
+    /// Starts a new walk at `first` at cycle `now`; with `translating`,
+    /// descriptor addresses are IOVAs.
+    void start(uint64_t first, dma_hw_format format, uint64_t now, bool translating);
     /// Fetches while the FIFO has room, no earlier than cycle `now`.
     void refill(uint64_t now);
     /// Stops fetching (abort or error downstream).
@@ -55,21 +60,32 @@ public:
     void inject_fault(uint64_t fetch) { fault_fetch_ = fetch; }
 
     bool empty() const { return fifo_.empty(); }
+    /// The IOVA whose translation ended the walk (its last item's error is
+    /// DMA_ERR_TRANSLATION); a walk ends at its first error.
+    uint64_t fault_iova() const { return fault_iova_; }
     WalkItem pop();
 
 private:
     void fetch(uint64_t issue);
     unsigned batch_slots(uint64_t addr) const;
     uint64_t fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue);
-    BusAccess fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue);
+    BusAccess fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue, uint8_t* into);
+    /// A fetch through the IOMMU: its bytes land in fetched_.
+    struct Translated {
+        uint64_t done;
+        dma_hw_error error;
+        uint64_t fault_iova;
+    };
+    Translated fetch_translated(uint64_t addr, uint64_t bytes, uint64_t issue);
     /// Decodes one fetched slot; returns false once the walk stops or moves.
     bool decode_slot(const Descriptor& d, dma_hw_error err, uint64_t issue, uint64_t done);
     bool follow_chain(uint64_t target, uint64_t done);
-    void finish(dma_hw_error err, uint64_t at);
+    void finish(dma_hw_error err, uint64_t at, uint64_t fault_iova = 0);
     void push(const WalkItem& item);
 
     const DmaParams& params_;
     BusPort& bus_;
+    Iommu& iommu_;
     ChannelStats& stats_;
     const ChannelTracks& tracks_;
     dma_hw_format format_ = DMA_HW_FMT_CHAINED_PAGES;
@@ -84,7 +100,9 @@ private:
     uint64_t links_ = 0;
     uint64_t data_descs_ = 0;
     bool walking_ = false;
-    std::vector<uint8_t> fetched_;  ///< foreign path: the last fetch's bytes
+    bool translating_ = false;
+    uint64_t fault_iova_ = 0;
+    std::vector<uint8_t> fetched_;  ///< foreign path or IOMMU: the last fetch's bytes
 };
 
 }  // namespace dmasim::model

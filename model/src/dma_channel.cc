@@ -9,14 +9,15 @@
 
 namespace dmasim::model {
 
-DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, DevicePort& device,
-                       TraceSink* const* sink)
+DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, Iommu& iommu,
+                       DevicePort& device, TraceSink* const* sink)
     : params_(params),
       bus_(bus),
+      iommu_(iommu),
       device_(device),
       tracks_(index, sink),
-      walker_(params, bus, stats_, tracks_),
-      mover_(params, bus, device, stats_, tracks_, gate_),
+      walker_(params, bus, iommu, stats_, tracks_),
+      mover_(params, bus, iommu, device, stats_, tracks_, gate_),
       irqs_(16),
       writebacks_(64) {
     const FaultParams& f = params.fault;
@@ -40,14 +41,16 @@ void DmaChannel::start(uint64_t now) {
     last_done_ = now;
     descs_begun_ = 0;
     writeback_fault_ = DMA_ERR_NONE;
+    translation_fault = 0;
     stop_at_ = kNever;
     irqs_.clear();
     irq_pending_ = 0;
     irq_deadline_ = kNever;
     writebacks_.clear();
     planning_ = true;
-    mover_.reset(now);
-    walker_.start(desc_addr, format(), now + params_.start_latency_cycles);
+    translating_ = iommu_.active();
+    mover_.reset(now, translating_);
+    walker_.start(desc_addr, format(), now + params_.start_latency_cycles, translating_);
     if (direction() > DMA_HW_MEM_TO_DEV) stop(now, DMA_ERR_BAD_DESCRIPTOR);
 }
 
@@ -77,19 +80,20 @@ void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
     }
     copy_bytes(mover_.advance(horizon, max_reads));
     if (mover_.fault() != DMA_ERR_NONE) {
-        stop(mover_.fault_at(), mover_.fault());
+        stop(mover_.fault_at(), mover_.fault(), mover_.fault_iova());
         return;
     }
     if (mover_.segment_done()) complete_descriptor();
     // mem_to_dev makes no data writes to pace the write-backs by.
     if (direction() == DMA_HW_MEM_TO_DEV) before_write(mover_.frontier());
-    if (writeback_fault_ != DMA_ERR_NONE && planning_) stop(writeback_fault_at_, writeback_fault_);
+    if (writeback_fault_ != DMA_ERR_NONE && planning_)
+        stop(writeback_fault_at_, writeback_fault_, writeback_fault_iova_);
 }
 
 bool DmaChannel::begin_descriptor(const WalkItem& item) {
     uint64_t ready = item.ready;
     if (item.error != DMA_ERR_NONE) {
-        stop(ready, item.error);
+        stop(ready, item.error, walker_.fault_iova());
         return false;
     }
     const Descriptor& d = item.desc;
@@ -100,6 +104,8 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     if (descs_begun_++ == fault_desc_) {
         err = DMA_ERR_DATA_BUS;
         cycles = bus_.fault_cycles(ready);
+    } else if (translating_) {
+        // IOVAs: each burst's physical address is checked once translated.
     } else if (reads_mem && !bus_.reachable(d.src, d.length))
         err = bus_.classify(d.src, false, false, &cycles);
     else if (writes_mem && !bus_.reachable(d.dst, d.length))
@@ -117,9 +123,10 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
 }
 
 // Functional side of the planned bursts: the bytes move now, by DMI. (On
-// the foreign path they moved in the bursts' own transactions.)
+// the foreign path, or through the IOMMU, where consecutive IOVAs need not
+// be consecutive in memory, they moved with the bursts themselves.)
 void DmaChannel::copy_bytes(const Slice& s) {
-    if (s.bytes == 0 || !params_.move_payload || !bus_.fast()) return;
+    if (s.bytes == 0 || !params_.move_payload || !bus_.fast() || translating_) return;
     // Only the addresses the direction uses were checked, so only those
     // become host pointers.
     auto host = [this, &s](uint64_t bus) { return bus_.host(bus + s.offset); };
@@ -162,7 +169,7 @@ void DmaChannel::complete_descriptor() {
     uint64_t at = d.addr + status_offset(format(), params_.descriptor_bytes);
     // Little-endian: a compact slot's 16-bit status is the first 2 bytes.
     uint32_t words[2] = {DMA_DESC_STATUS_DONE, d.length};
-    if (write && bus_.fast())
+    if (write && bus_.fast() && !translating_)
         std::memcpy(bus_.host(at), words, status_bytes(params_.descriptor_bytes));
     writebacks_.push_back(
         {mover_.last_response(), at, d.flags, write, current_.fetched, current_.index, d.length});
@@ -179,10 +186,11 @@ void DmaChannel::before_write(uint64_t t) {
     while (!writebacks_.empty() && writebacks_.front().issue <= t) {
         const Writeback& wb = writebacks_.front();
         uint64_t done = wb.issue;
-        if (wb.write && !bus_.fast()) {
+        if (wb.write && !bus_.fast() && !translating_) {
             done = writeback_foreign(wb);
         } else if (wb.write) {
-            done = bus_.fast_write(wb.issue, wb.addr, bytes).response;
+            done = translating_ ? writeback_translated(wb)
+                                : bus_.fast_write(wb.issue, wb.addr, bytes).response;
             if (tracks_.on()) {
                 TraceArgs args;
                 args.address = wb.addr;
@@ -206,11 +214,53 @@ uint64_t DmaChannel::writeback_foreign(const Writeback& wb) {
     uint32_t words[2] = {DMA_DESC_STATUS_DONE, wb.length};
     BusAccess w = bus_.write(wb.issue, wb.addr, status_bytes(params_.descriptor_bytes),
                              reinterpret_cast<const uint8_t*>(words));
-    if (w.fault != BusFault::none && writeback_fault_ == DMA_ERR_NONE) {
-        writeback_fault_ = BusPort::error_of(w.fault, true);
-        writeback_fault_at_ = w.done;
-    }
+    if (w.fault != BusFault::none)
+        note_writeback_fault(BusPort::error_of(w.fault, true), w.done, 0);
     return w.done;
+}
+
+// The status words may straddle a page (descriptors need no alignment):
+// each page's part is translated and written on its own, in order.
+uint64_t DmaChannel::writeback_translated(const Writeback& wb) {
+    const uint32_t words[2] = {DMA_DESC_STATUS_DONE, wb.length};
+    const uint8_t* from = reinterpret_cast<const uint8_t*>(words);
+    const uint64_t bytes = status_bytes(params_.descriptor_bytes);
+    uint64_t t = wb.issue;
+    if (writeback_fault_ != DMA_ERR_NONE) return t;  // the channel is stopping
+    for (uint64_t off = 0; off < bytes;) {
+        const uint64_t iova = wb.addr + off, piece = page_piece(iova, bytes - off);
+        Iommu::Translation tr = iommu_.translate(iova, true, t);
+        if (tr.error != DMA_ERR_NONE) {
+            note_writeback_fault(tr.error, tr.ready, iova);
+            return tr.ready;
+        }
+        if (!bus_.reachable(tr.phys, piece)) {
+            uint64_t cycles = 0;
+            dma_hw_error err = bus_.classify(tr.phys, true, true, &cycles);
+            note_writeback_fault(err, tr.ready + cycles, 0);
+            return tr.ready + cycles;
+        }
+        if (bus_.fast()) {
+            std::memcpy(bus_.host(tr.phys), from + off, piece);
+            t = bus_.fast_write(tr.ready, tr.phys, piece).response;
+        } else {
+            BusAccess w = bus_.write(tr.ready, tr.phys, piece, from + off);
+            t = w.done;
+            if (w.fault != BusFault::none) {
+                note_writeback_fault(BusPort::error_of(w.fault, true), w.done, 0);
+                return t;
+            }
+        }
+        off += piece;
+    }
+    return t;
+}
+
+void DmaChannel::note_writeback_fault(dma_hw_error err, uint64_t at, uint64_t iova) {
+    if (writeback_fault_ != DMA_ERR_NONE) return;
+    writeback_fault_ = err;
+    writeback_fault_at_ = at;
+    writeback_fault_iova_ = iova;
 }
 
 void DmaChannel::raise_irq(uint64_t at) {
@@ -248,15 +298,19 @@ void DmaChannel::raise_coalesced(uint64_t at) {
 }
 
 // Stops the channel at `at`, or after its last write-back unless aborted.
-void DmaChannel::stop(uint64_t at, dma_hw_error err) {
+void DmaChannel::stop(uint64_t at, dma_hw_error err, uint64_t fault_iova) {
     before_write(kNever);
-    if (err == DMA_ERR_NONE) err = writeback_fault_;
+    if (err == DMA_ERR_NONE) {
+        err = writeback_fault_;
+        fault_iova = writeback_fault_iova_;
+    }
     if (err != DMA_ERR_ABORTED) at = std::max(at, last_done_);
     expire_coalesce_timer(at);
     planning_ = false;
     walker_.halt();
     mover_.end_segment();
     stop_at_ = at;
+    stop_fault_iova_ = fault_iova;
     stop_status_ = err == DMA_ERR_NONE ? DMA_STATUS_DONE
                                        : DMA_STATUS_ERROR | (uint32_t(err) << DMA_STATUS_ERR_SHIFT);
     // The stop interrupt also reports the completions still below the threshold.
@@ -281,6 +335,7 @@ DmaChannel::Event DmaChannel::take_event(uint64_t now) {
     if (stop_at_ <= now && (irqs_.empty() || stop_at_ <= irqs_.front())) {
         stop_at_ = kNever;
         status = stop_status_;
+        translation_fault = stop_fault_iova_;
         return Event::stop;
     }
     if (!irqs_.empty() && irqs_.front() <= now) {

@@ -20,6 +20,7 @@
 #include "bus_port.h"
 #include "data_mover.h"
 #include "descriptor_walker.h"
+#include "iommu.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -28,8 +29,8 @@ class DmaChannel {
 public:
     static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
-    DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, DevicePort& device,
-               TraceSink* const* sink);
+    DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, Iommu& iommu,
+               DevicePort& device, TraceSink* const* sink);
 
     // Register state (the controller's register callbacks use these).
     uint64_t desc_addr = 0;
@@ -37,6 +38,12 @@ public:
     uint32_t status = 0;
     uint64_t bytes_done = 0;
     uint32_t descs_done = 0;
+    /// IOVA whose translation stopped the channel (status error TRANSLATION).
+    uint64_t translation_fault = 0;
+    /// The error code in `status`.
+    dma_hw_error error() const {
+        return static_cast<dma_hw_error>((status & DMA_STATUS_ERR_MASK) >> DMA_STATUS_ERR_SHIFT);
+    }
 
     /// START written at cycle `now`.
     void start(uint64_t now);
@@ -68,7 +75,8 @@ private:
     bool writes_status(uint32_t flags) const;
     /// Books the queued write-backs due at or before cycle t.
     void before_write(uint64_t t);
-    void stop(uint64_t at, dma_hw_error err);
+    /// `fault_iova`: the IOVA of a TRANSLATION error.
+    void stop(uint64_t at, dma_hw_error err, uint64_t fault_iova = 0);
     void raise_irq(uint64_t at);
     /// A DMA_DESC_IRQ descriptor completed at cycle `at`: counts it towards
     /// the coalescing threshold, raising the interrupt when it is reached.
@@ -82,6 +90,7 @@ private:
 
     const DmaParams& params_;
     BusPort& bus_;
+    Iommu& iommu_;
     DevicePort& device_;
     ChannelStats stats_;
     ChannelTracks tracks_;
@@ -100,12 +109,14 @@ private:
     DataMover mover_;
 
     bool planning_ = false;
+    bool translating_ = false;  ///< the IOMMU was on at START: addresses are IOVAs
     WalkItem current_;
     uint64_t last_done_ = 0;        ///< latest booked write-back completion
     uint64_t fault_desc_ = kNever;  ///< data descriptor whose first burst fails
     uint64_t descs_begun_ = 0;      ///< data descriptors begun since START
     uint64_t stop_at_ = kNever;
     uint32_t stop_status_ = 0;
+    uint64_t stop_fault_iova_ = 0;
     Ring<uint64_t> irqs_;             ///< planned interrupt cycles, in order
     uint64_t irq_pending_ = 0;        ///< completions counted towards the threshold
     uint64_t irq_deadline_ = kNever;  ///< delay timer expiry while completions pend
@@ -119,8 +130,13 @@ private:
         uint32_t length;   ///< bytes the status reports
     };
     uint64_t writeback_foreign(const Writeback& wb);
-    dma_hw_error writeback_fault_ = DMA_ERR_NONE;  ///< foreign path: first failed write-back
+    /// IOMMU on: the write-back through its translation, a page at a time.
+    uint64_t writeback_translated(const Writeback& wb);
+    void note_writeback_fault(dma_hw_error err, uint64_t at, uint64_t iova);
+    /// First failed write-back (foreign path bus error, or translation)
+    dma_hw_error writeback_fault_ = DMA_ERR_NONE;
     uint64_t writeback_fault_at_ = 0;
+    uint64_t writeback_fault_iova_ = 0;
     Ring<Writeback> writebacks_;
 };
 

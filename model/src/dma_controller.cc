@@ -9,19 +9,20 @@
 #include "bus_port.h"
 #include "dma_channel.h"
 #include "dma_registers.h"
+#include "iommu.h"
 
 namespace dmasim::model {
 
 namespace {
-void check_params(const DmaParams& p, const BusParams& bus) {
-    std::vector<ParamProblem> problems = validate(p, bus);
+void check_params(const DmaParams& p, const BusParams& bus, const IommuParams& iommu) {
+    std::vector<ParamProblem> problems = validate(p, bus, iommu);
     if (!problems.empty()) throw std::invalid_argument(problems.front().message);
 }
 }  // namespace
 
 DmaController::DmaController(sc_core::sc_module_name name, const DmaParams& params,
                              const BusParams& bus, uint64_t quantum_cycles, const Clock& clock,
-                             DevicePort& device)
+                             DevicePort& device, const IommuParams& iommu)
     : sc_module(name),
       regs("regs"),
       master("master"),
@@ -33,9 +34,11 @@ DmaController::DmaController(sc_core::sc_module_name name, const DmaParams& para
       window_(quantum_),
       clock_(clock),
       bus_(std::make_unique<BusPort>(master, clock, bus)) {
-    check_params(params, bus);
+    check_params(params, bus, iommu);
+    iommu_ = std::make_unique<Iommu>(iommu, *bus_);
     for (unsigned i = 0; i < params.channels; ++i)
-        channels_.push_back(std::make_unique<DmaChannel>(i, params_, *bus_, device, &trace_));
+        channels_.push_back(
+            std::make_unique<DmaChannel>(i, params_, *bus_, *iommu_, device, &trace_));
     master.register_invalidate_direct_mem_ptr(this, &DmaController::invalidate_dmi);
     regs.register_b_transport(this, &DmaController::b_transport);
     regs.register_transport_dbg(this, &DmaController::transport_dbg);
@@ -52,7 +55,10 @@ bool DmaController::any_busy() const {
 
 void DmaController::reset_stats() {
     for (auto& c : channels_) c->reset_stats();
+    iommu_->reset_stats();
 }
+
+const IommuStats& DmaController::iommu_stats() const { return iommu_->stats(); }
 
 // ---- bus master side ---------------------------------------------------
 
@@ -67,14 +73,16 @@ const RegisterInfo* DmaController::find_register(uint32_t offset, unsigned* chan
     *channel = in_channels ? (offset - DMA_CH_BASE(0)) / (DMA_CH_BASE(1) - DMA_CH_BASE(0)) : 0;
     uint32_t rel = in_channels ? offset - DMA_CH_BASE(*channel) : offset;
     for (const RegisterInfo& r : register_table())
-        if (r.per_channel == in_channels && r.offset == rel) return &r;
+        if (r.per_channel == in_channels && r.offset == rel && (!r.iommu || iommu_->present()))
+            return &r;
     return nullptr;
 }
 
 uint32_t DmaController::caps() const {
     return channels() | DMA_CAPS_CHAINED_PAGES | DMA_CAPS_LINKED_LIST |
            (params_.descriptor_bytes << DMA_CAPS_DESC_SIZE_SHIFT) |
-           (static_cast<uint32_t>(params_.status_writeback) << DMA_CAPS_WRITEBACK_SHIFT);
+           (static_cast<uint32_t>(params_.status_writeback) << DMA_CAPS_WRITEBACK_SHIFT) |
+           (iommu_->present() ? DMA_CAPS_IOMMU : 0);
 }
 
 // START on an idle channel begins a walk; ABORT on a busy one stops it.
@@ -149,6 +157,8 @@ void DmaController::retire_events(uint64_t now) {
         for (;;) {
             DmaChannel::Event e = c.take_event(now);
             if (e == DmaChannel::Event::none) break;
+            if (e == DmaChannel::Event::stop && c.error() == DMA_ERR_TRANSLATION)
+                iommu_->fault_iova = c.translation_fault;
             if (e == DmaChannel::Event::irq) {
                 irq_status_ |= 1u << i;
                 c.tracks().instant(TraceTrack::irq, "irq", now);

@@ -4,6 +4,7 @@
 #include <dmasim/model/dma_controller.h>
 
 #include "dma_channel.h"
+#include "iommu.h"
 
 namespace dmasim::model {
 
@@ -26,6 +27,37 @@ const std::vector<RegisterInfo>& DmaController::register_table() {
          "bit n: channel n drives the interrupt line",
          [](const Dma& d, const Ch&) { return d.irq_mask_; },
          [](Dma& d, Ch&, uint32_t v, uint64_t) { d.irq_mask_ = v & ((1u << d.channels()) - 1); }},
+        {"IOMMU_CTRL", DMA_REG_IOMMU_CTRL, false, Access::rw, 0,
+         "ENABLE (bit 0): channels started from now on translate their addresses",
+         [](const Dma& d, const Ch&) { return d.iommu_->ctrl; },
+         [](Dma& d, Ch&, uint32_t v, uint64_t) { d.iommu_->ctrl = v & DMA_IOMMU_CTRL_ENABLE; },
+         true},
+        {"IOMMU_ROOT_LO", DMA_REG_IOMMU_ROOT_LO, false, Access::rw, 0,
+         "root page table's bus address, bits 31:0",
+         [](const Dma& d, const Ch&) { return static_cast<uint32_t>(d.iommu_->root); },
+         [](Dma& d, Ch&, uint32_t v, uint64_t) {
+             d.iommu_->root = (d.iommu_->root & ~0xFFFFFFFFull) | v;
+         },
+         true},
+        {"IOMMU_ROOT_HI", DMA_REG_IOMMU_ROOT_HI, false, Access::rw, 0,
+         "root page table's bus address, bits 63:32",
+         [](const Dma& d, const Ch&) { return static_cast<uint32_t>(d.iommu_->root >> 32); },
+         [](Dma& d, Ch&, uint32_t v, uint64_t) {
+             d.iommu_->root = (d.iommu_->root & 0xFFFFFFFFull) | (uint64_t(v) << 32);
+         },
+         true},
+        {"IOMMU_INVALIDATE", DMA_REG_IOMMU_INVALIDATE, false, Access::rw, 0,
+         "any write drops every cached translation; reads 0",
+         [](const Dma&, const Ch&) -> uint32_t { return 0; },
+         [](Dma& d, Ch&, uint32_t, uint64_t) { d.iommu_->invalidate(); }, true},
+        {"IOMMU_FAULT_LO", DMA_REG_IOMMU_FAULT_LO, false, Access::ro, 0,
+         "IOVA of the latest translation fault, bits 31:0",
+         [](const Dma& d, const Ch&) { return static_cast<uint32_t>(d.iommu_->fault_iova); },
+         nullptr, true},
+        {"IOMMU_FAULT_HI", DMA_REG_IOMMU_FAULT_HI, false, Access::ro, 0,
+         "IOVA of the latest translation fault, bits 63:32",
+         [](const Dma& d, const Ch&) { return static_cast<uint32_t>(d.iommu_->fault_iova >> 32); },
+         nullptr, true},
         {"DESC_ADDR_LO", DMA_CH_DESC_ADDR_LO, true, Access::rw, 0,
          "first descriptor's bus address, bits 31:0",
          [](const Dma&, const Ch& c) { return static_cast<uint32_t>(c.desc_addr); },

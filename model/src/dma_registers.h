@@ -29,6 +29,9 @@ struct RegisterInfo {
     /// What a write does, at `cycle`; null for read-only registers, whose
     /// writes are ignored as in hardware.
     void (*write)(DmaController& dma, DmaChannel& channel, uint32_t value, uint64_t cycle);
+    /// Exists only on a platform with an IOMMU (iommu.enabled): elsewhere
+    /// its offset has no register.
+    bool iommu = false;
 };
 
 const char* access_name(Access a);

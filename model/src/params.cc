@@ -51,6 +51,18 @@ const Limit<IntRange, uint64_t> kIntLimits[] = {
      [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.completion_header_bytes; }},
     {"pcie.tags", limits::pcie_tags,
      [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.tags; }},
+    {"iommu.iotlb_entries", limits::iotlb_entries,
+     [](const PlatformParams& p) -> uint64_t { return p.iommu.iotlb_entries; }},
+    {"iommu.iotlb_ways", limits::iotlb_ways,
+     [](const PlatformParams& p) -> uint64_t { return p.iommu.iotlb_ways; }},
+    {"iommu.page_size", limits::iommu_page_bytes,
+     [](const PlatformParams& p) -> uint64_t { return p.iommu.page_bytes; }},
+    {"iommu.walk_levels", limits::iommu_walk_levels,
+     [](const PlatformParams& p) -> uint64_t { return p.iommu.walk_levels; }},
+    {"iommu.walk_cache_entries", limits::iommu_walk_cache_entries,
+     [](const PlatformParams& p) -> uint64_t { return p.iommu.walk_cache_entries; }},
+    {"iommu.iotlb_hit_cycles", limits::iommu_iotlb_hit_cycles,
+     [](const PlatformParams& p) -> uint64_t { return p.iommu.iotlb_hit_cycles; }},
 };
 const Limit<RealRange, double> kRealLimits[] = {
     {"pcie.dllp_overhead", limits::pcie_dllp_overhead,
@@ -126,6 +138,30 @@ const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
                  "or 16 (64-bit addresses)",
                  h);
          }},
+        // The IOTLB's set index is IOVA bits (checked whether or not the
+        // IOMMU is on, so a config that turns it on later carries no bad value).
+        {{{"iommu.iotlb_ways", "iommu.iotlb_entries"},
+          "`iommu.iotlb_ways` must divide `iommu.iotlb_entries` into a power-of-two number of "
+          "sets"},
+         [](const PlatformParams& p) -> std::string {
+             const IommuParams& m = p.iommu;
+             if (m.iotlb_ways == 0 || m.iotlb_entries == 0) return {};  // ranges report these
+             const unsigned sets = m.iotlb_entries / m.iotlb_ways;
+             if (m.iotlb_entries % m.iotlb_ways == 0 && (sets & (sets - 1)) == 0) return {};
+             return fmt::format(
+                 "iommu.iotlb_ways = {} must divide iommu.iotlb_entries = {} into a power-of-two "
+                 "number of sets (the set index is IOVA bits)",
+                 m.iotlb_ways, m.iotlb_entries);
+         }},
+        {{{"iommu.page_size"}, "`iommu.page_size` must be 4KiB or 2MiB"},
+         [](const PlatformParams& p) -> std::string {
+             const uint64_t b = p.iommu.page_bytes;
+             if (b == 4096 || b == 2097152) return {};
+             return fmt::format(
+                 "iommu.page_size = {} must be 4096 (4KiB) or 2097152 (2MiB): the sglist IOMMU "
+                 "layer maps 4 KiB and 2 MiB pages",
+                 b);
+         }},
         // Time is counted in whole picoseconds (SystemC's resolution), so
         // the period must be one (to 0.0001 ps, so that 333.333333 MHz is
         // the 3000 ps clock it means).
@@ -187,10 +223,12 @@ std::vector<ParamProblem> validate(const PlatformParams& p) {
     return problems;
 }
 
-std::vector<ParamProblem> validate(const DmaParams& dma, const BusParams& bus) {
+std::vector<ParamProblem> validate(const DmaParams& dma, const BusParams& bus,
+                                   const IommuParams& iommu) {
     PlatformParams p;
     p.dma = dma;
     p.bus = bus;
+    p.iommu = iommu;
     return validate(p);
 }
 

@@ -20,7 +20,7 @@ struct Platform::Impl {
           interconnect("interconnect", p.memory.size_bytes, p.bus.interconnect_latency_cycles,
                        clock),
           device(p.device),
-          dma("dma", p.dma, p.bus, p.quantum_cycles, clock, device),
+          dma("dma", p.dma, p.bus, p.quantum_cycles, clock, device, p.iommu),
           irq("irq"),
           busy("busy", p.dma.channels),
           traffic(
@@ -92,6 +92,8 @@ ChannelStats Platform::channel_stats(unsigned channel) const {
     return impl_->dma.channel(channel).stats();
 }
 
+IommuStats Platform::iommu_stats() const { return impl_->dma.iommu_stats(); }
+
 ResourceStats Platform::read_channel_stats() const { return impl_->memory.read_channel().stats(); }
 
 ResourceStats Platform::write_channel_stats() const {
@@ -116,6 +118,10 @@ std::vector<StatGroup> Platform::statistics() const {
     groups.push_back(table_group("traffic", kTrafficDefs,
                                  {static_cast<double>(impl_->traffic.bytes()),
                                   static_cast<double>(impl_->traffic.bursts())}));
+    // Only a platform with an IOMMU reports it: other runs' reports and
+    // CSV columns stay as they were.
+    if (impl_->params.iommu.enabled)
+        groups.push_back(table_group("iommu", kIommuCounterDefs, counter_values(iommu_stats())));
     return groups;
 }
 

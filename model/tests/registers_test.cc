@@ -20,6 +20,7 @@ uint64_t reg_addr(const RegisterInfo& r, unsigned ch) {
 TEST(ModelRegisters, ResetValuesMatchTheTable) {
     PlatformParams p;
     p.dma.channels = 2;
+    p.iommu.enabled = true;  // every register of the table exists
     Rig rig(p);
     rig.run([&] {
         for (const RegisterInfo& r : DmaController::register_table()) {
@@ -44,7 +45,9 @@ TEST(ModelRegisters, CapsReportChannelsFormatsAndDescriptorSize) {
 }
 
 TEST(ModelRegisters, ReadOnlyRegistersIgnoreWrites) {
-    Rig rig(PlatformParams{});
+    PlatformParams p;
+    p.iommu.enabled = true;  // every register of the table exists
+    Rig rig(p);
     rig.run([&] {
         for (const RegisterInfo& r : DmaController::register_table()) {
             if (r.access != Access::ro) continue;

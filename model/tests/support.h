@@ -4,10 +4,12 @@
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
+#include <dmasim/hw/iommu_hw.h>
 #include <dmasim/model/platform.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -127,6 +129,62 @@ uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
 uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
                       const std::vector<uint64_t>& chunks,
                       unsigned descriptor_bytes = DMA_HW_DESC_SIZE);
+
+/// A radix tree of page tables in simulated memory, as iommu_hw.h lays it out
+/// (written here independently of sglist's IOMMU layer).
+class PageTables {
+public:
+    /// Tables are allocated from `tables_at` on, 4 KiB each.
+    PageTables(uint8_t* ram, unsigned levels, uint64_t tables_at)
+        : ram_(ram), levels_(levels), next_(tables_at), root_(new_table()) {}
+    uint64_t root() const { return root_; }
+
+    /// Maps the 4 KiB page at `iova` to `phys`.
+    void map(uint64_t iova, uint64_t phys, bool writable = true) {
+        set(slot(iova, 1), phys | IOMMU_PTE_PRESENT | (writable ? IOMMU_PTE_WRITE : 0));
+    }
+    /// Maps the 2 MiB page at `iova` to `phys` with a level-2 leaf.
+    void map_large(uint64_t iova, uint64_t phys, bool writable = true) {
+        set(slot(iova, 2),
+            phys | IOMMU_PTE_PRESENT | IOMMU_PTE_LEAF | (writable ? IOMMU_PTE_WRITE : 0));
+    }
+    /// Identity-maps every 4 KiB page of [from, from + bytes).
+    void identity(uint64_t from, uint64_t bytes, bool writable = true) {
+        const uint64_t page = IOMMU_PT_BYTES;
+        for (uint64_t a = from & ~(page - 1); a < from + bytes; a += page) map(a, a, writable);
+    }
+    /// Clears the leaf entry of the 4 KiB page at `iova`.
+    void unmap(uint64_t iova) { set(slot(iova, 1), 0); }
+
+private:
+    uint64_t get(uint64_t at) const {
+        uint64_t v;
+        std::memcpy(&v, ram_ + at, 8);
+        return v;
+    }
+    void set(uint64_t at, uint64_t v) { std::memcpy(ram_ + at, &v, 8); }
+    uint64_t new_table() {
+        uint64_t t = next_;
+        next_ += IOMMU_PT_BYTES;
+        std::memset(ram_ + t, 0, IOMMU_PT_BYTES);
+        return t;
+    }
+    /// Address of the level-`level` entry for iova, creating the tables above it.
+    uint64_t slot(uint64_t iova, unsigned level) {
+        uint64_t table = root_;
+        for (unsigned l = levels_; l > level; --l) {
+            uint64_t at = table + 8 * IOMMU_PT_INDEX(iova, l);
+            if (!(get(at) & IOMMU_PTE_PRESENT)) set(at, new_table() | IOMMU_PTE_PRESENT);
+            table = get(at) & IOMMU_PTE_ADDR_MASK;
+        }
+        return table + 8 * IOMMU_PT_INDEX(iova, level);
+    }
+
+    uint8_t* ram_;
+    unsigned levels_;
+    uint64_t next_;
+    uint64_t root_;
+};
 
 /// Fills n bytes with a seed-dependent pattern.
 void fill_pattern(uint8_t* p, uint64_t n, uint32_t seed);

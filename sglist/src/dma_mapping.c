@@ -104,12 +104,13 @@ static int direct_map_sg(struct device *dev, struct scatterlist *sgl, int nents)
 }
 
 /* Map and return the DMA segment count, or -errno. */
-static int map_sg(struct device *dev, struct scatterlist *sg, int nents)
+static int map_sg(struct device *dev, struct scatterlist *sg, int nents,
+		  enum dma_data_direction dir)
 {
 	if (!dev->dma_mask || nents <= 0 || !sg)
 		return -EINVAL;
 	if (dev->sim_iommu)
-		return iommu_map_sg(dev, sg, nents);
+		return iommu_map_sg(dev, sg, nents, dir);
 	return direct_map_sg(dev, sg, nents);
 }
 
@@ -120,7 +121,7 @@ int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 
 	(void)attrs;
 	BUG_ON(!valid_dma_direction(dir));
-	ret = map_sg(dev, sg, nents);
+	ret = map_sg(dev, sg, nents, dir);
 	return ret > 0 ? ret : 0;
 }
 
@@ -133,7 +134,7 @@ void dma_unmap_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
 	if (dev->sim_iommu) {
 		/* The list must be one this device mapped and not yet unmapped.
 		 */
-		bool found = iommu_unmap_sg(dev, sg);
+		bool found = iommu_unmap(dev, sg_dma_address(sg));
 
 		BUG_ON(!found);
 	}
@@ -148,7 +149,7 @@ int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
 	BUG_ON(!valid_dma_direction(dir));
 	if (sgt->orig_nents > INT_MAX)
 		return -EINVAL;
-	ret = map_sg(dev, sgt->sgl, (int)sgt->orig_nents);
+	ret = map_sg(dev, sgt->sgl, (int)sgt->orig_nents, dir);
 	if (ret < 0)
 		return ret;
 	sgt->nents = (unsigned int)ret;
@@ -159,4 +160,33 @@ void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
 		       enum dma_data_direction dir, unsigned long attrs)
 {
 	dma_unmap_sg_attrs(dev, sgt->sgl, (int)sgt->orig_nents, dir, attrs);
+}
+
+dma_addr_t dma_map_page(struct device *dev, struct page *page, size_t offset,
+			size_t size, enum dma_data_direction dir)
+{
+	phys_addr_t phys = page_to_phys(page) + offset;
+
+	BUG_ON(!valid_dma_direction(dir));
+	if (!dev->dma_mask || !size)
+		return DMA_MAPPING_ERROR;
+	if (dev->sim_iommu)
+		return iommu_map_phys(dev, phys, size, dir);
+	if (phys + size - 1 > dma_get_mask(dev) || phys + size > sim_mem_size())
+		return DMA_MAPPING_ERROR;
+	return phys;
+}
+
+void dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
+		    enum dma_data_direction dir)
+{
+	(void)size;
+	BUG_ON(!valid_dma_direction(dir));
+	if (dev->sim_iommu) {
+		/* The address must be one this device mapped and not yet
+		 * unmapped. */
+		bool found = iommu_unmap(dev, addr);
+
+		BUG_ON(!found);
+	}
 }

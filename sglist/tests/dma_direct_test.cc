@@ -4,22 +4,7 @@
 using sglist_dma = sgtest::SimMemTest;
 using sgtest::pages_at;
 
-namespace {
-
-// A table over the given page frames, each a separate full-page entry
-// unless frames are consecutive (then merged, as from_pages does).
-struct Table {
-    sg_table sgt{};
-    explicit Table(const std::vector<unsigned long>& pfns, unsigned offset = 0) {
-        auto pages = pages_at(pfns);
-        EXPECT_EQ(sg_alloc_table_from_pages(&sgt, pages.data(), pages.size(), offset,
-                                            pfns.size() * PAGE_SIZE - offset, GFP_KERNEL),
-                  0);
-    }
-    ~Table() { sg_free_table(&sgt); }
-};
-
-}  // namespace
+namespace {}  // namespace
 
 TEST(sglist_dma_plain, NewDeviceHasLinuxDefaultLimits) {
     device dev;
@@ -74,7 +59,7 @@ TEST(sglist_dma_plain, DeviceWithoutDmaMaskCannotSetOne) {
 TEST_F(sglist_dma, DirectMappingUsesPhysicalAddresses) {
     device dev;
     sgtest::init_wide_device(&dev);
-    Table t({100, 101, 300, 500}, 64);
+    sgtest::FramesTable t({100, 101, 300, 500}, 64);
     const int n = dma_map_sg(&dev, t.sgt.sgl, t.sgt.orig_nents, DMA_TO_DEVICE);
     EXPECT_EQ(n, static_cast<int>(t.sgt.orig_nents));
     scatterlist* sg;
@@ -89,7 +74,7 @@ TEST_F(sglist_dma, DirectMappingUsesPhysicalAddresses) {
 TEST_F(sglist_dma, MapSgtableSetsNentsToTheSegmentCount) {
     device dev;
     sgtest::init_wide_device(&dev);
-    Table t({10, 20, 30});
+    sgtest::FramesTable t({10, 20, 30});
     t.sgt.nents = 0;
     EXPECT_EQ(dma_map_sgtable(&dev, &t.sgt, DMA_FROM_DEVICE, 0), 0);
     EXPECT_EQ(t.sgt.nents, 3u);
@@ -100,7 +85,7 @@ TEST_F(sglist_dma, SegmentLongerThanMaxSegmentSizeFailsTheMapping) {
     device dev;
     sgtest::init_wide_device(&dev);
     ASSERT_EQ(dma_set_max_seg_size(&dev, 2 * PAGE_SIZE), 0);
-    Table t(sgtest::pfn_run(100, 3));  // one merged 3-page entry
+    sgtest::FramesTable t(sgtest::pfn_run(100, 3));  // one merged 3-page entry
     EXPECT_EQ(dma_map_sg(&dev, t.sgt.sgl, t.sgt.orig_nents, DMA_TO_DEVICE), 0);
     EXPECT_EQ(dma_map_sgtable(&dev, &t.sgt, DMA_TO_DEVICE, 0), -EINVAL);
 }
@@ -109,7 +94,7 @@ TEST_F(sglist_dma, SegmentAtMaxSegmentSizeMaps) {
     device dev;
     sgtest::init_wide_device(&dev);
     ASSERT_EQ(dma_set_max_seg_size(&dev, 3 * PAGE_SIZE), 0);
-    Table t(sgtest::pfn_run(100, 3));
+    sgtest::FramesTable t(sgtest::pfn_run(100, 3));
     EXPECT_EQ(dma_map_sg(&dev, t.sgt.sgl, t.sgt.orig_nents, DMA_TO_DEVICE), 1);
     dma_unmap_sg(&dev, t.sgt.sgl, t.sgt.orig_nents, DMA_TO_DEVICE);
 }
@@ -120,7 +105,7 @@ TEST_F(sglist_dma, SegmentCrossingTheBoundaryFailsTheMapping) {
     const unsigned long window = 16 * PAGE_SIZE;
     ASSERT_EQ(dma_set_seg_boundary(&dev, window - 1), 0);
     // Frames 15 and 16 straddle the 64 KiB line at frame 16.
-    Table t({15, 16});
+    sgtest::FramesTable t({15, 16});
     EXPECT_EQ(dma_map_sgtable(&dev, &t.sgt, DMA_TO_DEVICE, 0), -EINVAL);
 }
 
@@ -128,7 +113,7 @@ TEST_F(sglist_dma, SegmentEndingAtTheBoundaryMaps) {
     device dev;
     sgtest::init_wide_device(&dev);
     ASSERT_EQ(dma_set_seg_boundary(&dev, 16 * PAGE_SIZE - 1), 0);
-    Table t({14, 15});
+    sgtest::FramesTable t({14, 15});
     EXPECT_EQ(dma_map_sgtable(&dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     dma_unmap_sgtable(&dev, &t.sgt, DMA_TO_DEVICE, 0);
 }
@@ -138,7 +123,7 @@ TEST_F(sglist_dma, AddressBeyondTheDmaMaskFailsWithEio) {
     sgtest::init_wide_device(&dev);
     ASSERT_EQ(dma_set_mask(&dev, DMA_BIT_MASK(24)), 0);
     const unsigned long above = (1ul << 24) / PAGE_SIZE;  // first frame past 16 MiB
-    Table t({above});
+    sgtest::FramesTable t({above});
     EXPECT_EQ(dma_map_sg(&dev, t.sgt.sgl, t.sgt.orig_nents, DMA_TO_DEVICE), 0);
     EXPECT_EQ(dma_map_sgtable(&dev, &t.sgt, DMA_TO_DEVICE, 0), -EIO);
 }
@@ -146,7 +131,7 @@ TEST_F(sglist_dma, AddressBeyondTheDmaMaskFailsWithEio) {
 TEST_F(sglist_dma, MappingZeroEntriesFails) {
     device dev;
     sgtest::init_wide_device(&dev);
-    Table t({10});
+    sgtest::FramesTable t({10});
     EXPECT_EQ(dma_map_sg(&dev, t.sgt.sgl, 0, DMA_TO_DEVICE), 0);
 }
 

@@ -9,24 +9,6 @@ namespace {
 constexpr u64 kIovaBase = 1ull << 32;
 constexpr u64 kIovaSize = 1ull << 30;
 
-// Frames that never touch: 100, 102, 104, ...
-std::vector<unsigned long> gapped(unsigned n) {
-    std::vector<unsigned long> pfns;
-    for (unsigned i = 0; i < n; i++) pfns.push_back(100 + 2 * i);
-    return pfns;
-}
-
-struct Table {
-    sg_table sgt{};
-    explicit Table(const std::vector<unsigned long>& pfns) {
-        auto pages = pages_at(pfns);
-        EXPECT_EQ(sg_alloc_table_from_pages(&sgt, pages.data(), pages.size(), 0,
-                                            pfns.size() * PAGE_SIZE, GFP_KERNEL),
-                  0);
-    }
-    ~Table() { sg_free_table(&sgt); }
-};
-
 class IommuDevice {
 public:
     IommuDevice() {
@@ -57,7 +39,8 @@ TEST(sglist_iommu_plain, AttachRejectsBadRanges) {
     EXPECT_EQ(sim_iommu_attach(&dev, ~0ull & PAGE_MASK, 2 * PAGE_SIZE), -EINVAL);  // wraps
 }
 
-TEST(sglist_iommu_plain, AttachTwiceIsBusy) {
+// Attaching allocates the root table from simulated RAM, hence the fixture.
+TEST_F(sglist_iommu, AttachTwiceIsBusy) {
     device dev;
     sim_device_init(&dev, "d");
     ASSERT_EQ(sim_iommu_attach(&dev, kIovaBase, kIovaSize), 0);
@@ -68,7 +51,7 @@ TEST(sglist_iommu_plain, AttachTwiceIsBusy) {
 TEST_F(sglist_iommu, ScatteredFullPagesMergeIntoOneSegment) {
     IommuDevice d;
     const unsigned n = 8;
-    Table t(gapped(n));
+    sgtest::FramesTable t(sgtest::gapped_pfns(n));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     EXPECT_EQ(t.sgt.nents, 1u);
     EXPECT_EQ(dma_lengths(&t.sgt), (std::vector<unsigned>{n * PAGE_SIZE}));
@@ -77,14 +60,14 @@ TEST_F(sglist_iommu, ScatteredFullPagesMergeIntoOneSegment) {
 
 TEST_F(sglist_iommu, MapSgReturnsFewerSegmentsThanNents) {
     IommuDevice d;
-    Table t(gapped(5));
+    sgtest::FramesTable t(sgtest::gapped_pfns(5));
     EXPECT_EQ(dma_map_sg(&d.dev, t.sgt.sgl, t.sgt.orig_nents, DMA_TO_DEVICE), 1);
     dma_unmap_sg(&d.dev, t.sgt.sgl, t.sgt.orig_nents, DMA_TO_DEVICE);
 }
 
 TEST_F(sglist_iommu, EntriesPastTheSegmentsCarryNoMapping) {
     IommuDevice d;
-    Table t(gapped(4));
+    sgtest::FramesTable t(sgtest::gapped_pfns(4));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     auto entries = sgtest::entries_of(t.sgt.sgl);
     for (size_t i = t.sgt.nents; i < entries.size(); i++) {
@@ -96,8 +79,8 @@ TEST_F(sglist_iommu, EntriesPastTheSegmentsCarryNoMapping) {
 
 TEST_F(sglist_iommu, IovaTranslatesBackToEachEntrysPages) {
     IommuDevice d;
-    const auto pfns = gapped(6);
-    Table t(pfns);
+    const auto pfns = sgtest::gapped_pfns(6);
+    sgtest::FramesTable t(pfns);
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     const dma_addr_t iova = sg_dma_address(t.sgt.sgl);
     EXPECT_GE(iova, kIovaBase);
@@ -111,7 +94,7 @@ TEST_F(sglist_iommu, IovaTranslatesBackToEachEntrysPages) {
 TEST_F(sglist_iommu, ChainedListMergesAcrossChainLinks) {
     IommuDevice d;
     const unsigned n = 300;  // more than one sg array
-    Table t(gapped(n));
+    sgtest::FramesTable t(sgtest::gapped_pfns(n));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     EXPECT_EQ(dma_lengths(&t.sgt), (std::vector<unsigned>{n * PAGE_SIZE}));
     dma_unmap_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0);
@@ -120,7 +103,7 @@ TEST_F(sglist_iommu, ChainedListMergesAcrossChainLinks) {
 TEST_F(sglist_iommu, MergingHonoursTheMaxSegmentSize) {
     IommuDevice d;
     ASSERT_EQ(dma_set_max_seg_size(&d.dev, 3 * PAGE_SIZE), 0);
-    Table t(gapped(8));
+    sgtest::FramesTable t(sgtest::gapped_pfns(8));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     // 8 pages in segments of at most 3 pages: 3 + 3 + 2.
     EXPECT_EQ(dma_lengths(&t.sgt),
@@ -132,7 +115,7 @@ TEST_F(sglist_iommu, MergingHonoursTheSegmentBoundary) {
     IommuDevice d;
     const unsigned long window = 4 * PAGE_SIZE;
     ASSERT_EQ(dma_set_seg_boundary(&d.dev, window - 1), 0);
-    Table t(gapped(10));
+    sgtest::FramesTable t(sgtest::gapped_pfns(10));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     // 10 pages, never across a 4-page window: 4 + 4 + 2.
     EXPECT_EQ(dma_lengths(&t.sgt),
@@ -172,7 +155,7 @@ TEST_F(sglist_iommu, PartialPageEndsTheSegment) {
 TEST_F(sglist_iommu, EntryLongerThanMaxSegmentFails) {
     IommuDevice d;
     ASSERT_EQ(dma_set_max_seg_size(&d.dev, PAGE_SIZE), 0);
-    Table t(sgtest::pfn_run(100, 2));  // one 2-page entry
+    sgtest::FramesTable t(sgtest::pfn_run(100, 2));  // one 2-page entry
     EXPECT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), -EINVAL);
 }
 
@@ -181,7 +164,7 @@ TEST_F(sglist_iommu, UnmapFreesIovaSpaceForReuse) {
     sgtest::init_wide_device(&dev);
     const unsigned n = 8;
     ASSERT_EQ(sim_iommu_attach(&dev, kIovaBase, n * PAGE_SIZE), 0);
-    Table a(gapped(n)), b(gapped(n));
+    sgtest::FramesTable a(sgtest::gapped_pfns(n)), b(sgtest::gapped_pfns(n));
     ASSERT_EQ(dma_map_sgtable(&dev, &a.sgt, DMA_TO_DEVICE, 0), 0);
     EXPECT_EQ(dma_map_sgtable(&dev, &b.sgt, DMA_TO_DEVICE, 0), -ENOMEM);  // space is full
     dma_unmap_sgtable(&dev, &a.sgt, DMA_TO_DEVICE, 0);
@@ -193,7 +176,7 @@ TEST_F(sglist_iommu, UnmapFreesIovaSpaceForReuse) {
 
 TEST_F(sglist_iommu, TwoLiveMappingsGetDisjointRanges) {
     IommuDevice d;
-    Table a(gapped(3)), b(gapped(5));
+    sgtest::FramesTable a(sgtest::gapped_pfns(3)), b(sgtest::gapped_pfns(5));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &a.sgt, DMA_TO_DEVICE, 0), 0);
     ASSERT_EQ(dma_map_sgtable(&d.dev, &b.sgt, DMA_TO_DEVICE, 0), 0);
     const dma_addr_t a0 = sg_dma_address(a.sgt.sgl), b0 = sg_dma_address(b.sgt.sgl);
@@ -205,7 +188,7 @@ TEST_F(sglist_iommu, TwoLiveMappingsGetDisjointRanges) {
 TEST_F(sglist_iommu, IovaSpaceBeyondTheDmaMaskIsNotUsed) {
     IommuDevice d;  // IOVA space starts at 4 GiB
     ASSERT_EQ(dma_set_mask(&d.dev, DMA_BIT_MASK(32)), 0);
-    Table t(gapped(2));
+    sgtest::FramesTable t(sgtest::gapped_pfns(2));
     EXPECT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), -ENOMEM);
 }
 
@@ -214,7 +197,7 @@ TEST_F(sglist_iommu, DetachReturnsToDirectMapping) {
     sgtest::init_wide_device(&dev);
     ASSERT_EQ(sim_iommu_attach(&dev, kIovaBase, kIovaSize), 0);
     sim_iommu_detach(&dev);
-    Table t(gapped(2));
+    sgtest::FramesTable t(sgtest::gapped_pfns(2));
     ASSERT_EQ(dma_map_sgtable(&dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     EXPECT_EQ(t.sgt.nents, 2u);
     EXPECT_EQ(sg_dma_address(t.sgt.sgl), sg_phys(t.sgt.sgl));

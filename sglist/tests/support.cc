@@ -19,6 +19,21 @@ std::vector<page*> pages_at(const std::vector<unsigned long>& pfns) {
     return pages;
 }
 
+FramesTable::FramesTable(const std::vector<unsigned long>& pfns, unsigned offset) {
+    auto pages = pages_at(pfns);
+    EXPECT_EQ(sg_alloc_table_from_pages(&sgt, pages.data(), pages.size(), offset,
+                                        pfns.size() * PAGE_SIZE - offset, GFP_KERNEL),
+              0);
+}
+
+FramesTable::~FramesTable() { sg_free_table(&sgt); }
+
+std::vector<unsigned long> gapped_pfns(unsigned n) {
+    std::vector<unsigned long> pfns;
+    for (unsigned i = 0; i < n; i++) pfns.push_back(100 + 2 * i);
+    return pfns;
+}
+
 std::vector<page*> alloc_page_list(unsigned count) {
     std::vector<page*> pages;
     for (unsigned i = 0; i < count; i++) {

@@ -35,6 +35,20 @@ protected:
 /// enough for tests that only look at addresses).
 std::vector<page*> pages_at(const std::vector<unsigned long>& pfns);
 
+/// A table over the given page frames, each a separate full-page entry
+/// unless frames are consecutive (then merged, as from_pages does); the
+/// first starts `offset` bytes into its page.
+struct FramesTable {
+    sg_table sgt{};
+    explicit FramesTable(const std::vector<unsigned long>& pfns, unsigned offset = 0);
+    ~FramesTable();
+    FramesTable(const FramesTable&) = delete;
+    FramesTable& operator=(const FramesTable&) = delete;
+};
+
+/// Frames that never touch: 100, 102, 104, ... (n of them).
+std::vector<unsigned long> gapped_pfns(unsigned n);
+
 /// Allocated pages, to be freed with free_page_list().
 std::vector<page*> alloc_page_list(unsigned count);
 void free_page_list(const std::vector<page*>& pages);

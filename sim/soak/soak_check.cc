@@ -66,6 +66,40 @@ void check_outstanding(Checker& c, const json& statistics) {
     }
 }
 
+/// Descriptors and chain links: one per entry and D - 1 per transfer when
+/// mapped directly; behind the IOMMU, merged segments give fewer (at least
+/// one per transfer) and a list with fewer segments than chunks links fewer.
+void check_descriptors(Checker& c, uint64_t n) {
+    const uint64_t entries = n * c.key("workload.entries");
+    const uint64_t links = n * (c.key("workload.chain_depth") - 1);
+    if (!c.config.at("iommu.enabled").get<bool>()) {
+        c.expect_eq("descriptors", entries);
+        c.expect_eq("chain_links", links);
+        return;
+    }
+    const uint64_t descriptors = c.got("descriptors");
+    c.expect(descriptors >= n && descriptors <= entries,
+             fmt::format("result.descriptors = {}, outside [{}, {}] behind the IOMMU", descriptors,
+                         n, entries));
+    c.expect(c.got("chain_links") <= std::min(links, descriptors - std::min(descriptors, n)),
+             fmt::format("result.chain_links = {} above min({}, descriptors - transfers)",
+                         c.got("chain_links"), links));
+}
+
+/// The IOMMU never faults on a list the driver mapped, and a walk reads
+/// between one entry (walk cache hit) and walk_levels entries per miss.
+void check_iommu(Checker& c, const json& statistics) {
+    if (!c.config.at("iommu.enabled").get<bool>()) return;
+    const json& g = statistics.at("iommu");
+    const auto stat = [&g](const char* name) { return g.at(name).at("value").get<uint64_t>(); };
+    const uint64_t misses = stat("iotlb_misses"), reads = stat("walk_reads");
+    c.expect(stat("translation_faults") == 0,
+             fmt::format("iommu.translation_faults = {}", stat("translation_faults")));
+    c.expect(reads >= misses && reads <= misses * c.key("iommu.walk_levels"),
+             fmt::format("iommu.walk_reads = {} outside [misses, misses x walk_levels] = [{}, {}]",
+                         reads, misses, misses * c.key("iommu.walk_levels")));
+}
+
 }  // namespace
 
 std::vector<std::string> check_report(const json& report) {
@@ -75,13 +109,13 @@ std::vector<std::string> check_report(const json& report) {
         c.failures.push_back(
             fmt::format("integrity failed: {}", c.result.value("failure", std::string("?"))));
     check_bytes(c, n);
-    c.expect_eq("descriptors", n * c.key("workload.entries"));
-    c.expect_eq("chain_links", n * (c.key("workload.chain_depth") - 1));
+    check_descriptors(c, n);
     // Every handled interrupt costs the handler, every descriptor is reaped once.
     c.expect_eq("cpu_busy_cycles", c.key("cpu.irq_handler_cycles") * c.got("interrupts") +
                                        c.key("cpu.per_descriptor_cycles") * c.got("descriptors"));
     for (auto& v : invariant_violations(report)) c.failures.push_back(std::move(v));
     check_outstanding(c, report.at("statistics"));
+    check_iommu(c, report.at("statistics"));
     return c.failures;
 }
 

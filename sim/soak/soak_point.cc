@@ -130,6 +130,21 @@ void link(Draw& d, Builder& b) {
     b.set("pcie.tags", d.log_uniform(1, 256));
 }
 
+// Drawn after link(), for the same reason. The IOMMU translates every
+// access; its walks are reads on the same RAM channel.
+void iommu(Draw& d, Builder& b) {
+    const bool on = d.chance(0.3);
+    b.set("iommu.enabled", on ? "true" : "false");
+    if (!on) return;
+    const uint64_t ways = uint64_t{1} << d.uniform(0, 3);
+    b.set("iommu.iotlb_ways", ways);
+    b.set("iommu.iotlb_entries", ways * (uint64_t{1} << d.uniform(0, 6)));
+    b.set("iommu.page_size", d.chance(0.5) ? "4KiB" : "2MiB");
+    b.set("iommu.walk_levels", d.uniform(3, 5));
+    b.set("iommu.walk_cache_entries", d.chance(0.5) ? 0 : d.log_uniform(1, 64));
+    b.set("iommu.iotlb_hit_cycles", d.uniform(0, 3));
+}
+
 }  // namespace
 
 Point generate_point(uint64_t seed) {
@@ -140,6 +155,7 @@ Point generate_point(uint64_t seed) {
     workload(d, b);
     interrupts(d, b);
     link(d, b);
+    iommu(d, b);
     return b.p;
 }
 

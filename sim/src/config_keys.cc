@@ -309,6 +309,38 @@ std::vector<KeyDef> build_table() {
         "START register write to the first descriptor fetch",
         [](auto& c) -> auto& { return c.platform.dma.start_latency_cycles; }));
 
+    t.push_back(bool_key(
+        "iommu.enabled",
+        "Put an IOMMU between the DMA engine and memory: the driver maps every buffer and "
+        "descriptor chunk through page tables in simulated RAM and the engine issues IOVAs, "
+        "translated by an IOTLB (docs/timing-model.md)",
+        [](auto& c) -> auto& { return c.platform.iommu.enabled; }));
+    t.push_back(integer_key(
+        "iommu.iotlb_entries", "entries", model::limits::iotlb_entries, "Translations the IOTLB caches",
+        [](auto& c) -> auto& { return c.platform.iommu.iotlb_entries; }));
+    t.push_back(integer_key(
+        "iommu.iotlb_ways", "entries", model::limits::iotlb_ways,
+        "IOTLB associativity (entries per set); iommu.iotlb_entries = fully associative",
+        [](auto& c) -> auto& { return c.platform.iommu.iotlb_ways; }));
+    t.push_back(integer_key(
+        "iommu.page_size", "bytes", model::limits::iommu_page_bytes,
+        "Largest page the driver maps: 4KiB, or 2MiB (a 2 MiB leaf wherever a buffer is "
+        "2 MiB aligned and contiguous, as Linux's iommu_map)",
+        [](auto& c) -> auto& { return c.platform.iommu.page_bytes; }));
+    t.push_back(integer_key(
+        "iommu.walk_levels", "levels", model::limits::iommu_walk_levels,
+        "Page-table levels: an IOTLB miss reads this many dependent entries (IOVA of "
+        "12 + 9 x levels bits)",
+        [](auto& c) -> auto& { return c.platform.iommu.walk_levels; }));
+    t.push_back(integer_key(
+        "iommu.walk_cache_entries", "entries", model::limits::iommu_walk_cache_entries,
+        "Cached level-2 entries: a miss that hits them reads only the leaf; 0 = no walk cache",
+        [](auto& c) -> auto& { return c.platform.iommu.walk_cache_entries; }));
+    t.push_back(integer_key(
+        "iommu.iotlb_hit_cycles", "cycles", model::limits::iommu_iotlb_hit_cycles,
+        "Cost of a translation that hits the IOTLB, added to every translated access",
+        [](auto& c) -> auto& { return c.platform.iommu.iotlb_hit_cycles; }));
+
     t.push_back(real_key(
         "device.rate_bytes_per_cycle", "bytes/cycle", 0.001, 4096,
         "Stream port rate (dev_to_mem and mem_to_dev)",
@@ -395,11 +427,13 @@ std::vector<KeyDef> build_table() {
 
     t.push_back(choice_key<FaultKind>(
         "fault.kind",
-        "Inject a bus error (error-handling tests): none, on a descriptor fetch (DESC_BUS), or "
-        "on a data burst (DATA_BUS)",
+        "Inject a bus error (error-handling tests): none, on a descriptor fetch (DESC_BUS), "
+        "on a data burst (DATA_BUS), or translation: the driver revokes the IOMMU mapping of "
+        "a data descriptor's first page before START (TRANSLATION; needs iommu.enabled)",
         {{"none", FaultKind::none},
          {"descriptor", FaultKind::descriptor},
-         {"data", FaultKind::data}},
+         {"data", FaultKind::data},
+         {"translation", FaultKind::translation}},
         [](auto& c) -> auto& { return c.platform.dma.fault.kind; }));
     t.push_back(integer_key(
         "fault.channel", "channel", 0, DMA_MAX_CHANNELS - 1, "Channel whose access fails",
@@ -407,7 +441,8 @@ std::vector<KeyDef> build_table() {
     t.push_back(integer_key(
         "fault.index", "", 0, kMaxU64,
         "Which access fails, counted from each START (0 = the first): descriptor = that "
-        "descriptor fetch; data = the first data burst of that data descriptor",
+        "descriptor fetch; data = the first data burst of that data descriptor; translation "
+        "= that data descriptor's first page",
         [](auto& c) -> auto& { return c.platform.dma.fault.index; }));
     return t;
 }

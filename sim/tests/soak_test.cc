@@ -84,7 +84,9 @@ json passing_report() {
               {"dma.max_outstanding_writes", 2},
               // No per-descriptor cost, so a wrong descriptor count breaks one check only.
               {"cpu.irq_handler_cycles", 40},
-              {"cpu.per_descriptor_cycles", 0}}},
+              {"cpu.per_descriptor_cycles", 0},
+              {"iommu.enabled", false},
+              {"iommu.walk_levels", 4}}},
             {"result",
              {{"integrity", "pass"},
               {"bytes", channels * entries * segment},
@@ -122,6 +124,40 @@ TEST(SimSoakCheck, EachBrokenInvariantIsReported) {
     };
     for (const auto& [name, breakit] : cases) {
         json r = passing_report();
+        breakit(r);
+        EXPECT_EQ(check_report(r).size(), 1u) << name;
+    }
+}
+
+/// passing_report() behind the IOMMU: each channel's list merged into 4
+/// segments (over the 3 chunks: 2 links each), 12 misses walked 4 levels.
+json passing_iommu_report() {
+    json r = passing_report();
+    r["config"]["iommu.enabled"] = true;
+    r["result"]["descriptors"] = 2 * 4;
+    r["statistics"]["iommu"] = {{"iotlb_misses", {{"value", 12}}},
+                                {"walk_reads", {{"value", 12 * 4}}},
+                                {"translation_faults", {{"value", 0}}}};
+    return r;
+}
+
+TEST(SimSoakCheck, IommuReportsAllowMergedDescriptorsButNoFaultsOrOverlongWalks) {
+    EXPECT_TRUE(check_report(passing_iommu_report()).empty());
+    const std::vector<std::pair<const char*, void (*)(json&)>> cases = {
+        {"more descriptors than entries", [](json& r) { r["result"]["descriptors"] = 21; }},
+        {"a transfer without descriptors",
+         [](json& r) {
+             r["result"]["descriptors"] = 1;
+             r["result"]["chain_links"] = 0;
+         }},
+        {"more links than chunks", [](json& r) { r["result"]["chain_links"] = 5; }},
+        {"fault", [](json& r) { r["statistics"]["iommu"]["translation_faults"]["value"] = 1; }},
+        {"walk too long", [](json& r) { r["statistics"]["iommu"]["walk_reads"]["value"] = 49; }},
+        {"walk read nothing",
+         [](json& r) { r["statistics"]["iommu"]["walk_reads"]["value"] = 11; }},
+    };
+    for (const auto& [name, breakit] : cases) {
+        json r = passing_iommu_report();
         breakit(r);
         EXPECT_EQ(check_report(r).size(), 1u) << name;
     }

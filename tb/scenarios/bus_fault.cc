@@ -1,8 +1,9 @@
 // bus_fault.cc - the configured list on every channel at once, with the
 // bus error that fault.kind, fault.channel and fault.index inject. The
-// faulted channel must stop with DESC_BUS (descriptor fetch) or DATA_BUS
-// (data burst) and an interrupt, after exactly the data descriptors before
-// a data fault, leaving every byte outside what it moved unchanged; every
+// faulted channel must stop with DESC_BUS (descriptor fetch), DATA_BUS
+// (data burst) or TRANSLATION (a data page whose IOMMU mapping the driver
+// revoked) and an interrupt, after exactly the data descriptors before
+// a data or translation fault, leaving every byte outside what it moved unchanged; every
 // other channel must finish and pass the scoreboard. Only the channels
 // without the fault are measured; the faulted channel's outcome is in the
 // scenario results fault.code (the error code it reported) and fault.held
@@ -20,9 +21,24 @@ using dmasim::model::FaultParams;
 using dmasim::tb::Bench;
 using dmasim::tb::Transfer;
 
+// The error code the fault must stop its channel with.
+unsigned expected_error(FaultKind kind) {
+    switch (kind) {
+        case FaultKind::data:
+            return DMA_ERR_DATA_BUS;
+        case FaultKind::translation:
+            return DMA_ERR_TRANSLATION;
+        case FaultKind::none:
+        case FaultKind::descriptor:
+            break;
+    }
+    return DMA_ERR_DESC_BUS;
+}
+
 void check_faulted(Bench& bench, const Transfer& t, const FaultParams& f) {
-    const bool data = f.kind == FaultKind::data;
-    const unsigned expected = data ? DMA_ERR_DATA_BUS : DMA_ERR_DESC_BUS;
+    // Data and translation faults both hit a data descriptor's first access.
+    const bool data = f.kind != FaultKind::descriptor;
+    const unsigned expected = expected_error(f.kind);
     const char* name = dmasim_error_name(expected);
     bool held = bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
                              fmt::format("channel {}: status {:#x} has error {}, expected {} "
@@ -55,13 +71,13 @@ DMASIM_SCENARIO_CHECK(bus_fault, dmasim::tb::kChecksMemory) {
     const dmasim::tb::WorkloadConfig& w = config.workload;
     if (f.kind == FaultKind::none)
         return dmasim::tb::ScenarioRefusal{
-            "bus_fault needs fault.kind descriptor or data (it is none)",
+            "bus_fault needs fault.kind descriptor, data or translation (it is none)",
             {"fault.kind", "workload.scenario"}};
     // Each descriptor fetch reads at least one descriptor: the data
     // descriptors, plus one link slot per chunk boundary in chained_pages.
     const bool chained = config.descriptor_format == DMA_HW_FMT_CHAINED_PAGES;
     const uint64_t descriptors = w.entries + (chained ? w.chain_depth - 1 : 0);
-    const bool data = f.kind == FaultKind::data;
+    const bool data = f.kind != FaultKind::descriptor;
     const uint64_t reachable = data ? w.entries : descriptors;
     if (f.index >= reachable)
         return dmasim::tb::ScenarioRefusal{
@@ -81,7 +97,7 @@ DMASIM_SCENARIO_FOOTPRINT(bus_fault) {
 DMASIM_SCENARIO(bus_fault) {
     const FaultParams& f = bench.config().platform.dma.fault;
     if (!bench.expect(f.kind != FaultKind::none && f.channel < bench.channels(),
-                      fmt::format("bus_fault needs fault.kind descriptor or data and "
+                      fmt::format("bus_fault needs fault.kind descriptor, data or translation and "
                                   "fault.channel below dma.channels ({})",
                                   bench.channels())))
         return;

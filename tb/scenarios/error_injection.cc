@@ -180,6 +180,13 @@ void run_abort(Bench& bench, uint64_t seed) {
 // refused before anything runs, naming the key that makes it that long.
 // Its checks are about memory, and it breaks lists on purpose (traits).
 DMASIM_SCENARIO_CHECK(error_injection, dmasim::tb::kChecksMemory | dmasim::tb::kInjectsErrors) {
+    // Its address cases expect the bus to see physical addresses.
+    if (config.platform.iommu.enabled)
+        return dmasim::tb::ScenarioRefusal{
+            "error_injection writes physical addresses outside memory into descriptors; behind "
+            "an IOMMU they would be IOVAs that fault with TRANSLATION instead: set "
+            "iommu.enabled = false (bus_fault with fault.kind = translation tests the IOMMU)",
+            {"iommu.enabled", "workload.scenario"}};
     const uint64_t chunks = uint64_t{config.platform.dma.max_chain_depth} + 2;
     const uint64_t entries = std::max(config.workload.entries, chunks);
     const uint64_t pages_needed = 2 * entries;

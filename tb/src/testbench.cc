@@ -1,6 +1,7 @@
 // testbench.cc - see testbench.h.
 #include "testbench.h"
 
+#include <dmasim/hw/iommu_hw.h>
 #include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
 #include <dmasim/tb/validate.h>
@@ -20,6 +21,23 @@ constexpr uint64_t kRegsBase = DMA_REGS_BASE;
 
 std::string errno_text(int err) {
     return err == -ENOMEM ? sim_mem_last_error() : fmt::format("error {}", err);
+}
+
+// The device's I/O address space: from 1 GiB (2 MiB with two levels, whose
+// tables translate only 1 GiB) to the end of what iommu.walk_levels translate.
+struct IovaWindow {
+    uint64_t base, size;
+};
+
+/// Data descriptors the driver wrote for `x` (its mapped segments).
+unsigned mapped_descriptors(const dmasim_xfer& x) {
+    return x.spec.dir == DMA_HW_DEV_TO_MEM ? x.dst.nents : x.src.nents;
+}
+
+IovaWindow iova_window(unsigned levels) {
+    const uint64_t end = uint64_t{1} << IOMMU_IOVA_BITS(levels);
+    const uint64_t base = levels > 2 ? uint64_t{1} << 30 : uint64_t{2} << 20;
+    return {base, end - base};
 }
 
 }  // namespace
@@ -64,8 +82,12 @@ Testbench::~Testbench() { release_all(); }
 void Testbench::scenario_thread() {
     bind_io(&cpu_);
     try {
+        attach_iommu();
         if (dmasim_probe(&dd_, kRegsBase, &dma_device_) != 0)
-            stop_scenario(false, fmt::format("no DMA controller at {:#x}", kRegsBase));
+            stop_scenario(false, fmt::format("no DMA controller at {:#x}{}", kRegsBase,
+                                             config_.platform.iommu.enabled
+                                                 ? ", or one without an IOMMU (CAPS)"
+                                                 : ""));
         scenario_.run(*this);
         expect_all_waited();
         dmasim_remove(&dd_);
@@ -75,6 +97,18 @@ void Testbench::scenario_thread() {
     }
     release_all();
     sc_core::sc_stop();
+}
+
+void Testbench::attach_iommu() {
+    const model::IommuParams& iommu = config_.platform.iommu;
+    if (!iommu.enabled) return;
+    const IovaWindow w = iova_window(iommu.walk_levels);
+    const int err =
+        sim_iommu_attach_tables(&dma_device_, w.base, w.size, iommu.walk_levels, iommu.page_bytes);
+    if (err != 0)
+        stop_scenario(true, fmt::format("iommu.walk_levels = {}, iommu.page_size = {}: cannot "
+                                        "attach the IOMMU ({})",
+                                        iommu.walk_levels, iommu.page_bytes, errno_text(err)));
 }
 
 void Testbench::expect_all_waited() {
@@ -109,6 +143,21 @@ uint64_t Testbench::next_pattern_base(uint64_t bytes) {
     return base;
 }
 
+std::string Testbench::prep_error(const WorkloadConfig& w, int err) const {
+    const model::IommuParams& iommu = config_.platform.iommu;
+    // With RAM to spare, an IOMMU mapping failed for want of IOVA space.
+    if (iommu.enabled && err == -ENOMEM && *sim_mem_last_error() == '\0') {
+        const IovaWindow iova = iova_window(iommu.walk_levels);
+        return fmt::format(
+            "cannot map the list of {} entries: the IOMMU's I/O address space [{:#x}, {:#x}) "
+            "(iommu.walk_levels = {}; below 4 GiB with dma.descriptor_bytes = 16) is full: "
+            "raise iommu.walk_levels or shrink the list",
+            w.entries, iova.base, iova.base + iova.size, iommu.walk_levels);
+    }
+    return fmt::format("cannot build the list of {} entries in memory.size_mib = {}: {}", w.entries,
+                       config_.memory_size_mib, errno_text(err));
+}
+
 Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
     if (channel >= channels())
         stop_scenario(true, fmt::format("scenario {} needs channel {}, but dma.channels = {}",
@@ -121,10 +170,7 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
     if (std::string why = fit_error(w, spec, config_.memory_size_mib); !why.empty())
         stop_scenario(true, why);
     dmasim_xfer* x = nullptr;
-    if (const int err = dmasim_xfer_prep(&dd_, &spec, &x))
-        stop_scenario(true, fmt::format("cannot build the list of {} entries in memory.size_mib = "
-                                        "{}: {}",
-                                        w.entries, config_.memory_size_mib, errno_text(err)));
+    if (const int err = dmasim_xfer_prep(&dd_, &spec, &x)) stop_scenario(true, prep_error(w, err));
     transfers_.push_back(
         std::unique_ptr<Transfer>(new Transfer(x, channel, w, next_pattern_base(x->bytes))));
     Transfer& t = *transfers_.back();
@@ -139,6 +185,7 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
 
 void Testbench::start(Transfer& t) {
     if (t.started_) stop_scenario(false, "Bench::start: transfer already started");
+    inject_translation_fault(t);
     note_device_start(t);
     t.stats_at_start_ = platform_.channel_stats(t.channel_);
     if (dmasim_xfer_submit(&dd_.chan[t.channel_], t.xfer_) != 0)
@@ -239,6 +286,21 @@ std::optional<Window> Testbench::measured() const {
 
 void Testbench::abort(Transfer& t) { dmasim_chan_abort(&dd_.chan[t.channel_]); }
 
+// The driver takes the page's translation away (dmasim_xfer_revoke()),
+// so the IOMMU, not the bus, faults: counted from each START of the
+// channel, like the model's injected bus errors.
+void Testbench::inject_translation_fault(Transfer& t) {
+    const model::FaultParams& f = config_.platform.dma.fault;
+    if (f.kind != model::FaultKind::translation || t.channel_ != f.channel) return;
+    const int err =
+        f.index <= UINT32_MAX ? dmasim_xfer_revoke(&dd_, t.xfer_, unsigned(f.index)) : -EINVAL;
+    expect(err == 0, fmt::format("fault.kind = translation: cannot revoke data descriptor "
+                                 "fault.index = {} of the list on channel {} (it maps to {} "
+                                 "descriptors{})",
+                                 f.index, t.channel_, mapped_descriptors(*t.xfer_),
+                                 err == -ENODEV ? ", and iommu.enabled is false" : ""));
+}
+
 void Testbench::fail(const Mismatch& m) {
     if (!failure_) failure_ = m;
 }
@@ -262,7 +324,7 @@ bool Testbench::check(const Transfer& t) {
                 fmt::format("channel {} moved {} bytes, the list holds {}", t.channel_,
                             t.bytes_done(), x.bytes)) &&
          ok;
-    const unsigned descriptors = x.spec.dir == DMA_HW_DEV_TO_MEM ? x.dst.nents : x.src.nents;
+    const unsigned descriptors = mapped_descriptors(x);
     ok = expect(t.descs_done() == descriptors,
                 fmt::format("channel {} completed {} descriptors, the list maps to {}", t.channel_,
                             t.descs_done(), descriptors)) &&
@@ -326,8 +388,12 @@ void Testbench::release(Transfer& t) {
 }
 
 void Testbench::release_all() {
+    // Teardown needs no IOTLB invalidation (no bus access, as it may run
+    // after sc_start() returned): nothing translates any more.
+    dd_.iommu = 0;
     for (auto& t : transfers_) dmasim_xfer_free(&dd_, t->xfer_);
     transfers_.clear();
+    sim_iommu_detach(&dma_device_);
 }
 
 void Testbench::delay_cycles(uint64_t cycles) { sc_core::wait(platform_.clock().at(cycles)); }

@@ -51,11 +51,15 @@ public:
     std::optional<Window> measured() const;
     /// The first integrity failure, if any.
     const std::optional<Mismatch>& failure() const { return failure_; }
-    /// Frees every transfer still held (no bus access needed).
+    /// Frees every transfer still held and the IOMMU's page tables (no bus
+    /// access needed, so it may run after the simulation).
     void release_all();
 
 private:
     void scenario_thread();
+    /// With iommu.enabled: puts the DMA device behind sglist's IOMMU, whose
+    /// page tables the driver points the controller at in dmasim_probe().
+    void attach_iommu();
     void expect_all_waited();
     /// Ends the scenario from inside its thread without throwing there (an
     /// exception unwinding a SystemC coroutine confuses AddressSanitizer):
@@ -69,8 +73,12 @@ private:
     void fail(const Mismatch& m);
     bool record(const std::optional<Mismatch>& m);
     uint64_t next_pattern_base(uint64_t bytes);
+    /// Why dmasim_xfer_prep() failed with `err` for workload `w`.
+    std::string prep_error(const WorkloadConfig& w, int err) const;
     bool payload_checked() const { return config_.workload.payload == Payload::checked; }
     void note_device_start(Transfer& t);
+    /// fault.kind translation: revokes the faulted page before `t` starts.
+    void inject_translation_fault(Transfer& t);
     bool check_device(const Transfer& t);
 
     const SimConfig& config_;

@@ -95,6 +95,15 @@ const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
                  "memory.size_mib <= {} or dma.descriptor_bytes = 32 or 64",
                  c.memory_size_mib, kCompactMemoryMib);
          }},
+        {{{"fault.kind", "iommu.enabled"},
+          "`fault.kind: translation` needs `iommu.enabled: true`"},
+         [](const SimConfig& c) -> std::string {
+             if (c.platform.dma.fault.kind != model::FaultKind::translation ||
+                 c.platform.iommu.enabled)
+                 return {};
+             return "fault.kind = translation revokes an IOMMU mapping, so it needs "
+                    "iommu.enabled = true";
+         }},
         {{{"workload.entries", "workload.segment_bytes", "memory.size_mib"},
           "the workload's buffers (`workload.entries` segments sized by `workload.segment_bytes`, "
           "twice for `mem_to_mem`) and descriptor chunks must fit in `memory.size_mib`, "

@@ -7,6 +7,21 @@
 #include <cstdint>
 #include <vector>
 
+// The MMIO the driver does outside a simulation (the IOTLB invalidation
+// after an unmap), recorded instead of sent to a controller.
+struct MmioWrite {
+    uint64_t addr;
+    uint32_t value;
+};
+std::vector<MmioWrite> mmio_writes;
+
+extern "C" {
+uint32_t dmasim_io_read32(uint64_t) { return 0; }
+void dmasim_io_write32(uint32_t value, uint64_t addr) { mmio_writes.push_back({addr, value}); }
+void dmasim_completion_wait(struct completion*) {}
+void dmasim_completion_signal(struct completion*) {}
+}
+
 namespace {
 
 class DriverMemory : public ::testing::Test {
@@ -213,3 +228,109 @@ TEST_F(DriverMemory, InvalidDepthIsRejected) {
 }
 
 }  // namespace
+
+// Behind an IOMMU every address the controller sees is an IOVA: the head,
+// the chain links and the data addresses all translate back, through the
+// page tables in simulated memory, to the frames the driver wrote.
+class DriverIommu : public DriverMemory {
+protected:
+    void SetUp() override {
+        DriverMemory::SetUp();
+        ASSERT_EQ(sim_iommu_attach_tables(&dev_, kIovaBase, 1ull << 30, 4, PAGE_SIZE), 0);
+        dd_.iommu = 1;  // as dmasim_probe() sets it for a controller with CAPS.IOMMU
+        mmio_writes.clear();
+    }
+    void TearDown() override {
+        sim_iommu_detach(&dev_);
+        EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
+        DriverMemory::TearDown();
+    }
+    static constexpr uint64_t kIovaBase = 1ull << 30;
+};
+
+TEST_F(DriverIommu, ChunksAndLinksAreIovasThatTranslateToTheChunkFrames) {
+    dmasim_xfer* x = prep(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, 37, 3);
+    ASSERT_NE(x, nullptr);
+    for (unsigned c = 0; c < 3; ++c) {
+        EXPECT_GE(x->chunks[c].bus, kIovaBase);
+        EXPECT_EQ(sim_iommu_iova_to_phys(&dev_, x->chunks[c].bus), page_to_phys(x->chunks[c].page));
+        if (c == 2) continue;
+        auto* link = static_cast<dma_hw_desc*>(dmasim_xfer_desc(x, c, x->chunks[c].nr_desc));
+        EXPECT_EQ(link->src, x->chunks[c + 1].bus);
+    }
+    EXPECT_EQ(x->head, x->chunks[0].bus);
+    dmasim_xfer_free(&dd_, x);
+}
+
+TEST_F(DriverIommu, DataAddressesTranslateToTheSegments) {
+    dmasim_xfer* x = prep(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST, 9, 2);
+    ASSERT_NE(x, nullptr);
+    // 1001-byte segments at offset 13 never end on a page: no merging.
+    ASSERT_EQ(x->src.nents, 9u);
+    unsigned k = 0;
+    scatterlist *sg, *dsg = x->dst.sgl;
+    unsigned i;
+    for_each_sgtable_sg(&x->src, sg, i) {
+        const unsigned c = k < x->chunks[0].nr_desc ? 0 : 1;
+        const unsigned slot = c ? k - x->chunks[0].nr_desc : k;
+        auto* d = static_cast<dma_hw_ll_desc*>(dmasim_xfer_desc(x, c, slot));
+        EXPECT_EQ(sim_iommu_iova_to_phys(&dev_, d->src), sg_phys(sg)) << k;
+        EXPECT_EQ(sim_iommu_iova_to_phys(&dev_, d->dst), sg_phys(dsg)) << k;
+        dsg = sg_next(dsg);
+        ++k;
+    }
+    dmasim_xfer_free(&dd_, x);
+}
+
+TEST_F(DriverIommu, FreeingATransferInvalidatesTheIotlbOnce) {
+    dmasim_xfer* x = prep(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, 5, 1);
+    ASSERT_NE(x, nullptr);
+    EXPECT_TRUE(mmio_writes.empty());
+    dmasim_xfer_free(&dd_, x);
+    ASSERT_EQ(mmio_writes.size(), 1u);
+    EXPECT_EQ(mmio_writes[0].addr, uint64_t{DMA_REG_IOMMU_INVALIDATE});  // dd_.regs is 0
+}
+
+TEST_F(DriverIommu, RevokeUnmapsTheDescriptorsFirstPageAndInvalidates) {
+    dmasim_xfer* x = prep(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES, 5, 1);
+    ASSERT_NE(x, nullptr);
+    auto* d = static_cast<dma_hw_desc*>(dmasim_xfer_desc(x, 0, 3));
+    ASSERT_NE(sim_iommu_iova_to_phys(&dev_, d->src), 0u);
+    ASSERT_EQ(dmasim_xfer_revoke(&dd_, x, 3), 0);
+    EXPECT_EQ(sim_iommu_iova_to_phys(&dev_, d->src), 0u);
+    auto* other = static_cast<dma_hw_desc*>(dmasim_xfer_desc(x, 0, 2));
+    EXPECT_NE(sim_iommu_iova_to_phys(&dev_, other->src), 0u);
+    ASSERT_EQ(mmio_writes.size(), 1u);
+    EXPECT_EQ(mmio_writes[0].addr, uint64_t{DMA_REG_IOMMU_INVALIDATE});
+    EXPECT_EQ(dmasim_xfer_revoke(&dd_, x, 5), -EINVAL);  // past the list
+    dmasim_xfer_free(&dd_, x);
+}
+
+TEST_F(DriverMemory, RevokeNeedsAnIommu) {
+    dmasim_xfer* x = prep(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES, 2, 1);
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(dmasim_xfer_revoke(&dd_, x, 0), -ENODEV);
+    dmasim_xfer_free(&dd_, x);
+}
+
+TEST_F(DriverIommu, AListMergedIntoFewerSegmentsThanChunksLinksOnlyThatMany) {
+    // 8 whole pages at offset 0 are contiguous in IOVA space: the IOMMU
+    // merges them into one segment, so of the 4 chunks only the first is used.
+    dmasim_xfer_spec spec{};
+    spec.dir = DMA_HW_MEM_TO_MEM;
+    spec.format = DMA_HW_FMT_CHAINED_PAGES;
+    spec.entries = 8;
+    spec.chain_depth = 4;
+    spec.seg.dist = DMASIM_SEG_FIXED;
+    spec.seg.bytes = PAGE_SIZE;
+    dmasim_xfer* x = nullptr;
+    ASSERT_EQ(dmasim_xfer_prep(&dd_, &spec, &x), 0);
+    ASSERT_EQ(x->src.nents, 1u);
+    EXPECT_EQ(x->nr_chunks, 4u);
+    EXPECT_EQ(x->nr_linked, 1u);
+    auto* d = static_cast<dma_hw_desc*>(dmasim_xfer_desc(x, 0, 0));
+    EXPECT_EQ(d->length, 8 * PAGE_SIZE);
+    EXPECT_EQ(d->flags, DMA_DESC_END);
+    EXPECT_EQ(d->dst, sg_dma_address(x->dst.sgl));
+    dmasim_xfer_free(&dd_, x);
+}

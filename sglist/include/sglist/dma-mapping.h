@@ -5,8 +5,10 @@
  * Direct mode (the default): the bus address of a byte is its physical
  * address. IOMMU mode (after sim_iommu_attach()): each mapping takes one
  * contiguous range of I/O virtual addresses, so physically scattered
- * entries can merge into fewer, longer DMA segments. Both modes honour the
- * device's DMA mask, maximum segment size and segment boundary.
+ * entries can merge into fewer, longer DMA segments, and its pages are
+ * entered in page tables in simulated memory (<dmasim/hw/iommu_hw.h>)
+ * that a modelled IOMMU walks. Both modes honour the device's DMA mask,
+ * maximum segment size and segment boundary.
  * Simulated RAM is coherent: there is nothing to sync.
  */
 #ifndef SGLIST_DMA_MAPPING_H
@@ -152,6 +154,31 @@ int dma_map_sgtable(struct device *dev, struct sg_table *sgt,
 void dma_unmap_sgtable(struct device *dev, struct sg_table *sgt,
 		       enum dma_data_direction dir, unsigned long attrs);
 
+/**
+ * dma_map_page - map one physically contiguous buffer for DMA by @dev
+ * @dev: the device
+ * @page: first page frame of the buffer
+ * @offset: byte offset of the buffer in @page
+ * @size: bytes, at least 1
+ * @dir: transfer direction (DMA_BIDIRECTIONAL for descriptors the device
+ *	reads and writes back)
+ *
+ * Return: the bus address of the buffer, or DMA_MAPPING_ERROR (beyond the
+ * DMA mask or RAM, IOVA space full, no memory for page tables).
+ */
+dma_addr_t dma_map_page(struct device *dev, struct page *page, size_t offset,
+			size_t size, enum dma_data_direction dir);
+
+/**
+ * dma_unmap_page - undo dma_map_page()
+ * @dev: the device
+ * @addr: the address dma_map_page() returned
+ * @size: the size passed to it
+ * @dir: the direction passed to it
+ */
+void dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
+		    enum dma_data_direction dir);
+
 static inline int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
 {
 	(void)dev;
@@ -159,24 +186,66 @@ static inline int dma_mapping_error(struct device *dev, dma_addr_t dma_addr)
 }
 
 /**
- * sim_iommu_attach - put @dev behind an IOMMU with its own I/O address space
+ * sim_iommu_attach_tables - put @dev behind an IOMMU with its own I/O
+ * address space and page tables
  * @dev: the device (no live mappings)
  * @iova_base: first I/O virtual address, page aligned and not 0
  * @iova_size: size of the space, a page multiple
+ * @levels: page-table levels, IOMMU_MIN_LEVELS..IOMMU_MAX_LEVELS; the
+ *	space must end within IOMMU_IOVA_BITS(@levels) bits
+ * @max_page_bytes: largest leaf, PAGE_SIZE or 2 MiB (2 MiB leaves map
+ *	runs that are 2 MiB aligned in IOVA and physical space)
  *
- * Return: 0, -EINVAL for a bad range, -EBUSY if already attached,
- * -ENOMEM.
+ * Allocates the root table frame from simulated RAM
+ * (sim_iommu_root_table()); mappings add the lower tables they need.
+ *
+ * Return: 0, -EINVAL for a bad range, level count or page size, -EBUSY if
+ * already attached, -ENOMEM.
+ */
+int sim_iommu_attach_tables(struct device *dev, u64 iova_base, u64 iova_size,
+			    unsigned int levels, u64 max_page_bytes);
+
+/**
+ * sim_iommu_attach - sim_iommu_attach_tables() with 4 KiB leaves and the
+ * fewest levels that cover [@iova_base, @iova_base + @iova_size)
+ *
+ * Return: as sim_iommu_attach_tables().
  */
 int sim_iommu_attach(struct device *dev, u64 iova_base, u64 iova_size);
 
-/** sim_iommu_detach - back to direct mode; every mapping must be unmapped */
+/**
+ * sim_iommu_detach - back to direct mode, freeing every page-table frame;
+ * every mapping must be unmapped
+ */
 void sim_iommu_detach(struct device *dev);
+
+/**
+ * sim_iommu_root_table - physical address of the device's root page table
+ * (what the IOMMU's root register holds), or 0 in direct mode
+ */
+phys_addr_t sim_iommu_root_table(struct device *dev);
+
+/**
+ * sim_iommu_revoke - take one page's translation away behind the mapping's
+ * back, as a driver that unmapped too early would (fault-injection tests)
+ * @dev: a device behind an IOMMU
+ * @iova: any byte of a mapped page
+ *
+ * A 2 MiB leaf is split into 4 KiB leaves first, so only the 4 KiB page
+ * holding @iova stops translating. The mapping stays live: unmap it as
+ * usual. The caller must invalidate the IOTLB.
+ *
+ * Return: 0, -ENOENT if @iova is not mapped, -ENOMEM if the split finds
+ * no RAM for a table.
+ */
+int sim_iommu_revoke(struct device *dev, dma_addr_t iova);
 
 /**
  * sim_iommu_iova_to_phys - translate as the IOMMU would for the device
  * @dev: the device
  * @iova: an I/O virtual address
  *
+ * Walks the page tables in simulated memory, as the hardware does.
  * Return: the physical address, or 0 if @iova is not mapped (physical
  * address 0 is never a buffer). In direct mode @iova itself.
  */

@@ -17,6 +17,26 @@ static void __iomem *ch_reg(const struct dmasim_chan *ch, uint32_t offset)
 	return reg(ch->dd, DMA_CH_BASE(ch->id) + offset);
 }
 
+/*
+ * Behind an IOMMU (@dd->dev attached with page tables), points the
+ * controller at the root table and turns translation on before any START.
+ */
+static int iommu_enable(struct dmasim_dev *dd, uint32_t caps)
+{
+	uint64_t root = sim_iommu_root_table(dd->dev);
+
+	dd->iommu = 0;
+	if (!root)
+		return 0;
+	if (!(caps & DMA_CAPS_IOMMU))
+		return -ENODEV;
+	writel((uint32_t)root, reg(dd, DMA_REG_IOMMU_ROOT_LO));
+	writel((uint32_t)(root >> 32), reg(dd, DMA_REG_IOMMU_ROOT_HI));
+	writel(DMA_IOMMU_CTRL_ENABLE, reg(dd, DMA_REG_IOMMU_CTRL));
+	dd->iommu = 1;
+	return 0;
+}
+
 /**
  * dmasim_probe - find the controller and set up its channels
  * @dd: device state to initialise
@@ -29,8 +49,11 @@ static void __iomem *ch_reg(const struct dmasim_chan *ch, uint32_t offset)
  * descriptors get a status write-back; the driver never relies on one and
  * reads completion from the channel's STATUS, BYTES_DONE and DESCS_DONE.
  *
- * Return: 0, -ENODEV if the version register does not match, or a
- * dma_set_*() error.
+ * If @dev sits behind an IOMMU (sim_iommu_attach_tables()), programs the
+ * controller's IOMMU with the root table and enables translation.
+ *
+ * Return: 0, -ENODEV if the version register does not match or @dev has
+ * an IOMMU the controller lacks (CAPS), or a dma_set_*() error.
  */
 int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
 		 struct device *dev)
@@ -52,9 +75,8 @@ int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
 	dd->nr_channels = caps & DMA_CAPS_CHANNELS_MASK;
 	dd->desc_bytes =
 		(caps & DMA_CAPS_DESC_SIZE_MASK) >> DMA_CAPS_DESC_SIZE_SHIFT;
-	dd->writeback = (enum dma_hw_writeback)((caps &
-						 DMA_CAPS_WRITEBACK_MASK) >>
-						DMA_CAPS_WRITEBACK_SHIFT);
+	dd->writeback = (enum dma_hw_writeback)(
+		(caps & DMA_CAPS_WRITEBACK_MASK) >> DMA_CAPS_WRITEBACK_SHIFT);
 	/* Compact descriptors hold 32-bit addresses. */
 	if (dd->desc_bytes == DMA_HW_DESC16_SIZE)
 		ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
@@ -70,18 +92,35 @@ int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
 	}
 	dd->irq_mask = 0;
 	writel(0, reg(dd, DMA_REG_IRQ_MASK));
-	return 0;
+	return iommu_enable(dd, caps);
 }
 
 /**
- * dmasim_remove - quiesce the controller's interrupts
+ * dmasim_remove - quiesce the controller's interrupts and turn its IOMMU
+ * off
  * @dd: probed device with no transfer in flight
  */
 void dmasim_remove(struct dmasim_dev *dd)
 {
 	dd->irq_mask = 0;
 	writel(0, reg(dd, DMA_REG_IRQ_MASK));
+	if (dd->iommu)
+		writel(0, reg(dd, DMA_REG_IOMMU_CTRL));
+	dd->iommu = 0;
 	iounmap(dd->regs);
+}
+
+/**
+ * dmasim_iommu_invalidate - drop every translation the IOTLB caches
+ * @dd: probed device; without an IOMMU this does nothing
+ *
+ * Called after every unmap, so a later mapping of the same IOVA never
+ * meets a stale translation.
+ */
+void dmasim_iommu_invalidate(struct dmasim_dev *dd)
+{
+	if (dd->iommu)
+		writel(1, reg(dd, DMA_REG_IOMMU_INVALIDATE));
 }
 
 /* Whether a per-descriptor interrupt came from a channel still running. */

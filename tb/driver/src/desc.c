@@ -53,24 +53,31 @@ void *dmasim_xfer_desc(struct dmasim_xfer *x, unsigned int chunk,
 uint64_t dmasim_xfer_desc_bus(const struct dmasim_xfer *x, unsigned int chunk,
 			      unsigned int slot)
 {
-	return (uint64_t)page_to_phys(x->chunks[chunk].page) +
-	       (uint64_t)slot * dmasim_desc_size(x->spec.format,
-						 x->spec.desc_bytes);
+	return x->chunks[chunk].bus +
+	       (uint64_t)slot *
+		       dmasim_desc_size(x->spec.format, x->spec.desc_bytes);
 }
 
 /**
- * dmasim_free_descriptors - free the descriptor chunks of a transfer
- * @x: transfer; chunks never allocated are skipped
+ * dmasim_free_descriptors - unmap and free the descriptor chunks of a
+ * transfer
+ * @dev: the device they were mapped for
+ * @x: transfer; chunks never allocated or mapped are skipped
  */
-void dmasim_free_descriptors(struct dmasim_xfer *x)
+void dmasim_free_descriptors(struct device *dev, struct dmasim_xfer *x)
 {
+	struct dmasim_chunk *c;
 	unsigned int i;
 
 	if (!x->chunks)
 		return;
 	for (i = 0; i < x->nr_chunks; i++) {
-		if (x->chunks[i].page)
-			__free_pages(x->chunks[i].page, x->chunks[i].order);
+		c = &x->chunks[i];
+		if (c->mapped)
+			dma_unmap_page(dev, c->bus, c->mapped,
+				       DMA_BIDIRECTIONAL);
+		if (c->page)
+			__free_pages(c->page, c->order);
 	}
 	kfree(x->chunks);
 	x->chunks = NULL;
@@ -78,18 +85,22 @@ void dmasim_free_descriptors(struct dmasim_xfer *x)
 }
 
 /**
- * dmasim_alloc_descriptors - allocate the descriptor chunks of a transfer
+ * dmasim_alloc_descriptors - allocate and map the descriptor chunks of a
+ * transfer
+ * @dev: the device that reads them (and writes their status back)
  * @x: transfer with its spec set
  *
  * Sized for @x->spec.entries descriptors, before any data buffer exists:
  * like a driver's descriptor pool, the chunks must not depend on how
  * fragmented the data pages leave memory. A mapping that merges segments
- * only ever needs fewer slots per chunk.
+ * only ever needs fewer slots per chunk. Each chunk is mapped
+ * bidirectionally, so behind an IOMMU it gets an IOVA the controller can
+ * fetch from and write status back to.
  *
  * Return: 0 or -ENOMEM; on error the caller frees with
  * dmasim_free_descriptors().
  */
-int dmasim_alloc_descriptors(struct dmasim_xfer *x)
+int dmasim_alloc_descriptors(struct device *dev, struct dmasim_xfer *x)
 {
 	unsigned int depth = x->spec.chain_depth, i, slots;
 	struct dmasim_chunk *c;
@@ -102,12 +113,17 @@ int dmasim_alloc_descriptors(struct dmasim_xfer *x)
 		c = &x->chunks[i];
 		slots = dmasim_chunk_slots(x->spec.format, x->spec.entries,
 					   depth, i);
-		c->order = get_order((uint64_t)slots *
-				     dmasim_desc_size(x->spec.format,
-						      x->spec.desc_bytes));
+		c->order = get_order(
+			(uint64_t)slots *
+			dmasim_desc_size(x->spec.format, x->spec.desc_bytes));
 		c->page = alloc_pages(GFP_KERNEL, c->order);
 		if (!c->page)
 			return -ENOMEM;
+		c->bus = dma_map_page(dev, c->page, 0, PAGE_SIZE << c->order,
+				      DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(dev, c->bus))
+			return -ENOMEM;
+		c->mapped = PAGE_SIZE << c->order;
 	}
 	return 0;
 }
@@ -118,6 +134,9 @@ int dmasim_alloc_descriptors(struct dmasim_xfer *x)
  * zero, and so does whatever a fetch over-prefetches (it never crosses a
  * page). The block's pages past the slots (a 257-slot chunk has an order-2
  * block of 4 pages and uses 3) stay untouched, so they cost no host memory.
+ * An IOMMU may merge the list into fewer segments than there are chunks:
+ * then only the first @entries chunks are linked, one descriptor each
+ * (every chunk has room for a descriptor and a link).
  */
 static void layout_chunks(struct dmasim_xfer *x, unsigned int entries)
 {
@@ -125,9 +144,13 @@ static void layout_chunks(struct dmasim_xfer *x, unsigned int entries)
 	struct dmasim_chunk *c;
 	unsigned int i, slots;
 
+	x->nr_linked = entries < x->nr_chunks ? entries : x->nr_chunks;
 	for (i = 0; i < x->nr_chunks; i++) {
 		c = &x->chunks[i];
-		c->nr_desc = dmasim_chunk_entries(entries, x->nr_chunks, i);
+		c->nr_desc =
+			i < x->nr_linked
+				? dmasim_chunk_entries(entries, x->nr_linked, i)
+				: 0;
 		slots = dmasim_chunk_slots(x->spec.format, x->spec.entries,
 					   x->nr_chunks, i);
 		memset(page_address(c->page), 0, PAGE_ALIGN(slots * size));
@@ -143,17 +166,17 @@ static int cursor_is_chunk_end(const struct dmasim_xfer *x,
 static int cursor_is_last(const struct dmasim_xfer *x,
 			  const struct desc_cursor *cur)
 {
-	return cur->chunk + 1 == x->nr_chunks && cursor_is_chunk_end(x, cur);
+	return cur->chunk + 1 == x->nr_linked && cursor_is_chunk_end(x, cur);
 }
 
 /* The fields every layout shares; compact layouts keep the low bits
  * (fits_layout() checks they lose none). */
-#define STORE_FIELDS(desc, d)                                   \
-	do {                                                    \
-		(desc)->src = (d)->src;                         \
-		(desc)->dst = (d)->dst;                         \
-		(desc)->length = (d)->length;                   \
-		(desc)->flags = (d)->flags;                     \
+#define STORE_FIELDS(desc, d)                 \
+	do {                                  \
+		(desc)->src = (d)->src;       \
+		(desc)->dst = (d)->dst;       \
+		(desc)->length = (d)->length; \
+		(desc)->flags = (d)->flags;   \
 	} while (0)
 
 /* Writes @d into a slot in the layout the controller reports (CAPS); the
@@ -250,6 +273,10 @@ static int fill_descriptors(struct dmasim_xfer *x)
 		d.dst = x->spec.dir == DMA_HW_MEM_TO_DEV ? 0
 							 : sg_dma_address(sg);
 		if (x->spec.dir == DMA_HW_MEM_TO_MEM) {
+			/* One length moves both sides: an IOMMU must have
+			 * merged the two lists alike. */
+			if (sg_dma_len(dsg) != d.length)
+				return -EINVAL;
 			d.dst = sg_dma_address(dsg);
 			dsg = sg_next(dsg);
 		}
@@ -272,19 +299,19 @@ static int fill_descriptors(struct dmasim_xfer *x)
  * @x: transfer whose chunks are allocated and whose lists are DMA-mapped
  *
  * The mapped segment count (which an IOMMU may make smaller than the list)
- * is split over the chunks as design section 7 defines.
+ * is split over the chunks as design section 7 defines; with fewer
+ * segments than chunks, over as many chunks as segments.
  *
- * Return: 0, -EINVAL if the chunks outnumber the mapped segments or the
- * source and destination map differently, or -ERANGE if an address does
- * not fit the compact layout's 32 bits.
+ * Return: 0, -EINVAL if there are no chunks or segments, or the source
+ * and destination map to different segments, or -ERANGE if an address
+ * does not fit the compact layout's 32 bits.
  */
 int dmasim_build_descriptors(struct dmasim_xfer *x)
 {
 	unsigned int entries = primary_list(x)->nents;
 	int ret;
 
-	if (x->nr_chunks < 1 || x->nr_chunks > entries ||
-	    entries > x->spec.entries)
+	if (x->nr_chunks < 1 || entries < 1 || entries > x->spec.entries)
 		return -EINVAL;
 	if (x->spec.dir == DMA_HW_MEM_TO_MEM && x->dst.nents != entries)
 		return -EINVAL;

@@ -30,31 +30,6 @@ static int spec_valid(const struct dmasim_xfer_spec *spec)
 	       spec->seg.offset < PAGE_SIZE;
 }
 
-/**
- * dmasim_xfer_pages_needed - page frames a transfer will allocate
- * @spec: the transfer
- *
- * Counts the data blocks of every list (drawing the same lengths as
- * dmasim_xfer_prep() will) and the descriptor chunks, without allocating.
- *
- * Return: number of page frames.
- */
-uint64_t dmasim_xfer_pages_needed(const struct dmasim_xfer_spec *spec)
-{
-	uint64_t data = dmasim_buf_pages_needed(&spec->seg, spec->entries);
-	uint64_t desc = 0, slots;
-	unsigned int i;
-
-	for (i = 0; i < spec->chain_depth; i++) {
-		slots = dmasim_chunk_slots(spec->format, spec->entries,
-					   spec->chain_depth, i);
-		desc += 1ull
-			<< get_order(slots * dmasim_desc_size(spec->format,
-							   spec->desc_bytes));
-	}
-	return data * (uint64_t)(has_src(spec) + has_dst(spec)) + desc;
-}
-
 static int map_lists(struct dmasim_dev *dd, struct dmasim_xfer *x)
 {
 	int ret;
@@ -106,11 +81,13 @@ void dmasim_xfer_free(struct dmasim_dev *dd, struct dmasim_xfer *x)
 {
 	if (!x)
 		return;
-	dmasim_free_descriptors(x);
+	dmasim_free_descriptors(dd->dev, x);
 	if (x->dst_mapped)
 		dma_unmap_sgtable(dd->dev, &x->dst, DMA_FROM_DEVICE, 0);
 	if (x->src_mapped)
 		dma_unmap_sgtable(dd->dev, &x->src, DMA_TO_DEVICE, 0);
+	/* No translation of the freed pages may outlive them in the IOTLB. */
+	dmasim_iommu_invalidate(dd);
 	dmasim_buf_free(&x->dst, x->spec.seg.layout);
 	dmasim_buf_free(&x->src, x->spec.seg.layout);
 	kfree(x);
@@ -139,7 +116,7 @@ int dmasim_xfer_prep(struct dmasim_dev *dd, const struct dmasim_xfer_spec *spec,
 	x->spec = *spec;
 	/* The hardware decides the layout the descriptors are written in. */
 	x->spec.desc_bytes = dd->desc_bytes;
-	ret = dmasim_alloc_descriptors(x);
+	ret = dmasim_alloc_descriptors(dd->dev, x);
 	if (!ret)
 		ret = alloc_lists(x);
 	if (!ret)
@@ -154,4 +131,44 @@ int dmasim_xfer_prep(struct dmasim_dev *dd, const struct dmasim_xfer_spec *spec,
 		list_bytes(spec->dir == DMA_HW_DEV_TO_MEM ? &x->dst : &x->src);
 	*out = x;
 	return 0;
+}
+
+/* The list whose segments the data descriptors describe, in order. */
+static const struct sg_table *described_list(const struct dmasim_xfer *x)
+{
+	return x->spec.dir == DMA_HW_DEV_TO_MEM ? &x->dst : &x->src;
+}
+
+/**
+ * dmasim_xfer_revoke - take away the translation of one data descriptor's
+ * first page, as a buggy driver that unmapped too early would
+ * @dd: probed device whose IOMMU is on
+ * @x: prepared transfer, not started
+ * @index: data descriptor (0 = the first)
+ *
+ * Clears the IOMMU leaf of the page holding the first byte the descriptor
+ * reads (or, device to memory, writes) and invalidates the IOTLB, so the
+ * controller's access stops the channel with DMA_ERR_TRANSLATION.
+ *
+ * Return: 0, -ENODEV without an IOMMU, -EINVAL if @index is past the list.
+ */
+int dmasim_xfer_revoke(struct dmasim_dev *dd, struct dmasim_xfer *x,
+		       unsigned int index)
+{
+	const struct sg_table *list = described_list(x);
+	struct scatterlist *sg;
+	unsigned int i;
+
+	if (!dd->iommu)
+		return -ENODEV;
+	for_each_sgtable_dma_sg(list, sg, i)
+	{
+		if (i != index)
+			continue;
+		if (sim_iommu_revoke(dd->dev, sg_dma_address(sg)))
+			return -EINVAL;
+		dmasim_iommu_invalidate(dd);
+		return 0;
+	}
+	return -EINVAL;
 }

@@ -32,6 +32,7 @@ namespace dmasim::model {
 
 class BusPort;
 class DmaChannel;
+class Iommu;
 struct RegisterInfo;
 
 class DmaController : public sc_core::sc_module {
@@ -51,8 +52,10 @@ public:
     /// bus.interconnect_latency_cycles is added per request on the fast
     /// path (dmasim's Memory behind `master`); a foreign path is timed by
     /// its targets' annotated delays.
+    /// `iommu`: an IOMMU in front of `master` (none by default).
     DmaController(sc_core::sc_module_name name, const DmaParams& params, const BusParams& bus,
-                  uint64_t quantum_cycles, const Clock& clock, DevicePort& device);
+                  uint64_t quantum_cycles, const Clock& clock, DevicePort& device,
+                  const IommuParams& iommu = {});
     ~DmaController() override;
 
     /// Notified when a channel starts.
@@ -62,6 +65,8 @@ public:
     unsigned channels() const { return static_cast<unsigned>(channels_.size()); }
     const DmaChannel& channel(unsigned i) const { return *channels_[i]; }
     void reset_stats();
+    /// The IOMMU's counters (zero without one).
+    const IommuStats& iommu_stats() const;
     void set_trace(TraceSink* sink) { trace_ = sink; }
 
     /// The register map with its handlers (dma_registers.h).
@@ -89,6 +94,7 @@ private:
     uint64_t window_;  ///< planning horizon: doubles up to quantum_ after each register write
     const Clock& clock_;
     std::unique_ptr<BusPort> bus_;  ///< the channels' way through `master`
+    std::unique_ptr<Iommu> iommu_;  ///< translates every channel's addresses when enabled
     std::vector<std::unique_ptr<DmaChannel>> channels_;
     sc_core::sc_event wake_;
     sc_core::sc_event activity_;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
+#include <dmasim/hw/iommu_hw.h>
 #include <dmasim/model/stats.h>
 
 #include <cstdint>
@@ -68,7 +69,9 @@ struct MemoryParams {
     double bandwidth_bytes_per_cycle = 0;  ///< 0 = one beat per cycle per channel
 };
 
-enum class FaultKind { none, descriptor, data };
+/// translation is not injected by the model: the testbench's driver
+/// revokes an IOMMU mapping (iommu.enabled), and the IOMMU faults on it.
+enum class FaultKind { none, descriptor, data, translation };
 
 /// A bus error injected on purpose, to test how errors are handled. The
 /// count restarts at every START of the chosen channel.
@@ -253,6 +256,12 @@ inline constexpr IntRange pcie_tags{1, 1024};
 inline constexpr RealRange pcie_dllp_overhead{0, 0.5};
 /// 0 (uncapped), or at least kMinBandwidthBytesPerCycle
 inline constexpr RealRange memory_bandwidth_bytes_per_cycle{0, 4096};
+inline constexpr IntRange iotlb_entries{1, 65536};
+inline constexpr IntRange iotlb_ways{1, 65536};
+inline constexpr IntRange iommu_page_bytes{4096, 2097152, true};  ///< 4 KiB or 2 MiB only
+inline constexpr IntRange iommu_walk_levels{IOMMU_MIN_LEVELS, IOMMU_MAX_LEVELS};
+inline constexpr IntRange iommu_walk_cache_entries{0, 4096};
+inline constexpr IntRange iommu_iotlb_hit_cycles{0, 1000};
 }  // namespace limits
 
 /// A rule a set of parameter values breaks: every key involved (spelled as
@@ -300,10 +309,11 @@ std::vector<ParamProblem> check_rules(const std::vector<CheckedRule<Params>>& ru
 /// `limits`, then rules(). Empty when the values are usable; sim/ reports
 /// them with the file and line of the keys.
 std::vector<ParamProblem> validate(const PlatformParams& params);
-/// validate() of a platform with this controller and bus (the other
+/// validate() of a platform with this controller, bus and IOMMU (the other
 /// parameters at their defaults, which break no rule): the DMA controller
 /// refuses to elaborate with any.
-std::vector<ParamProblem> validate(const DmaParams& dma, const BusParams& bus);
+std::vector<ParamProblem> validate(const DmaParams& dma, const BusParams& bus,
+                                   const IommuParams& iommu = {});
 /// The rules validate() checks beyond the ranges in `limits`.
 std::vector<ParamRule> rules();
 

@@ -36,6 +36,8 @@ public:
     ChannelStats channel_stats(unsigned channel) const;
     ResourceStats read_channel_stats() const;
     ResourceStats write_channel_stats() const;
+    /// The IOMMU's counters (all zero without iommu.enabled).
+    IommuStats iommu_stats() const;
     /// Busy cycles of the bus data channels in [0, cycle); exact for any
     /// cycle at or after the current one, so a measured window takes it
     /// when the window opens and when it closes.

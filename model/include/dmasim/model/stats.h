@@ -59,6 +59,19 @@ struct StatDef {
     X(busy_cycles, "cycles", "cycles a data beat occupied the channel", \
       "sum of every booking's occupancy (beats, or more under a bandwidth cap)")
 
+#define DMASIM_IOMMU_COUNTERS(X)                                                                 \
+    X(iotlb_hits, "translations", "accesses the IOTLB translated",                               \
+      "one per descriptor fetch, data burst or write-back page whose translation was cached")    \
+    X(iotlb_misses, "translations", "accesses that walked the page tables",                      \
+      "one per translation the IOTLB did not hold")                                              \
+    X(walk_reads, "reads", "page-table entries read", "one 8-byte RAM read per level walked")    \
+    X(walk_cache_hits, "walks", "walks that started at the leaf table",                          \
+      "one per miss whose level-2 entry the walk cache held")                                    \
+    X(translation_cycles, "cycles", "time accesses waited for their translation",                \
+      "iotlb_hit_cycles per translation + every walk's dependent reads")                         \
+    X(translation_faults, "faults", "translations that found no mapping or no write permission", \
+      "one per failed translation; the channel stops with DMA_ERR_TRANSLATION")
+
 #define DMASIM_STAT_FIELD(field, unit, description, how) uint64_t field = 0;
 #define DMASIM_STAT_DEF(field, unit, description, how) {#field, unit, description, how},
 
@@ -75,8 +88,14 @@ struct ResourceStats {
     DMASIM_RESOURCE_COUNTERS(DMASIM_STAT_FIELD)
 };
 
+/// Statistics of the IOMMU shared by a controller's channels.
+struct IommuStats {
+    DMASIM_IOMMU_COUNTERS(DMASIM_STAT_FIELD)
+};
+
 inline constexpr StatDef kChannelCounterDefs[] = {DMASIM_CHANNEL_COUNTERS(DMASIM_STAT_DEF)};
 inline constexpr StatDef kResourceCounterDefs[] = {DMASIM_RESOURCE_COUNTERS(DMASIM_STAT_DEF)};
+inline constexpr StatDef kIommuCounterDefs[] = {DMASIM_IOMMU_COUNTERS(DMASIM_STAT_DEF)};
 
 /// The counters' values in table order.
 #define DMASIM_STAT_VALUE(field, unit, description, how) static_cast<double>(s.field),
@@ -85,6 +104,9 @@ inline std::vector<double> counter_values(const ChannelStats& s) {
 }
 inline std::vector<double> counter_values(const ResourceStats& s) {
     return {DMASIM_RESOURCE_COUNTERS(DMASIM_STAT_VALUE)};
+}
+inline std::vector<double> counter_values(const IommuStats& s) {
+    return {DMASIM_IOMMU_COUNTERS(DMASIM_STAT_VALUE)};
 }
 #undef DMASIM_STAT_VALUE
 
@@ -151,7 +173,10 @@ inline std::vector<StatGroupDef> statistic_groups() {
             resource("device.sink", "the device stream port, memory to device"),
             {"traffic",
              "the background traffic master",
-             {std::begin(kTrafficDefs), std::end(kTrafficDefs)}}};
+             {std::begin(kTrafficDefs), std::end(kTrafficDefs)}},
+            {"iommu",
+             "the IOMMU shared by the channels (reported with iommu.enabled)",
+             {std::begin(kIommuCounterDefs), std::end(kIommuCounterDefs)}}};
 }
 
 }  // namespace dmasim::model

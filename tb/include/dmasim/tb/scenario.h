@@ -79,7 +79,9 @@ public:
     /// memory, `w` is invalid or there is no such channel, it does not
     /// return: the run ends and run_simulation() throws ConfigError.
     virtual Transfer& prepare(const WorkloadConfig& w, unsigned channel = 0) = 0;
-    /// Programs the channel and writes START.
+    /// Programs the channel and writes START. With fault.kind translation on
+    /// fault.channel it first revokes the IOMMU mapping of data descriptor
+    /// fault.index's first page, as the model injects the other faults.
     virtual void start(Transfer& t) = 0;
     /// Sleeps until the transfer's interrupt, then reads status and counters.
     virtual void wait(Transfer& t) = 0;

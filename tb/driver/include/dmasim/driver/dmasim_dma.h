@@ -45,6 +45,8 @@ struct dmasim_chunk {
 	struct page *page;
 	unsigned int order;   /* the chunk spans 1 << order page frames */
 	unsigned int nr_desc; /* data descriptors in this chunk */
+	uint64_t bus;	      /* its DMA address (an IOVA behind an IOMMU) */
+	uint64_t mapped;      /* bytes dma_map_page() mapped; 0 = not mapped */
 };
 
 /* A prepared transfer: buffers, mapped lists and descriptor chunks. */
@@ -54,6 +56,9 @@ struct dmasim_xfer {
 	struct sg_table dst; /* memory destination (mem_to_mem, dev_to_mem) */
 	struct dmasim_chunk *chunks;
 	unsigned int nr_chunks;
+	/* chunks the descriptors use: nr_chunks, or fewer when an IOMMU
+	 * merged the list into fewer segments than chunks */
+	unsigned int nr_linked;
 	uint64_t head;	/* bus address written to DESC_ADDR */
 	uint64_t bytes; /* payload bytes described */
 	int src_mapped; /* dma_map_sgtable() succeeded on src */
@@ -81,6 +86,9 @@ struct dmasim_dev {
 	enum dma_hw_writeback
 		writeback; /* CAPS: which descriptors get a status */
 	uint32_t irq_mask;
+	/* The controller translates through dev's IOMMU page tables, so every
+	 * unmap is followed by an IOTLB invalidation. */
+	int iommu;
 	uint32_t irq_pending;	/* channels the last handler run acknowledged */
 	uint32_t irq_completed; /* ... and of those, the ones it completed */
 	struct dmasim_chan chan[DMA_MAX_CHANNELS];
@@ -130,15 +138,18 @@ void *dmasim_xfer_desc(struct dmasim_xfer *x, unsigned int chunk,
 uint64_t dmasim_xfer_desc_bus(const struct dmasim_xfer *x, unsigned int chunk,
 			      unsigned int slot);
 
-int dmasim_alloc_descriptors(struct dmasim_xfer *x);
+int dmasim_alloc_descriptors(struct device *dev, struct dmasim_xfer *x);
 int dmasim_build_descriptors(struct dmasim_xfer *x);
-void dmasim_free_descriptors(struct dmasim_xfer *x);
+void dmasim_free_descriptors(struct device *dev, struct dmasim_xfer *x);
+int dmasim_xfer_revoke(struct dmasim_dev *dd, struct dmasim_xfer *x,
+		       unsigned int index);
 
 /* ---- Channels ---------------------------------------------------------- */
 
 int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
 		 struct device *dev);
 void dmasim_remove(struct dmasim_dev *dd);
+void dmasim_iommu_invalidate(struct dmasim_dev *dd);
 irqreturn_t dmasim_irq_handler(int irq, void *dev_id);
 int dmasim_xfer_submit(struct dmasim_chan *ch, struct dmasim_xfer *x);
 int dmasim_xfer_wait(struct dmasim_chan *ch);
