@@ -133,6 +133,24 @@ TEST(ModelIommu, WalkReadsAreBookedOnTheRamReadChannel) {
     EXPECT_EQ(read.bursts, direct_bursts + 3 * 3);
 }
 
+// A walk shows on the channel's fetch track as an "iommu walk" slice as
+// long as its reads, and each read as a ram_read slice.
+TEST(ModelIommu, WalksAreTraced) {
+    IommuRig r(iommu_platform(4));
+    uint64_t d = r.one_copy();
+    TraceRecorder trace;
+    r.rig.platform().set_trace(&trace);
+    r.transfer(d, kMemCopy, false);
+    const unsigned direct_reads = trace.count(TraceTrack::ram_read, 0);
+    trace.records.clear();
+    r.transfer(d, kMemCopy, true);
+    EXPECT_EQ(trace.count(TraceTrack::fetch, 0, "iommu walk"), 3u);
+    EXPECT_EQ(trace.count(TraceTrack::ram_read, 0), direct_reads + 3 * 4);
+    for (const TraceRecorder::Record& rec : trace.records)
+        if (rec.what == "iommu walk")
+            EXPECT_EQ(rec.end - rec.start, 4 * walk_read_cycles(r.params));
+}
+
 // A 2 MiB leaf sits at level 2: its walk stops one read early.
 TEST(ModelIommu, LargePageWalkReadsOneEntryFewer) {
     PlatformParams p = iommu_platform(4);
