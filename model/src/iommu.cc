@@ -99,10 +99,10 @@ bool Iommu::walk(uint64_t iova, uint64_t* t, Leaf* leaf) {
 // the fast path through DMI and the memory's read channel, otherwise as a
 // transaction. An entry outside memory or a bus error fails the walk.
 bool Iommu::read_entry(uint64_t addr, uint64_t* t, uint64_t* entry) {
-    stats_.walk_reads += 1;
     uint8_t bytes[8];
+    if (bus_.fast() && !bus_.in_dmi(addr, sizeof bytes)) return false;  // nothing to read
+    stats_.walk_reads += 1;
     if (bus_.fast()) {
-        if (!bus_.in_dmi(addr, sizeof bytes)) return false;
         std::memcpy(bytes, bus_.dmi + addr, sizeof bytes);
         *t = bus_.fast_read(*t, addr, sizeof bytes).done;
     } else {
