@@ -227,7 +227,7 @@ bool DataMover::fail(dma_hw_error err, uint64_t at, uint64_t iova) {
 // and its physical bytes are contiguous too.
 bool DataMover::translate(uint64_t* addr, uint64_t* t, uint64_t bytes, bool write) {
     const uint64_t iova = *addr;
-    Iommu::Translation tr = iommu_.translate(iova, write, *t);
+    Iommu::Translation tr = iommu_.translate(iova, write, *t, tracks_);
     if (tr.error != DMA_ERR_NONE) return fail(tr.error, tr.ready, iova);
     if (!bus_.reachable(tr.phys, bytes)) {
         uint64_t cycles = 0;

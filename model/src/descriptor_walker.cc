@@ -88,7 +88,7 @@ DescriptorWalker::Translated DescriptorWalker::fetch_translated(uint64_t addr, u
     uint64_t t = issue;
     for (uint64_t off = 0; off < bytes;) {
         const uint64_t iova = addr + off, piece = page_piece(iova, bytes - off);
-        Iommu::Translation tr = iommu_.translate(iova, false, t);
+        Iommu::Translation tr = iommu_.translate(iova, false, t, tracks_);
         if (tr.error != DMA_ERR_NONE) return {tr.ready, tr.error, iova};
         if (!bus_.reachable(tr.phys, piece)) {
             uint64_t cycles = 0;

@@ -230,7 +230,7 @@ uint64_t DmaChannel::writeback_translated(const Writeback& wb) {
     if (writeback_fault_ != DMA_ERR_NONE) return t;  // the channel is stopping
     for (uint64_t off = 0; off < bytes;) {
         const uint64_t iova = wb.addr + off, piece = page_piece(iova, bytes - off);
-        Iommu::Translation tr = iommu_.translate(iova, true, t);
+        Iommu::Translation tr = iommu_.translate(iova, true, t, tracks_);
         if (tr.error != DMA_ERR_NONE) {
             note_writeback_fault(tr.error, tr.ready, iova);
             return tr.ready;

@@ -25,7 +25,8 @@ Iommu::Translation Iommu::fault(uint64_t ready) {
 
 // The lookup costs iotlb_hit_cycles whether it hits or not; a miss then
 // adds its walk. With 2 MiB pages the IOTLB is probed for both sizes at once.
-Iommu::Translation Iommu::translate(uint64_t iova, bool write, uint64_t t) {
+Iommu::Translation Iommu::translate(uint64_t iova, bool write, uint64_t t,
+                                    const ChannelTracks& tracks) {
     uint64_t ready = t + params_.iotlb_hit_cycles;
     const bool large = params_.page_bytes > IOMMU_PT_BYTES;
     const Iotlb::Entry* hit = iotlb_.lookup(iova, IOMMU_PAGE_SHIFT);
@@ -36,7 +37,14 @@ Iommu::Translation Iommu::translate(uint64_t iova, bool write, uint64_t t) {
         leaf = {hit->frame, hit->shift, hit->writable};
     } else {
         stats_.iotlb_misses += 1;
-        if (!walk(iova, &ready, &leaf)) {
+        const uint64_t walk_from = ready;
+        const bool found = walk(iova, &ready, &leaf);
+        if (tracks.on()) {
+            TraceArgs args;
+            args.address = iova;
+            tracks.slice(TraceTrack::fetch, "iommu walk", walk_from, ready, args);
+        }
+        if (!found) {
             stats_.translation_cycles += ready - t;
             return fault(ready);
         }
@@ -91,10 +99,10 @@ bool Iommu::walk(uint64_t iova, uint64_t* t, Leaf* leaf) {
 // the fast path through DMI and the memory's read channel, otherwise as a
 // transaction. An entry outside memory or a bus error fails the walk.
 bool Iommu::read_entry(uint64_t addr, uint64_t* t, uint64_t* entry) {
-    stats_.walk_reads += 1;
     uint8_t bytes[8];
+    if (bus_.fast() && !bus_.in_dmi(addr, sizeof bytes)) return false;  // nothing to read
+    stats_.walk_reads += 1;
     if (bus_.fast()) {
-        if (!bus_.in_dmi(addr, sizeof bytes)) return false;
         std::memcpy(bytes, bus_.dmi + addr, sizeof bytes);
         *t = bus_.fast_read(*t, addr, sizeof bytes).done;
     } else {

@@ -16,6 +16,7 @@
 
 #include "bus_port.h"
 #include "iotlb.h"
+#include "trace.h"
 
 namespace dmasim::model {
 
@@ -40,8 +41,9 @@ public:
         uint64_t ready;  ///< cycle the access may issue (or the fault is known)
         dma_hw_error error;
     };
-    /// Translates `iova` for an access (a write if `write`) asked for at cycle t.
-    Translation translate(uint64_t iova, bool write, uint64_t t);
+    /// Translates `iova` for an access (a write if `write`) asked for at
+    /// cycle t by the channel of `tracks` (a walk is traced on its fetch track).
+    Translation translate(uint64_t iova, bool write, uint64_t t, const ChannelTracks& tracks);
     /// IOMMU_INVALIDATE: forgets every cached translation and table pointer.
     void invalidate();
 

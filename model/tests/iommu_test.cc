@@ -40,6 +40,7 @@ struct IommuRig {
         : params(p), rig(p), tables(rig.host(0), p.iommu.walk_levels, kTables) {}
 
     void program(bool enable) {
+        if (!params.iommu.enabled) return;  // no IOMMU registers
         rig.cpu().set_reg(DMA_REG_IOMMU_ROOT_LO, static_cast<uint32_t>(tables.root()));
         rig.cpu().set_reg(DMA_REG_IOMMU_ROOT_HI, static_cast<uint32_t>(tables.root() >> 32));
         rig.cpu().set_reg(DMA_REG_IOMMU_CTRL, enable ? DMA_IOMMU_CTRL_ENABLE : 0);
@@ -101,6 +102,25 @@ TEST(ModelIommu, ColdMissesCostOneWalkEachAndWarmRunsOnlyTheLookups) {
     EXPECT_EQ(std::memcmp(r.rig.host(kSrc), r.rig.host(kDst), 64), 0);
 }
 
+// With the IOMMU present but IOMMU_CTRL.ENABLE clear a transfer takes
+// exactly as long as on a platform without one. Each platform needs its
+// own process, so both tests pin the same figure: fetch 8 slots (256 B =
+// 16 beats) 50 + 16, decode 2, read 4 beats 50 + 4, the cut-through write
+// 1 cycle after its first beat, 4 beats + 20, the 8-byte write-back 1 + 20:
+// START to stop = 66 + 2 + 51 + 24 + 21 = 164 cycles.
+constexpr uint64_t kOneCopyCycles = 164;
+
+uint64_t one_copy_cycles(PlatformParams p) {
+    IommuRig r(p);
+    return r.transfer(r.one_copy(), kMemCopy, false);
+}
+
+TEST(ModelIommu, OneCopyWithoutAnIommu) { EXPECT_EQ(one_copy_cycles({}), kOneCopyCycles); }
+
+TEST(ModelIommu, OneCopyWithTheIommuPresentButOff) {
+    EXPECT_EQ(one_copy_cycles(iommu_platform(4)), kOneCopyCycles);
+}
+
 // Walk reads are real reads on the RAM read channel: counted there.
 TEST(ModelIommu, WalkReadsAreBookedOnTheRamReadChannel) {
     IommuRig r(iommu_platform(3));
@@ -111,6 +131,24 @@ TEST(ModelIommu, WalkReadsAreBookedOnTheRamReadChannel) {
     r.transfer(d, kMemCopy, true);
     ResourceStats read = r.rig.platform().read_channel_stats();
     EXPECT_EQ(read.bursts, direct_bursts + 3 * 3);
+}
+
+// A walk shows on the channel's fetch track as an "iommu walk" slice as
+// long as its reads, and each read as a ram_read slice.
+TEST(ModelIommu, WalksAreTraced) {
+    IommuRig r(iommu_platform(4));
+    uint64_t d = r.one_copy();
+    TraceRecorder trace;
+    r.rig.platform().set_trace(&trace);
+    r.transfer(d, kMemCopy, false);
+    const unsigned direct_reads = trace.count(TraceTrack::ram_read, 0);
+    trace.records.clear();
+    r.transfer(d, kMemCopy, true);
+    EXPECT_EQ(trace.count(TraceTrack::fetch, 0, "iommu walk"), 3u);
+    EXPECT_EQ(trace.count(TraceTrack::ram_read, 0), direct_reads + 3 * 4);
+    for (const TraceRecorder::Record& rec : trace.records)
+        if (rec.what == "iommu walk")
+            EXPECT_EQ(rec.end - rec.start, 4 * walk_read_cycles(r.params));
 }
 
 // A 2 MiB leaf sits at level 2: its walk stops one read early.
