@@ -1,7 +1,6 @@
 // testbench.cc - see testbench.h.
 #include "testbench.h"
 
-#include <dmasim/hw/iommu_hw.h>
 #include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
 #include <dmasim/tb/validate.h>
@@ -23,21 +22,9 @@ std::string errno_text(int err) {
     return err == -ENOMEM ? sim_mem_last_error() : fmt::format("error {}", err);
 }
 
-// The device's I/O address space: from 1 GiB (2 MiB with two levels, whose
-// tables translate only 1 GiB) to the end of what iommu.walk_levels translate.
-struct IovaWindow {
-    uint64_t base, size;
-};
-
 /// Data descriptors the driver wrote for `x` (its mapped segments).
 unsigned mapped_descriptors(const dmasim_xfer& x) {
     return x.spec.dir == DMA_HW_DEV_TO_MEM ? x.dst.nents : x.src.nents;
-}
-
-IovaWindow iova_window(unsigned levels) {
-    const uint64_t end = uint64_t{1} << IOMMU_IOVA_BITS(levels);
-    const uint64_t base = levels > 2 ? uint64_t{1} << 30 : uint64_t{2} << 20;
-    return {base, end - base};
 }
 
 }  // namespace

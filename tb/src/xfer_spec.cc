@@ -1,7 +1,11 @@
 // xfer_spec.cc - see xfer_spec.h.
 #include "xfer_spec.h"
 
+#include <dmasim/hw/iommu_hw.h>
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
 
 namespace dmasim::tb {
 
@@ -20,6 +24,41 @@ std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
         "(buffers and descriptor chunks), {} of memory.size_mib = {} ({} bytes) "
         "are free",
         w.entries, needed, free, memory_size_mib, sim_mem_size());
+}
+
+IovaWindow iova_window(unsigned levels) {
+    const uint64_t end = uint64_t{1} << IOMMU_IOVA_BITS(levels);
+    const uint64_t base = levels > 2 ? uint64_t{1} << 30 : uint64_t{2} << 20;
+    return {base, end - base};
+}
+
+std::string iova_fit_error(const SimConfig& config, const std::vector<WorkloadConfig>& lists) {
+    const model::IommuParams& iommu = config.platform.iommu;
+    if (!iommu.enabled) return {};
+    constexpr uint64_t kMaxDescriptorBytes = 80;  // the largest slot (linked_list, 64 B)
+    uint64_t needed = 0;
+    for (const WorkloadConfig& w : lists) {
+        const uint64_t largest =
+            w.distribution == DMASIM_SEG_FIXED ? w.segment_bytes : w.segment_bytes_max;
+        // Packed segments start anywhere in a page.
+        const uint64_t offset = w.buffers == DMASIM_BUF_PACKED ? PAGE_SIZE - 1 : w.offset;
+        const uint64_t per_list = w.entries * PAGE_ALIGN(offset + largest) + iommu.page_bytes;
+        const uint64_t buffers = w.direction == DMA_HW_MEM_TO_MEM ? 2 : 1;
+        const uint64_t chunks =
+            w.chain_depth * PAGE_SIZE + (w.entries + w.chain_depth) * kMaxDescriptorBytes;
+        needed += buffers * per_list + chunks;
+    }
+    const IovaWindow iova = iova_window(iommu.walk_levels);
+    // Compact descriptors hold 32-bit addresses: the DMA mask ends the space at 4 GiB.
+    uint64_t end = iova.base + iova.size;
+    if (config.platform.dma.descriptor_bytes == DMA_HW_DESC16_SIZE)
+        end = std::min(end, uint64_t{1} << 32);
+    if (needed <= end - iova.base) return {};
+    return fmt::format(
+        "the lists need up to {} bytes of I/O virtual address space behind the IOMMU, but "
+        "iommu.walk_levels = {} gives [{:#x}, {:#x}) ({} bytes): raise iommu.walk_levels or "
+        "shrink the list",
+        needed, iommu.walk_levels, iova.base, end, end - iova.base);
 }
 
 dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, dma_hw_format format,

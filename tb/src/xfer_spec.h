@@ -5,6 +5,7 @@
 #include <dmasim/tb/run.h>
 
 #include <string>
+#include <vector>
 
 namespace dmasim::tb {
 
@@ -17,6 +18,19 @@ uint64_t list_pages(const WorkloadConfig& w, dma_hw_format format, unsigned desc
 /// it fits. Does not throw, so scenario threads can call it.
 std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
                       uint64_t memory_size_mib);
+
+/// The DMA device's I/O address space behind the IOMMU: from 1 GiB (2 MiB
+/// with two levels, whose tables translate only 1 GiB) to the end of what
+/// `levels` levels translate.
+struct IovaWindow {
+    uint64_t base, size;
+};
+IovaWindow iova_window(unsigned levels);
+
+/// With iommu.enabled: why `lists` (mapped at once) cannot fit the I/O
+/// address space, naming iommu.walk_levels; empty if they fit. An upper
+/// bound: every segment takes whole IOVA pages from its in-page offset.
+std::string iova_fit_error(const SimConfig& config, const std::vector<WorkloadConfig>& lists);
 
 /// Converts a valid `w` (tb::validate(w) is empty) for the driver;
 /// `descriptor_bytes` is dma.descriptor_bytes (it sizes the chunks).
