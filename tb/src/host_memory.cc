@@ -4,10 +4,15 @@
 #include <fmt/format.h>
 #include <sglist/mm.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <fstream>
 #include <string>
+#include <utility>
 
 namespace dmasim::tb {
 namespace {
@@ -43,8 +48,64 @@ std::optional<uint64_t> cgroup_room() {
 constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14
 #endif
 
-void populate(uintptr_t begin, uintptr_t end) {
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+/// Bytes of `runs` the kernel backed in one process_madvise call: any
+/// advice is taken for the calling process since Linux 6.13. 0 if it failed.
+size_t populate_in_one_call(const iovec* runs, size_t count) {
+#if defined(SYS_pidfd_open) && defined(SYS_process_madvise)
+    static const int self = static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0));
+    if (self < 0) return 0;
+    const long done = syscall(SYS_process_madvise, self, runs, count, MADV_POPULATE_WRITE, 0);
+    return done < 0 ? 0 : static_cast<size_t>(done);
+#else
+    return 0;
+#endif
+}
+
+/// Pages [first, second) of host memory.
+using PageRun = std::pair<uintptr_t, uintptr_t>;
+
+/// Joins [begin, end) to the last of `runs` if it starts inside or right
+/// after it, else appends it.
+void add_run(std::vector<PageRun>& runs, uintptr_t begin, uintptr_t end) {
+    if (!runs.empty() && begin >= runs.back().first && begin <= runs.back().second)
+        runs.back().second = std::max(runs.back().second, end);
+    else
+        runs.emplace_back(begin, end);
+}
+
+/// The page runs under a list's segments in address order, adjacent ones
+/// joined: scattered placement puts the segments of a pages list at random,
+/// so in list order each was a run (and a system call) of its own.
+std::vector<PageRun> page_runs(const sg_table& sgt) {
+    std::vector<PageRun> in_list_order, runs;
+    scatterlist* sg;
+    unsigned i;
+    for_each_sgtable_sg(&sgt, sg, i) {
+        // Packed segments share pages and follow each other: they extend one run.
+        const auto begin = reinterpret_cast<uintptr_t>(page_address(sg_page(sg)));
+        add_run(in_list_order, begin, begin + PAGE_ALIGN(uint64_t{sg->offset} + sg->length));
+    }
+    std::sort(in_list_order.begin(), in_list_order.end());
+    for (const auto& [begin, end] : in_list_order) add_run(runs, begin, end);
+    return runs;
+}
+
+/// Backs `runs`, IOV_MAX a system call; on an older kernel (or a partial
+/// answer) one madvise a run. Failing both, the fills fault the pages in.
+void populate(const std::vector<PageRun>& runs) {
+    std::vector<iovec> batch;
+    for (size_t first = 0; first < runs.size(); first += IOV_MAX) {
+        const size_t count = std::min<size_t>(IOV_MAX, runs.size() - first);
+        size_t bytes = 0;
+        batch.clear();
+        for (size_t i = first; i < first + count; ++i) {
+            batch.push_back(
+                {reinterpret_cast<void*>(runs[i].first), runs[i].second - runs[i].first});
+            bytes += batch.back().iov_len;
+        }
+        if (populate_in_one_call(batch.data(), count) == bytes) continue;
+        for (const iovec& run : batch) madvise(run.iov_base, run.iov_len, MADV_POPULATE_WRITE);
+    }
 }
 
 std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", bytes / double(1ull << 30)); }
@@ -69,24 +130,7 @@ uint64_t host_bytes_needed(const std::vector<WorkloadConfig>& lists) {
     return bytes;
 }
 
-void populate_buffers(const sg_table& sgt) {
-    uintptr_t run_begin = 0, run_end = 0;
-    scatterlist* sg;
-    unsigned i;
-    for_each_sgtable_sg(&sgt, sg, i) {
-        // Packed segments share pages and follow each other: they extend one run.
-        const auto begin = reinterpret_cast<uintptr_t>(page_address(sg_page(sg)));
-        const uintptr_t end = begin + PAGE_ALIGN(uint64_t{sg->offset} + sg->length);
-        if (begin >= run_begin && begin <= run_end) {
-            run_end = std::max(run_end, end);
-            continue;
-        }
-        populate(run_begin, run_end);
-        run_begin = begin;
-        run_end = end;
-    }
-    populate(run_begin, run_end);
-}
+void populate_buffers(const sg_table& sgt) { populate(page_runs(sgt)); }
 
 std::optional<uint64_t> host_bytes_available() {
     const auto available = mem_available();

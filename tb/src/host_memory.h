@@ -24,9 +24,10 @@ uint64_t host_bytes_needed(const std::vector<WorkloadConfig>& lists);
 /// cgroup v2 memory.max; none if neither can be read.
 std::optional<uint64_t> host_bytes_available();
 
-/// Backs the pages under a list's buffers with host memory now, one
-/// MADV_POPULATE_WRITE per run of contiguous pages, instead of a fault per
-/// page when the buffers are first filled. Only the buffers: the other
+/// Backs the pages under a list's buffers with host memory now,
+/// MADV_POPULATE_WRITE on each run of contiguous pages, up to IOV_MAX runs
+/// per system call (process_madvise), instead of a fault per page when the
+/// buffers are first filled. Only the buffers: the other
 /// frames a transfer holds (descriptor chunks, whose blocks may have pages
 /// no slot uses) keep being backed as they are touched. On a kernel without
 /// MADV_POPULATE_WRITE the pages are faulted in by the fill as before.

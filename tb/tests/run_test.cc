@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 #include <sglist/mm.h>
 #include <sglist/scatterlist.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "host_memory.h"
 #include "support.h"
@@ -206,6 +208,59 @@ TEST(HostMemory, EstimateCountsEveryListTheScenarioHolds) {
     EXPECT_EQ(needed("multi_channel", 4) - two, 2 * (two - one));
     EXPECT_EQ(needed("throughput", 4), one);
     EXPECT_EQ(needed("bus_fault", 4), needed("multi_channel", 4));
+}
+
+// Page frames of `sgt`'s segments, each counted once.
+std::vector<unsigned long> frames_under(const sg_table& sgt) {
+    std::vector<unsigned long> pfns;
+    scatterlist* sg;
+    unsigned i;
+    for_each_sgtable_sg(&sgt, sg, i) {
+        const unsigned long first = page_to_pfn(sg_page(sg));
+        for (unsigned long n = 0; n < PAGE_ALIGN(uint64_t{sg->offset} + sg->length) / PAGE_SIZE;
+             ++n)
+            pfns.push_back(first + n);
+    }
+    std::sort(pfns.begin(), pfns.end());
+    pfns.erase(std::unique(pfns.begin(), pfns.end()), pfns.end());
+    return pfns;
+}
+
+// Populating joins scattered segments' pages into runs in address order and
+// hands them to the kernel many at a time: every page under the source
+// segments must be backed, and none under the destination's (which the
+// source's runs pass between), whatever the layout.
+TEST(HostMemory, PopulatingAListBacksExactlyThePagesUnderItsSegments) {
+    for (const dmasim_buf_layout layout : {DMASIM_BUF_PAGES, DMASIM_BUF_PACKED}) {
+        SCOPED_TRACE(layout == DMASIM_BUF_PAGES ? "pages" : "packed");
+        ASSERT_EQ(sim_mem_init(uint64_t{64} << 20, SIM_MEM_SCATTERED, 11), 0);
+        device dev{};
+        sim_device_init(&dev, "dmasim");
+        ASSERT_EQ(dma_set_mask_and_coherent(&dev, DMA_BIT_MASK(64)), 0);
+        dmasim_dev dd{};
+        dd.dev = &dev;
+        dmasim_xfer_spec spec{};
+        spec.dir = DMA_HW_MEM_TO_MEM;
+        spec.format = DMA_HW_FMT_CHAINED_PAGES;
+        spec.entries = 500;
+        spec.chain_depth = 4;
+        spec.seg.dist = DMASIM_SEG_FIXED;
+        spec.seg.bytes = 5000;  // two pages each at this offset: runs longer than a page
+        spec.seg.offset = 13;
+        spec.seg.layout = layout;
+        dmasim_xfer* x = nullptr;
+        ASSERT_EQ(dmasim_xfer_prep(&dd, &spec, &x), 0);
+
+        populate_buffers(x->src);
+        std::vector<unsigned char> resident(sim_mem_size() / PAGE_SIZE);
+        ASSERT_EQ(mincore(sim_mem_base(), sim_mem_size(), resident.data()), 0);
+        for (const unsigned long pfn : frames_under(x->src))
+            EXPECT_TRUE(resident[pfn] & 1) << "source frame " << pfn;
+        for (const unsigned long pfn : frames_under(x->dst))
+            EXPECT_FALSE(resident[pfn] & 1) << "destination frame " << pfn;
+        dmasim_xfer_free(&dd, x);
+        sim_mem_exit();
+    }
 }
 
 }  // namespace
