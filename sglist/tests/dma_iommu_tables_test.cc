@@ -116,7 +116,7 @@ TEST_F(sglist_iommu_tables, AlignedContiguousRunGetsTwoMibLeaves) {
     sgtest::FramesTable t(pfn_run(first, 1024));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_FROM_DEVICE, 0), 0);
     const u64 iova = sg_dma_address(t.sgt.sgl);
-    EXPECT_EQ(iova % k2M, 0u);  // the allocator aligns ranges of 2 MiB or more
+    EXPECT_EQ(iova % k2M, 0u);  // IOVA = physical address mod 2 MiB
     for (u64 off : {u64{0}, k2M - 1, k2M, 2 * k2M - 8}) {
         auto leaf = d.leaf(iova + off);
         ASSERT_TRUE(leaf) << off;
