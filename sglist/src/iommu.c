@@ -14,8 +14,10 @@
  * reads exactly what this file writes, and sim_iommu_iova_to_phys() walks
  * the same tables. Like Linux's iommu_map(), a run that is 2 MiB aligned
  * on both sides and at least 2 MiB long gets 2 MiB leaves (when the
- * domain allows them), the rest 4 KiB leaves. The IOVA allocator's own
- * bookkeeping is host memory.
+ * domain allows them), the rest 4 KiB leaves; in such a domain a mapping
+ * of 2 MiB or more starts its IOVA range at its first page's physical
+ * offset within 2 MiB, so physically contiguous runs line up. The IOVA
+ * allocator's own bookkeeping is host memory.
  */
 #include "dma_internal.h"
 
@@ -382,22 +384,56 @@ static u64 fit_start(u64 start, u64 len, unsigned long boundary)
 	return start;
 }
 
-/*
- * Where a range of @len bytes may start at or after @start: aligned to the
- * domain's large page when it is that long (so 2 MiB leaves can map it),
- * and fitting the segment boundary.
- */
-static u64 range_start(struct sim_iommu *iommu, u64 start, u64 len,
-		       unsigned long boundary)
+/* The first x >= @start with x = @phase (mod @align, a power of two). */
+static u64 round_up_phase(u64 start, u64 align, u64 phase)
 {
-	if (len >= iommu->max_page)
-		start = round_up_to(start, iommu->max_page);
-	return fit_start(start, len, boundary);
+	u64 x = round_up_to(start, align) + phase;
+
+	return x >= start + align ? x - align : x;
 }
 
-/* Reserve @len bytes of IOVA space below @limit; 0 if none is free. */
+/*
+ * Where a range's start must sit within a large page so that it maps the
+ * page-aligned physical address @phys (its first page) with the same
+ * offset: then IOVA and physical address agree modulo the large page all
+ * along a physically contiguous run, and its aligned interior gets large
+ * leaves. Always 0 in a 4 KiB domain.
+ */
+static u64 large_page_phase(struct sim_iommu *iommu, phys_addr_t phys)
+{
+	return phys & (iommu->max_page - 1) & PAGE_MASK;
+}
+
+/*
+ * Where a range of @len bytes may start at or after @start: when it is at
+ * least a large page long, at @phase within a large page (as Linux's
+ * iommu-dma aligns IOVAs to the largest page a mapping can use), and
+ * fitting the segment boundary. A range longer than a boundary window, or
+ * whose phase would push it over one, starts window aligned instead (the
+ * layout's relative boundary checks need that).
+ */
+static u64 range_start(struct sim_iommu *iommu, u64 start, u64 len,
+		       unsigned long boundary, u64 phase)
+{
+	u64 window = (u64)boundary + 1, cand;
+
+	if (len < iommu->max_page)
+		return fit_start(start, len, boundary);
+	if (has_boundary(boundary) && phase + len > window)
+		return fit_start(round_up_to(start, iommu->max_page), len,
+				 boundary);
+	cand = round_up_phase(start, iommu->max_page, phase);
+	if (dma_crosses_boundary(cand, len, boundary))
+		cand = round_up_to(cand, window) + phase;
+	return cand;
+}
+
+/*
+ * Reserve @len bytes of IOVA space below @limit, placed as range_start()
+ * says for @phase; 0 if none is free.
+ */
 static u64 iova_alloc(struct sim_iommu *iommu, u64 len, u64 limit,
-		      unsigned long boundary)
+		      unsigned long boundary, u64 phase)
 {
 	struct iova_range **link = &iommu->ranges, *r;
 	u64 start = iommu->base, cand;
@@ -406,7 +442,7 @@ static u64 iova_alloc(struct sim_iommu *iommu, u64 len, u64 limit,
 		u64 gap_end = *link && (*link)->start < limit ? (*link)->start
 							      : limit;
 
-		cand = range_start(iommu, start, len, boundary);
+		cand = range_start(iommu, start, len, boundary, phase);
 		if (cand >= start && cand <= gap_end && len <= gap_end - cand)
 			break;
 		if (!*link)
@@ -552,8 +588,10 @@ int iommu_map_sg(struct device *dev, struct scatterlist *sgl, int nents,
 
 	if (len < 0)
 		return (int)len;
+	/* The first entry starts the layout: its page sets the phase. */
 	range = iova_alloc(iommu, len ? (u64)len : PAGE_SIZE, iova_limit(dev),
-			   dma_get_seg_boundary(dev));
+			   dma_get_seg_boundary(dev),
+			   nents ? large_page_phase(iommu, sg_phys(sgl)) : 0);
 	if (!range)
 		return -ENOMEM;
 	count = map_entries(dev, sgl, nents, range, dir_writable(dir));
@@ -571,7 +609,8 @@ dma_addr_t iommu_map_phys(struct device *dev, phys_addr_t phys, size_t size,
 	struct sim_iommu *iommu = dev->sim_iommu;
 	u64 off = offset_in_page(phys);
 	u64 len = PAGE_ALIGN(off + size);
-	u64 range = iova_alloc(iommu, len, iova_limit(dev), ~0UL);
+	u64 range = iova_alloc(iommu, len, iova_limit(dev), ~0UL,
+			       large_page_phase(iommu, phys));
 
 	if (!range)
 		return DMA_MAPPING_ERROR;

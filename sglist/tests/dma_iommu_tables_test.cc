@@ -116,7 +116,7 @@ TEST_F(sglist_iommu_tables, AlignedContiguousRunGetsTwoMibLeaves) {
     sgtest::FramesTable t(pfn_run(first, 1024));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_FROM_DEVICE, 0), 0);
     const u64 iova = sg_dma_address(t.sgt.sgl);
-    EXPECT_EQ(iova % k2M, 0u);  // the allocator aligns ranges of 2 MiB or more
+    EXPECT_EQ(iova % k2M, 0u);  // IOVA = physical address mod 2 MiB
     for (u64 off : {u64{0}, k2M - 1, k2M, 2 * k2M - 8}) {
         auto leaf = d.leaf(iova + off);
         ASSERT_TRUE(leaf) << off;
@@ -127,19 +127,74 @@ TEST_F(sglist_iommu_tables, AlignedContiguousRunGetsTwoMibLeaves) {
     dma_unmap_sgtable(&d.dev, &t.sgt, DMA_FROM_DEVICE, 0);
 }
 
-TEST_F(sglist_iommu_tables, MisalignedPhysicalRunFallsBackToFourKibLeaves) {
+TEST_F(sglist_iommu_tables, MisalignedPhysicalRunGetsTwoMibLeavesInItsAlignedInterior) {
     TableDevice d(4, k2M);
-    // Physically contiguous over 4 MiB, but starting one page past 8 MiB:
-    // IOVA and physical address never agree modulo 2 MiB.
-    const unsigned long first = (8ull << 20) / PAGE_SIZE + 1;
-    sgtest::FramesTable t(pfn_run(first, 1024));
+    // A small mapping first, so the allocator's next free IOVA is not
+    // 2 MiB aligned and the phase has to be chosen, not found.
+    sgtest::FramesTable small(sgtest::gapped_pfns(3));
+    ASSERT_EQ(dma_map_sgtable(&d.dev, &small.sgt, DMA_TO_DEVICE, 0), 0);
+    // 8 MiB physically contiguous, starting 3 pages past 8 MiB: its 2 MiB
+    // aligned interior is physical [10, 16) MiB, three 2 MiB pages; the
+    // 509 pages before and 3 after get 4 KiB leaves.
+    const u64 head = 3, pages = 2048;
+    const unsigned long first = (8ull << 20) / PAGE_SIZE + head;
+    sgtest::FramesTable t(pfn_run(first, pages));
     ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
     const u64 iova = sg_dma_address(t.sgt.sgl);
-    for (u64 page : {0u, 511u, 512u, 1023u}) {
+    // The IOVA takes the physical offset within 2 MiB.
+    EXPECT_EQ(iova % k2M, (first * PAGE_SIZE) % k2M);
+    const u64 head_pages = k2M / PAGE_SIZE - head;
+    for (u64 page = 0; page < pages; page++) {
+        auto leaf = d.leaf(iova + page * PAGE_SIZE + 5);
+        ASSERT_TRUE(leaf) << page;
+        const bool interior = page >= head_pages && page < head_pages + 3 * 512;
+        EXPECT_EQ(leaf->level, interior ? 2u : 1u) << page;
+        EXPECT_EQ(leaf->phys, (first + page) * PAGE_SIZE + 5) << page;
+    }
+    dma_unmap_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0);
+    dma_unmap_sgtable(&d.dev, &small.sgt, DMA_TO_DEVICE, 0);
+}
+
+TEST_F(sglist_iommu_tables, AlignedEightMibBufferAfterASmallMappingIsAllTwoMibLeaves) {
+    TableDevice d(4, k2M);
+    sgtest::FramesTable small(sgtest::gapped_pfns(1));
+    ASSERT_EQ(dma_map_sgtable(&d.dev, &small.sgt, DMA_TO_DEVICE, 0), 0);
+    const unsigned long first = (8ull << 20) / PAGE_SIZE;
+    sgtest::FramesTable t(pfn_run(first, 2048));
+    ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_FROM_DEVICE, 0), 0);
+    const u64 iova = sg_dma_address(t.sgt.sgl);
+    EXPECT_EQ(iova % k2M, 0u);
+    for (u64 off = 0; off < (8ull << 20); off += PAGE_SIZE) {
+        auto leaf = d.leaf(iova + off);
+        ASSERT_TRUE(leaf) << off;
+        EXPECT_EQ(leaf->level, 2u) << off;
+        EXPECT_EQ(leaf->phys, first * PAGE_SIZE + off);
+    }
+    dma_unmap_sgtable(&d.dev, &t.sgt, DMA_FROM_DEVICE, 0);
+    dma_unmap_sgtable(&d.dev, &small.sgt, DMA_TO_DEVICE, 0);
+}
+
+TEST_F(sglist_iommu_tables, LaterRunsFollowTheFirstRunsPhaseAndAlignOnlyByChance) {
+    TableDevice d(4, k2M);
+    // Two physically separate runs laid out back to back in one IOVA
+    // range: only the first run's phase can be chosen.
+    // Run 1: 4 MiB from 8 MiB + 1 page; its aligned interior is physical
+    // [10, 12) MiB = list pages 511..1022.
+    std::vector<unsigned long> pfns = pfn_run((8ull << 20) / PAGE_SIZE + 1, 1024);
+    // Run 2: 4 MiB from 32 MiB + 5 pages, at list page 1024, whose IOVA is
+    // 1 + 1024 pages (= 1 page) past a 2 MiB boundary: never co-aligned.
+    const std::vector<unsigned long> second = pfn_run((32ull << 20) / PAGE_SIZE + 5, 1024);
+    pfns.insert(pfns.end(), second.begin(), second.end());
+    sgtest::FramesTable t(pfns);
+    ASSERT_EQ(dma_map_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0), 0);
+    const u64 iova = sg_dma_address(t.sgt.sgl);
+    EXPECT_EQ(iova % k2M, PAGE_SIZE);
+    // Every page translates to its frame: the IOVA layout stays contiguous.
+    for (u64 page = 0; page < pfns.size(); page++) {
         auto leaf = d.leaf(iova + page * PAGE_SIZE);
         ASSERT_TRUE(leaf) << page;
-        EXPECT_EQ(leaf->level, 1u) << page;
-        EXPECT_EQ(leaf->phys, (first + page) * PAGE_SIZE);
+        EXPECT_EQ(leaf->phys, pfns[page] * PAGE_SIZE) << page;
+        EXPECT_EQ(leaf->level, page >= 511 && page < 1023 ? 2u : 1u) << page;
     }
     dma_unmap_sgtable(&d.dev, &t.sgt, DMA_TO_DEVICE, 0);
 }

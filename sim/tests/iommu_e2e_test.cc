@@ -114,6 +114,57 @@ TEST(SimIommuE2E, StreamingCopyMissesOncePerPageOnEachSideAndWalksEveryLevel) {
     }
 }
 
+TEST(SimIommuE2E, TwoMibPagesMissOncePerLargePageOfAContiguousBuffer) {
+    // E 1 MiB segments (order-8 blocks, so 1 MiB aligned) placed
+    // contiguously form one physically contiguous run of E MiB; the IOMMU
+    // merges them into one descriptor read by mem_to_dev. Each 256-byte
+    // burst is one translation, plus the descriptor's fetch and
+    // write-back, which both miss (4 IOTLB entries: the data evicts it).
+    // 4 KiB pages: one miss per page, Lv reads each. 2 MiB pages: the IOVA
+    // takes the run's physical offset within 2 MiB, so each whole 2 MiB
+    // page inside the run is one 2 MiB miss (Lv - 1 reads), and only a
+    // run that starts 1 MiB into a 2 MiB page has 4 KiB pages left: 256 at
+    // each end, with E/2 - 1 large pages between.
+    constexpr uint64_t kEntries = 16, kMiB = 1 << 20, kPage = 4096, kBurst = 256, kLevels = 4;
+    constexpr uint64_t kDescriptorMisses = 2;
+    const uint64_t translations = kEntries * kMiB / kBurst + kDescriptorMisses;
+    auto run = [&](const char* page_size) {
+        TempDir dir;
+        return run_with(
+            dir, {"iommu.enabled=true", std::string("iommu.page_size=") + page_size,
+                  "memory.placement=contiguous", "workload.direction=mem_to_dev",
+                  "workload.entries=" + std::to_string(kEntries), "workload.segment_bytes=1MiB",
+                  "workload.chain_depth=1", "iommu.iotlb_entries=4", "iommu.iotlb_ways=4",
+                  "iommu.walk_levels=" + std::to_string(kLevels)});
+    };
+    const json small = run("4KiB");
+    const json large = run("2MiB");
+    for (const json* r : {&small, &large}) {
+        // Bytes are checked whatever the translations cost.
+        EXPECT_EQ((*r)["result"]["integrity"], "pass") << (*r)["result"].value("failure", "");
+        EXPECT_EQ((*r)["result"]["descriptors"], 1);
+        EXPECT_EQ((*r)["statistics"]["iommu"]["iotlb_misses"]["value"].get<uint64_t>() +
+                      (*r)["statistics"]["iommu"]["iotlb_hits"]["value"].get<uint64_t>(),
+                  translations);
+    }
+    const json& io4k = small["statistics"]["iommu"];
+    const uint64_t misses_4k = kEntries * kMiB / kPage + kDescriptorMisses;
+    EXPECT_EQ(io4k["iotlb_misses"]["value"], misses_4k);
+    EXPECT_EQ(io4k["walk_reads"]["value"], kLevels * misses_4k);
+
+    // misses = m4 + m2 and walk reads = Lv m4 + (Lv - 1) m2 give both.
+    const json& io2m = large["statistics"]["iommu"];
+    const uint64_t misses = io2m["iotlb_misses"]["value"].get<uint64_t>();
+    const uint64_t walk_reads = io2m["walk_reads"]["value"].get<uint64_t>();
+    const uint64_t large_misses = kLevels * misses - walk_reads;
+    const uint64_t page_misses = misses - large_misses - kDescriptorMisses;
+    const bool run_aligned = page_misses == 0;
+    EXPECT_EQ(page_misses, run_aligned ? 0 : 2 * (kMiB / kPage)) << misses;
+    EXPECT_EQ(large_misses, run_aligned ? kEntries / 2 : kEntries / 2 - 1) << misses;
+    EXPECT_LT(misses * 7, misses_4k);  // at least 7x fewer than with 4 KiB pages
+    EXPECT_LT(large["result"]["cycles"].get<uint64_t>(), small["result"]["cycles"].get<uint64_t>());
+}
+
 TEST(SimIommuE2E, RevokedPageStopsItsChannelWithTranslation) {
     // bus_fault on two channels: channel 1's data descriptor 5 loses its
     // first page before START, so it completes descriptors 0..4 and stops
