@@ -146,9 +146,11 @@ TEST(ModelIommu, WalksAreTraced) {
     r.transfer(d, kMemCopy, true);
     EXPECT_EQ(trace.count(TraceTrack::fetch, 0, "iommu walk"), 3u);
     EXPECT_EQ(trace.count(TraceTrack::ram_read, 0), direct_reads + 3 * 4);
-    for (const TraceRecorder::Record& rec : trace.records)
-        if (rec.what == "iommu walk")
+    for (const TraceRecorder::Record& rec : trace.records) {
+        if (rec.what == "iommu walk") {
             EXPECT_EQ(rec.end - rec.start, 4 * walk_read_cycles(r.params));
+        }
+    }
 }
 
 // A 2 MiB leaf sits at level 2: its walk stops one read early.
