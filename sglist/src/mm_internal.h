@@ -19,10 +19,6 @@ void frames_free(unsigned long pfn, unsigned long count);
 unsigned long frames_in_use(void);
 unsigned long frames_free_count(void);
 unsigned long frames_largest_free_run(void);
-/* First allocated frame at or after @from and the length of its run in
- * @count; 0 when none is left. */
-unsigned long frames_next_allocated_run(unsigned long from,
-					unsigned long *count);
 
 /* struct page flags: who carved the frame (each allocator owns its bits). */
 #define PG_SLAB 0x1UL /* slab.c: page is carved into one size class */

@@ -241,17 +241,6 @@ unsigned long frames_largest_free_run(void)
 	return best;
 }
 
-unsigned long frames_next_allocated_run(unsigned long from,
-					unsigned long *count)
-{
-	unsigned long start = find_bit(from, fa.nr_frames, true);
-
-	if (start >= fa.nr_frames)
-		return 0;
-	*count = find_bit(start, fa.nr_frames, false) - start;
-	return start;
-}
-
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	unsigned long count = order < BITS_PER_WORD ? 1UL << order : 0;

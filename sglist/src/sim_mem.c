@@ -13,10 +13,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL */
-#endif
-
 struct sim_mem_layout sim_mem_layout;
 
 static char last_error[256];
@@ -85,19 +81,6 @@ unsigned long sim_mem_pages_in_use(void)
 unsigned long sim_mem_pages_free(void)
 {
 	return frames_free_count();
-}
-
-int sim_mem_populate(void)
-{
-	unsigned long pfn = 1, count;
-
-	while ((pfn = frames_next_allocated_run(pfn, &count)) != 0) {
-		if (madvise(sim_mem_layout.virt + (pfn << PAGE_SHIFT),
-			    count << PAGE_SHIFT, MADV_POPULATE_WRITE))
-			return -EOPNOTSUPP;
-		pfn += count;
-	}
-	return 0;
 }
 
 const char *sim_mem_last_error(void)

@@ -1,6 +1,5 @@
 // page_frag_test.cc - page_frag_alloc packs fragments back to back and
-// returns a block to the page allocator once all of it is free; and
-// sim_mem_populate backs exactly the allocated frames.
+// returns a block to the page allocator once all of it is free.
 #include <sys/mman.h>
 
 #include <vector>
@@ -95,17 +94,4 @@ TEST_F(sglist_page_frag, UntouchedFragmentsCostNoHostPagesOfData) {
     EXPECT_EQ(resident & 1, 0);
     page_frag_free(a);
     page_frag_cache_drain(&nc);
-}
-
-TEST_F(sglist_page_frag, PopulateBacksAllocatedFramesAndNothingElse) {
-    page* used = alloc_pages(GFP_KERNEL, 2);
-    page* freed = alloc_page(GFP_KERNEL);
-    __free_page(freed);
-    ASSERT_EQ(sim_mem_populate(), 0) << "the kernel lacks MADV_POPULATE_WRITE";
-    unsigned char resident[4] = {};
-    ASSERT_EQ(mincore(page_address(used), 4 * PAGE_SIZE, resident), 0);
-    for (unsigned char r : resident) EXPECT_EQ(r & 1, 1);
-    ASSERT_EQ(mincore(page_address(freed), PAGE_SIZE, resident), 0);
-    EXPECT_EQ(resident[0] & 1, 0);
-    __free_pages(used, 2);
 }

@@ -102,18 +102,6 @@ unsigned long sim_mem_pages_in_use(void);
 unsigned long sim_mem_pages_free(void);
 
 /**
- * sim_mem_populate - back every allocated page frame with host memory now
- *
- * One MADV_POPULATE_WRITE per run of allocated frames instead of a page
- * fault per page at first touch: faster when a workload is about to write
- * all of its buffers. Frames already backed are left as they are.
- *
- * Return: 0; -EOPNOTSUPP if the kernel lacks MADV_POPULATE_WRITE (first
- * touch then backs the pages as before).
- */
-int sim_mem_populate(void);
-
-/**
  * sim_mem_last_error - why the last allocation failed
  *
  * Return: a message naming the failed request, the frames still free and
