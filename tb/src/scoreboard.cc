@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <vector>
+
+#include "host_threads.h"
 
 namespace dmasim::tb {
 namespace {
@@ -71,6 +74,58 @@ Block block_of(const scatterlist* sg, dmasim_buf_layout layout) {
             size_t{PAGE_SIZE} << get_order(uint64_t{sg->offset} + sg->length), sg->offset};
 }
 
+// Consecutive entries of a list, checked or filled by one core.
+struct ListPart {
+    scatterlist* first;
+    unsigned index;  ///< of `first` in the list
+    unsigned count;
+    uint64_t pos;  ///< stream offset of its first byte
+};
+
+// Below this many bytes a part's thread costs more than it saves.
+constexpr uint64_t kPartMinBytes = 4ull << 20;
+
+// `sgt` cut into parts of about equal bytes, one per core (one for a short
+// list); the stream starts at `base`.
+std::vector<ListPart> split(const sg_table& sgt, uint64_t base) {
+    scatterlist* sg;
+    unsigned int i;
+    uint64_t total = 0;
+    for_each_sgtable_sg(&sgt, sg, i) total += sg->length;
+    const uint64_t parts =
+        std::clamp<uint64_t>(total / kPartMinBytes, 1, host_cores());
+    std::vector<ListPart> cut{{sgt.sgl, 0, 0, base}};
+    uint64_t done = 0;
+    for_each_sgtable_sg(&sgt, sg, i) {
+        if (cut.size() < parts && done >= total * cut.size() / parts)
+            cut.push_back({sg, i, 0, base + done});
+        cut.back().count += 1;
+        done += sg->length;
+    }
+    return cut;
+}
+
+// Calls visit(sg, index, pos) on `sgt`'s entries, pos the stream offset
+// of the entry's first byte, the parts on cores of their own; returns the
+// mismatch a visit found first in list order, if any.
+template <typename Visit>
+std::optional<Mismatch> visit_in_parts(const sg_table& sgt, uint64_t base, Visit visit) {
+    const std::vector<ListPart> parts = split(sgt, base);
+    std::vector<std::optional<Mismatch>> found(parts.size());
+    run_in_parallel(parts.size(), [&](size_t k) {
+        scatterlist* sg = parts[k].first;
+        uint64_t pos = parts[k].pos;
+        for (unsigned i = parts[k].index; i < parts[k].index + parts[k].count;
+             ++i, sg = sg_next(sg)) {
+            if ((found[k] = visit(sg, i, pos))) return;
+            pos += sg->length;
+        }
+    });
+    for (auto& mismatch : found)
+        if (mismatch) return std::move(mismatch);
+    return std::nullopt;
+}
+
 }  // namespace
 
 Pattern::Pattern(uint64_t seed) : bytes_(kPatternPeriod) {
@@ -88,79 +143,73 @@ const uint8_t* Pattern::at(uint64_t pos, size_t& avail) const {
 }
 
 void Scoreboard::fill_source(const sg_table& sgt, uint64_t base) const {
-    scatterlist* sg;
-    unsigned int i;
-    uint64_t pos = base;
-    for_each_sgtable_sg(&sgt, sg, i) {
+    visit_in_parts(sgt, base, [this](scatterlist* sg, unsigned, uint64_t pos) {
         auto* dst = segment_of(sg);
         for (size_t done = 0; done < sg->length;) {
             size_t avail;
-            const uint8_t* src = pattern_.at(pos, avail);
+            const uint8_t* src = pattern_.at(pos + done, avail);
             const size_t step = std::min<size_t>(avail, sg->length - done);
             std::memcpy(dst + done, src, step);
             done += step;
-            pos += step;
         }
-    }
+        return std::optional<Mismatch>{};
+    });
 }
 
 void Scoreboard::fill_destination(const sg_table& sgt, dmasim_buf_layout layout) {
-    scatterlist* sg;
-    unsigned int i;
-    for_each_sgtable_sg(&sgt, sg, i) {
+    visit_in_parts(sgt, 0, [layout](scatterlist* sg, unsigned, uint64_t) {
         const Block b = block_of(sg, layout);
         std::memset(b.start, kDestinationFill, b.bytes);
-    }
+        return std::optional<Mismatch>{};
+    });
 }
 
 std::optional<Mismatch> Scoreboard::compare(const sg_table& sgt, uint64_t base,
                                             const char* list_name) const {
-    scatterlist* sg;
-    unsigned int i;
-    uint64_t pos = base;
-    for_each_sgtable_sg(&sgt, sg, i) {
-        const uint8_t* got = segment_of(sg);
-        for (size_t done = 0; done < sg->length;) {
-            size_t avail;
-            const uint8_t* want = pattern_.at(pos, avail);
-            const size_t step = std::min<size_t>(avail, sg->length - done);
-            const size_t bad = first_difference(got + done, want, step);
-            if (bad < step) {
-                const size_t at = done + bad;
-                return Mismatch{segment_bus(sg) + at,
-                                fmt::format("{} segment {} byte {}: read {:#04x}, expected {:#04x}",
-                                            list_name, i, at, got[at], want[bad])};
+    return visit_in_parts(
+        sgt, base,
+        [this, list_name](scatterlist* sg, unsigned i, uint64_t pos) -> std::optional<Mismatch> {
+            const uint8_t* got = segment_of(sg);
+            for (size_t done = 0; done < sg->length;) {
+                size_t avail;
+                const uint8_t* want = pattern_.at(pos + done, avail);
+                const size_t step = std::min<size_t>(avail, sg->length - done);
+                const size_t bad = first_difference(got + done, want, step);
+                if (bad < step) {
+                    const size_t at = done + bad;
+                    return Mismatch{
+                        segment_bus(sg) + at,
+                        fmt::format("{} segment {} byte {}: read {:#04x}, expected {:#04x}",
+                                    list_name, i, at, got[at], want[bad])};
+                }
+                done += step;
             }
-            done += step;
-            pos += step;
-        }
-    }
-    return std::nullopt;
+            return std::nullopt;
+        });
 }
 
-std::optional<Mismatch> Scoreboard::compare_device(const sg_table& sgt, uint64_t pos) {
-    std::array<uint8_t, 4096> want;
-    scatterlist* sg;
-    unsigned int i;
-    for_each_sgtable_sg(&sgt, sg, i) {
-        const uint8_t* got = segment_of(sg);
-        for (size_t done = 0; done < sg->length;) {
-            const size_t step = std::min<size_t>(want.size(), sg->length - done);
-            // The device's stream is a hash of the offset: regenerate a block.
-            for (size_t k = 0; k < step; ++k) want[k] = model::DevicePort::pattern_byte(pos + k);
-            const size_t bad = first_difference(got + done, want.data(), step);
-            if (bad < step) {
-                const size_t at = done + bad;
-                return Mismatch{segment_bus(sg) + at,
-                                fmt::format("destination segment {} byte {}: read {:#04x}, the "
-                                            "device sent {:#04x}",
-                                            i, at, got[at], want[bad])};
+std::optional<Mismatch> Scoreboard::compare_device(const sg_table& sgt, uint64_t base) {
+    return visit_in_parts(
+        sgt, base, [](scatterlist* sg, unsigned i, uint64_t pos) -> std::optional<Mismatch> {
+            std::array<uint8_t, 4096> want;
+            const uint8_t* got = segment_of(sg);
+            for (size_t done = 0; done < sg->length;) {
+                const size_t step = std::min<size_t>(want.size(), sg->length - done);
+                // The device's stream is a hash of the offset: regenerate a block.
+                for (size_t k = 0; k < step; ++k)
+                    want[k] = model::DevicePort::pattern_byte(pos + done + k);
+                const size_t bad = first_difference(got + done, want.data(), step);
+                if (bad < step) {
+                    const size_t at = done + bad;
+                    return Mismatch{segment_bus(sg) + at,
+                                    fmt::format("destination segment {} byte {}: read {:#04x}, "
+                                                "the device sent {:#04x}",
+                                                i, at, got[at], want[bad])};
+                }
+                done += step;
             }
-            done += step;
-            pos += step;
-        }
-    }
-    return std::nullopt;
+            return std::nullopt;
+        });
 }
 
 uint64_t Scoreboard::digest(const sg_table& sgt, uint64_t digest) {
@@ -173,27 +222,28 @@ uint64_t Scoreboard::digest(const sg_table& sgt, uint64_t digest) {
 
 std::optional<Mismatch> Scoreboard::compare_fill(const sg_table& sgt, bool include_segments,
                                                  dmasim_buf_layout layout) {
-    scatterlist* sg;
-    unsigned int i;
-    for_each_sgtable_sg(&sgt, sg, i) {
-        const Block b = block_of(sg, layout);
-        const size_t end = b.segment_offset + sg->length;
-        size_t bad;
-        if (include_segments) {
-            bad = first_non_fill(b.start, b.bytes);
-        } else {
-            bad = first_non_fill(b.start, b.segment_offset);
-            if (bad == b.segment_offset) bad = end + first_non_fill(b.start + end, b.bytes - end);
-        }
-        if (bad < b.bytes)
+    return visit_in_parts(
+        sgt, 0,
+        [include_segments, layout](scatterlist* sg, unsigned i,
+                                   uint64_t) -> std::optional<Mismatch> {
+            const Block b = block_of(sg, layout);
+            const size_t end = b.segment_offset + sg->length;
+            size_t bad;
+            if (include_segments) {
+                bad = first_non_fill(b.start, b.bytes);
+            } else {
+                bad = first_non_fill(b.start, b.segment_offset);
+                if (bad == b.segment_offset)
+                    bad = end + first_non_fill(b.start + end, b.bytes - end);
+            }
+            if (bad == b.bytes) return std::nullopt;
             return Mismatch{
                 segment_bus(sg) - b.segment_offset + bad,
                 fmt::format(
                     "destination segment {}: byte {} of its {}{} changed to {:#04x}", i, bad,
                     b.segment_offset == 0 && b.bytes == sg->length ? "fragment" : "page block",
                     include_segments ? "" : ", outside the segment,", b.start[bad])};
-    }
-    return std::nullopt;
+        });
 }
 
 }  // namespace dmasim::tb

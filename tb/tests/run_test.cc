@@ -77,6 +77,20 @@ TEST(DriverEndToEnd, LognormalSegments) {
     EXPECT_EQ(r.bytes, test::list_bytes(c.workload));
 }
 
+// 16 MiB each way: the scoreboard fills and checks it in parts on
+// several cores, and the run must still come out clean.
+TEST(DriverEndToEnd, AListCheckedInPartsRunsClean) {
+    SimConfig c = test::small_config();
+    c.memory_size_mib = 128;
+    c.workload.entries = 4096;
+    c.workload.segment_bytes = 4096;
+    c.workload.offset = 0;
+    c.workload.chain_depth = 16;
+    const RunResult r = run_simulation(c);
+    EXPECT_TRUE(r.integrity) << r.failure;
+    EXPECT_EQ(r.bytes, uint64_t{16} << 20);
+}
+
 // Where the test scenario below corrupted the destination.
 uint64_t corrupted_address = 0;
 
