@@ -1,6 +1,6 @@
 // host_threads.h - the host's cores for the testbench's own bulk work
-// (filling and checking buffers, giving memory back), which is plain
-// memory traffic outside the simulation and splits across cores.
+// (filling and checking buffers), which is plain memory traffic outside
+// the simulation and splits across cores.
 #pragma once
 
 #include <cstddef>
