@@ -3,6 +3,7 @@
 
 #include <sched.h>
 
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -19,7 +20,13 @@ unsigned host_cores() {
 void run_in_parallel(size_t parts, const std::function<void(size_t part)>& work) {
     std::vector<std::thread> helpers;
     helpers.reserve(parts > 0 ? parts - 1 : 0);
-    for (size_t part = 1; part < parts; ++part) helpers.emplace_back(work, part);
+    for (size_t part = 1; part < parts; ++part) {
+        try {
+            helpers.emplace_back(work, part);
+        } catch (const std::system_error&) {
+            work(part);  // no thread to be had (a process limit): do it here
+        }
+    }
     if (parts > 0) work(0);
     for (std::thread& t : helpers) t.join();
 }
