@@ -74,50 +74,40 @@ Block block_of(const scatterlist* sg, dmasim_buf_layout layout) {
             size_t{PAGE_SIZE} << get_order(uint64_t{sg->offset} + sg->length), sg->offset};
 }
 
-// Consecutive entries of a list, checked or filled by one core.
-struct ListPart {
-    scatterlist* first;
-    unsigned index;  ///< of `first` in the list
-    unsigned count;
-    uint64_t pos;  ///< stream offset of its first byte
-};
-
 // Below this many bytes a part's thread costs more than it saves.
 constexpr uint64_t kPartMinBytes = 4ull << 20;
 
-// `sgt` cut into parts of about equal bytes, one per core (one for a short
-// list); the stream starts at `base`.
-std::vector<ListPart> split(const sg_table& sgt, uint64_t base) {
+// Parts to cut `sgt` into: one per core, fewer for a short list. Stops
+// counting once there is enough for every core: a long list is not
+// walked.
+unsigned part_count(const sg_table& sgt) {
+    const uint64_t enough = kPartMinBytes * host_cores();
     scatterlist* sg;
     unsigned int i;
-    uint64_t total = 0;
-    for_each_sgtable_sg(&sgt, sg, i) total += sg->length;
-    const uint64_t parts =
-        std::clamp<uint64_t>(total / kPartMinBytes, 1, host_cores());
-    std::vector<ListPart> cut{{sgt.sgl, 0, 0, base}};
-    uint64_t done = 0;
+    uint64_t bytes = 0;
     for_each_sgtable_sg(&sgt, sg, i) {
-        if (cut.size() < parts && done >= total * cut.size() / parts)
-            cut.push_back({sg, i, 0, base + done});
-        cut.back().count += 1;
-        done += sg->length;
+        if ((bytes += sg->length) >= enough) break;
     }
-    return cut;
+    return static_cast<unsigned>(std::clamp<uint64_t>(bytes / kPartMinBytes, 1, host_cores()));
 }
 
 // Calls visit(sg, index, pos) on `sgt`'s entries, pos the stream offset
-// of the entry's first byte, the parts on cores of their own; returns the
-// mismatch a visit found first in list order, if any.
+// (from `base`) of the entry's first byte. The list is cut into parts of
+// equal entry counts, each on a core of its own, which walks to its first
+// entry itself (a walk is cheap beside the bytes it then visits). Returns
+// the mismatch a visit found first in list order, if any.
 template <typename Visit>
 std::optional<Mismatch> visit_in_parts(const sg_table& sgt, uint64_t base, Visit visit) {
-    const std::vector<ListPart> parts = split(sgt, base);
-    std::vector<std::optional<Mismatch>> found(parts.size());
-    run_in_parallel(parts.size(), [&](size_t k) {
-        scatterlist* sg = parts[k].first;
-        uint64_t pos = parts[k].pos;
-        for (unsigned i = parts[k].index; i < parts[k].index + parts[k].count;
-             ++i, sg = sg_next(sg)) {
-            if ((found[k] = visit(sg, i, pos))) return;
+    const unsigned parts = part_count(sgt);
+    const uint64_t entries = sgt.orig_nents;
+    std::vector<std::optional<Mismatch>> found(parts);
+    run_in_parallel(parts, [&](size_t k) {
+        const auto first = static_cast<unsigned>(entries * k / parts);
+        const auto end = static_cast<unsigned>(entries * (k + 1) / parts);
+        scatterlist* sg = sgt.sgl;
+        uint64_t pos = base;
+        for (unsigned i = 0; i < end; ++i, sg = sg_next(sg)) {
+            if (i >= first && (found[k] = visit(sg, i, pos))) return;
             pos += sg->length;
         }
     });
