@@ -30,7 +30,9 @@ protected:
         seg.seed = 1;
         seg.layout = DMASIM_BUF_PAGES;
         ASSERT_EQ(dmasim_buf_alloc(&sgt_, kEntries, &seg), 0);
-        for_each_sgtable_sg(&sgt_, sg_, i_) segments_.push_back(sg_);
+        scatterlist* sg;
+        unsigned int i;
+        for_each_sgtable_sg(&sgt_, sg, i) segments_.push_back(sg);
     }
     void TearDown() override {
         dmasim_buf_free(&sgt_, DMASIM_BUF_PAGES);
@@ -48,10 +50,6 @@ protected:
     sg_table sgt_{};
     std::vector<scatterlist*> segments_;
     Scoreboard board_{77};
-
-private:
-    scatterlist* sg_ = nullptr;
-    unsigned int i_ = 0;
 };
 
 TEST_F(ScoreboardParts, TheStreamRunsOnUnbrokenAcrossParts) {
