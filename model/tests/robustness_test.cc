@@ -136,7 +136,8 @@ TEST(ModelRobustness, TwoChannelsOnRandomListsBothStop) {
 // list property once lost all but its first variable). Run by hand, with
 // none of them set, there is nothing to check.
 TEST(ModelRobustness, CtestGivesEveryCaseItsSanitizerOptions) {
-    const char* names[] = {"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "ASAN_OPTIONS", "UBSAN_OPTIONS"};
+    const char* names[] = {"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "ASAN_OPTIONS", "LSAN_OPTIONS",
+                           "UBSAN_OPTIONS"};
     if (std::none_of(std::begin(names), std::end(names), std::getenv))
         GTEST_SKIP() << "not run by ctest";
     for (const char* name : names) EXPECT_NE(std::getenv(name), nullptr) << name;
