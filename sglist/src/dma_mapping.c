@@ -54,13 +54,6 @@ int dma_set_max_seg_size(struct device *dev, unsigned int size)
 	return 0;
 }
 
-unsigned int dma_get_max_seg_size(struct device *dev)
-{
-	if (dev->dma_parms && dev->dma_parms->max_segment_size)
-		return dev->dma_parms->max_segment_size;
-	return SIM_DMA_DEFAULT_MAX_SEG_SIZE;
-}
-
 int dma_set_seg_boundary(struct device *dev, unsigned long mask)
 {
 	if (!dev->dma_parms)
@@ -69,13 +62,6 @@ int dma_set_seg_boundary(struct device *dev, unsigned long mask)
 		return -EINVAL;
 	dev->dma_parms->segment_boundary_mask = mask;
 	return 0;
-}
-
-unsigned long dma_get_seg_boundary(struct device *dev)
-{
-	if (dev->dma_parms && dev->dma_parms->segment_boundary_mask)
-		return dev->dma_parms->segment_boundary_mask;
-	return SIM_DMA_DEFAULT_SEG_BOUNDARY;
 }
 
 /* Bus address = physical address; each entry must suit the device. */

@@ -28,8 +28,9 @@ unsigned long frames_largest_free_run(void);
 /* kmalloc (slab.c): forget every size class's pages. */
 void slab_reset(void);
 
-/* Record why an allocation failed, for sim_mem_last_error(). */
+/* Record why an allocation failed, for sim_mem_last_error() (mm_state.c). */
 void sim_mem_set_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+void sim_mem_clear_error(void);
 
 #endif /* SGLIST_MM_INTERNAL_H */

@@ -8,14 +8,8 @@
  */
 #include "mm_internal.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-
-struct sim_mem_layout sim_mem_layout;
-
-static char last_error[256];
 
 static void *map_sparse(size_t bytes)
 {
@@ -46,7 +40,7 @@ int sim_mem_init(uint64_t bytes, enum sim_mem_placement placement,
 		sim_mem_exit();
 		return -ENOMEM;
 	}
-	last_error[0] = '\0';
+	sim_mem_clear_error();
 	return 0;
 }
 
@@ -81,18 +75,4 @@ unsigned long sim_mem_pages_in_use(void)
 unsigned long sim_mem_pages_free(void)
 {
 	return frames_free_count();
-}
-
-const char *sim_mem_last_error(void)
-{
-	return last_error;
-}
-
-void sim_mem_set_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
-	va_end(ap);
 }

@@ -93,7 +93,14 @@ static inline u64 dma_get_mask(struct device *dev)
  * Return: 0, or -EIO if the device has no dma_parms.
  */
 int dma_set_max_seg_size(struct device *dev, unsigned int size);
-unsigned int dma_get_max_seg_size(struct device *dev);
+
+/* Inline, as in Linux: direct mapping and the IOMMU both ask. */
+static inline unsigned int dma_get_max_seg_size(struct device *dev)
+{
+	if (dev->dma_parms && dev->dma_parms->max_segment_size)
+		return dev->dma_parms->max_segment_size;
+	return SIM_DMA_DEFAULT_MAX_SEG_SIZE;
+}
 
 /**
  * dma_set_seg_boundary - address boundary no DMA segment may cross
@@ -104,7 +111,12 @@ unsigned int dma_get_max_seg_size(struct device *dev);
  * not a power of two.
  */
 int dma_set_seg_boundary(struct device *dev, unsigned long mask);
-unsigned long dma_get_seg_boundary(struct device *dev);
+static inline unsigned long dma_get_seg_boundary(struct device *dev)
+{
+	if (dev->dma_parms && dev->dma_parms->segment_boundary_mask)
+		return dev->dma_parms->segment_boundary_mask;
+	return SIM_DMA_DEFAULT_SEG_BOUNDARY;
+}
 
 /**
  * dma_map_sg_attrs - map a list for DMA by @dev
