@@ -46,7 +46,8 @@ TEST(TbInvariants, SoundResultPasses) {
 }
 
 TEST(TbInvariants, EachBrokenRuleIsReportedOnItsOwn) {
-    const std::vector<std::pair<std::string, std::function<void(RunResult&, model::PlatformParams&)>>>
+    const std::vector<
+        std::pair<std::string, std::function<void(RunResult&, model::PlatformParams&)>>>
         cases = {
             {"bus.width_bytes",
              [](RunResult& r, model::PlatformParams& p) {
@@ -59,7 +60,8 @@ TEST(TbInvariants, EachBrokenRuleIsReportedOnItsOwn) {
             // A faulted, unmeasured channel's interrupts once counted (issue 28).
             {"interrupts = 11 exceeds descriptors = 10",
              [](RunResult& r, model::PlatformParams&) { r.interrupts = 11; }},
-            {"bus_utilization", [](RunResult& r, model::PlatformParams&) { r.bus_utilization = 1.001; }},
+            {"bus_utilization",
+             [](RunResult& r, model::PlatformParams&) { r.bus_utilization = 1.001; }},
             // Two periods off: within one period is rounding of the window's ends.
             {"sim_time_ns", [](RunResult& r, model::PlatformParams&) { r.cycles = 102; }},
         };
