@@ -239,6 +239,11 @@ uint64_t Testbench::reap_completions() {
 void Testbench::wait(Transfer& t) {
     if (!t.started_ || t.finished_) stop_scenario(false, "Bench::wait: transfer not in flight");
     dmasim_xfer_wait(&dd_.chan[t.channel_]);
+    // The driver reads STATUS once it takes the transfer as done: a
+    // channel still BUSY then was completed early (a stale interrupt).
+    expect(!(t.status() & DMA_STATUS_BUSY),
+           fmt::format("transfer on channel {} taken as done while its STATUS ({:#x}) is BUSY",
+                       t.channel_, t.status()));
     while (!t.interrupted_) sc_core::wait(cpu_.completion_event());
     t.finished_ = true;
     active_[t.channel_] = nullptr;

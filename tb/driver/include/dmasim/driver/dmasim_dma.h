@@ -76,6 +76,9 @@ struct dmasim_chan {
 	unsigned int id;
 	struct completion done;
 	struct dmasim_xfer *active;
+	/* START for @active has been written: from here on the channel's
+	 * STATUS describes @active, before it a previous transfer. */
+	int started;
 };
 
 struct dmasim_dev {
