@@ -8,10 +8,8 @@
 #include <dmasim/tb/run.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -20,15 +18,6 @@
 
 namespace dmasim::tb {
 namespace {
-
-/// What a child's run reports back: the figures the assertions need.
-struct Outcome {
-    bool ran = false;  ///< the child ran the simulation and reported
-    bool integrity = false;
-    uint64_t bytes = 0;
-    unsigned held = 0, classes = 0;  ///< error_injection's NAME.held results set to 1, of all
-    std::string failure;
-};
 
 /// The interrupt path's knobs one point sets.
 struct Timing {
@@ -62,52 +51,6 @@ SimConfig config_for(const std::string& scenario, const Timing& t) {
     return c;
 }
 
-/// Runs `c` in a child process and reads its outcome from a pipe.
-Outcome run_in_child(const SimConfig& c) {
-    int fds[2];
-    if (pipe(fds) != 0) return {};
-    const pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        std::string text;
-        try {
-            const RunResult r = run_simulation(c);
-            unsigned held = 0, classes = 0;
-            for (const ScenarioResult& s : r.scenario_results)
-                if (s.name.size() > 5 && s.name.compare(s.name.size() - 5, 5, ".held") == 0) {
-                    ++classes;
-                    held += s.value == 1;
-                }
-            text = fmt::format("{} {} {} {} {}", r.integrity ? 1 : 0, r.bytes, held, classes,
-                               r.failure);
-        } catch (const std::exception& e) {
-            text = fmt::format("0 0 0 0 run_simulation threw: {}", e.what());
-        }
-        const bool sent = write(fds[1], text.data(), text.size()) == ssize_t(text.size());
-        _exit(sent ? 0 : 1);
-    }
-    close(fds[1]);
-    std::string text;
-    char buf[4096];
-    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, size_t(n));
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    Outcome o;
-    unsigned integrity = 0;
-    int used = 0;
-    unsigned long long bytes = 0;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-        std::sscanf(text.c_str(), "%u %llu %u %u %n", &integrity, &bytes, &o.held, &o.classes,
-                    &used) != 4)
-        return o;
-    o.ran = true;
-    o.integrity = integrity == 1;
-    o.bytes = bytes;
-    o.failure = text.substr(size_t(used));
-    return o;
-}
-
 /// Bytes the scenario measures when every transfer moves its whole list.
 uint64_t expected_bytes(const std::string& scenario, const SimConfig& c) {
     const uint64_t list = test::list_bytes(c.workload);
@@ -120,7 +63,7 @@ uint64_t expected_bytes(const std::string& scenario, const SimConfig& c) {
 bool check_point(const std::string& scenario, const Timing& t) {
     SCOPED_TRACE(describe(scenario, t));
     const SimConfig c = config_for(scenario, t);
-    const Outcome o = run_in_child(c);
+    const test::ChildRun o = test::run_in_child(c);
     EXPECT_TRUE(o.ran) << "the child crashed or reported nothing";
     EXPECT_TRUE(o.integrity) << o.failure;
     EXPECT_EQ(o.bytes, expected_bytes(scenario, c));
