@@ -114,6 +114,21 @@ TEST(CompletionRace, ErrorInjectionSeesEveryErrorClassAcrossTheTimingGrid) {
     run_grid("error_injection", {2});
 }
 
+// Found by the random walk (seed 20261204): the handler checks the first
+// list's channel, its STATUS read lets the waiter take that transfer and
+// submit the second, and the read's DONE (the first list's) used to
+// complete the second before its START.
+TEST(CompletionRace, AStatusReadOverlappingTheNextSubmitCompletesNothing) {
+    Timing t;
+    t.irq_latency = 244;
+    t.handler = 48;
+    t.coalesce_count = 3;
+    t.coalesce_timeout = 4340;
+    t.per_descriptor = true;
+    t.entries = 4;
+    EXPECT_TRUE(check_point("streaming", t));
+}
+
 /// A seeded random walk over the same knobs, wider than the grid: a fixed
 /// number of points, so the case is deterministic and bounded. A longer
 /// run of the same generator is recorded in docs/testing.md

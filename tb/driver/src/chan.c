@@ -89,6 +89,8 @@ int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
 		dd->chan[i].id = i;
 		dd->chan[i].active = NULL;
 		dd->chan[i].started = 0;
+		dd->chan[i].seq = 0;
+		dd->chan[i].completed_seq = 0;
 		init_completion(&dd->chan[i].done);
 	}
 	dd->irq_mask = 0;
@@ -140,9 +142,18 @@ void dmasim_iommu_invalidate(struct dmasim_dev *dd)
  */
 static int chan_stopped(const struct dmasim_chan *ch)
 {
+	unsigned int seq = ch->seq;
+	uint32_t status;
+
 	if (!ch->active || !ch->started)
 		return 0;
-	return !(readl(ch_reg(ch, DMA_CH_STATUS)) & DMA_STATUS_BUSY);
+	status = readl(ch_reg(ch, DMA_CH_STATUS));
+	/*
+	 * The read lets the waiter run (there is no lock): it may have taken
+	 * this transfer and submitted the next, whose completion this STATUS
+	 * does not describe.
+	 */
+	return ch->seq == seq && ch->started && !(status & DMA_STATUS_BUSY);
 }
 
 /**
@@ -151,9 +162,10 @@ static int chan_stopped(const struct dmasim_chan *ch)
  * @dev_id: the struct dmasim_dev
  *
  * Acknowledges every pending channel (write-1-to-clear) and wakes the
- * waiter of each whose transfer has stopped (chan_stopped()); other
- * interrupts report completions to reap (irq_per_desc), or are a
- * previous transfer's, and wake nobody.
+ * waiter of each whose transfer has stopped (chan_stopped()), noting the
+ * transfer's seq in the channel's completed_seq; other interrupts report
+ * completions to reap (irq_per_desc), or are a previous transfer's, and
+ * wake nobody.
  *
  * Return: IRQ_HANDLED if a channel was pending, else IRQ_NONE.
  */
@@ -174,6 +186,7 @@ irqreturn_t dmasim_irq_handler(int irq, void *dev_id)
 		if (!(pending & (1u << i)) || !chan_stopped(&dd->chan[i]))
 			continue;
 		dd->irq_completed |= 1u << i;
+		dd->chan[i].completed_seq = dd->chan[i].seq;
 		complete(&dd->chan[i].done);
 	}
 	return IRQ_HANDLED;
@@ -204,6 +217,7 @@ int dmasim_xfer_submit(struct dmasim_chan *ch, struct dmasim_xfer *x)
 	if (ch->active)
 		return -EBUSY;
 	ch->active = x;
+	x->seq = ++ch->seq;
 	reinit_completion(&ch->done);
 	dd->irq_mask |= 1u << ch->id;
 	writel(dd->irq_mask, reg(dd, DMA_REG_IRQ_MASK));
