@@ -83,8 +83,8 @@ uint64_t descriptor_reads(const dmasim::tb::SimConfig& config) {
     uint64_t reads = 0;
     for (unsigned i = 0; i < depth; ++i) {
         const uint64_t slots = dmasim_chunk_slots(format, entries, depth, i);
-        reads += slots / per_page * ceil_div(per_page, per_read) +
-                 ceil_div(slots % per_page, per_read);
+        reads +=
+            slots / per_page * ceil_div(per_page, per_read) + ceil_div(slots % per_page, per_read);
     }
     return reads;
 }
@@ -111,19 +111,18 @@ DMASIM_SCENARIO_CHECK(bus_fault, dmasim::tb::kChecksMemory) {
                         f.index, reachable, reachable - 1),
             {"fault.index", "workload.entries", "workload.scenario"}};
     return dmasim::tb::ScenarioRefusal{
-        fmt::format("fault.index = {} lies past the list: the controller reads its descriptors "
-                    "in {} fetches (workload.entries = {}, workload.chain_depth = {}, "
-                    "dma.descriptor_format = {}, dma.descriptor_bytes = {}, "
-                    "dma.descriptor_fetch = {}, dma.descriptor_prefetch = {}), so fault.index "
-                    "must be in [0, {}]",
-                    f.index, reachable, w.entries, w.chain_depth,
-                    config.descriptor_format == DMA_HW_FMT_CHAINED_PAGES ? "chained_pages"
-                                                                         : "linked_list",
-                    config.platform.dma.descriptor_bytes,
-                    config.platform.dma.descriptor_fetch == dmasim::model::DescriptorFetch::burst
-                        ? "burst"
-                        : "word",
-                    config.platform.dma.descriptor_prefetch, reachable - 1),
+        fmt::format(
+            "fault.index = {} lies past the list: the controller reads its descriptors "
+            "in {} fetches (workload.entries = {}, workload.chain_depth = {}, "
+            "dma.descriptor_format = {}, dma.descriptor_bytes = {}, "
+            "dma.descriptor_fetch = {}, dma.descriptor_prefetch = {}), so fault.index "
+            "must be in [0, {}]",
+            f.index, reachable, w.entries, w.chain_depth,
+            config.descriptor_format == DMA_HW_FMT_CHAINED_PAGES ? "chained_pages" : "linked_list",
+            config.platform.dma.descriptor_bytes,
+            config.platform.dma.descriptor_fetch == dmasim::model::DescriptorFetch::burst ? "burst"
+                                                                                          : "word",
+            config.platform.dma.descriptor_prefetch, reachable - 1),
         {"fault.index", "workload.entries", "workload.chain_depth", "dma.descriptor_format",
          "dma.descriptor_bytes", "dma.descriptor_fetch", "dma.descriptor_prefetch",
          "workload.scenario"}};

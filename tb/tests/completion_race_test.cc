@@ -33,8 +33,8 @@ std::string describe(const std::string& scenario, const Timing& t) {
     return fmt::format(
         "{}: dma.irq_latency_cycles={} cpu.irq_handler_cycles={} dma.irq_coalesce_count={} "
         "dma.irq_coalesce_timeout_cycles={} workload.irq_per_descriptor={} workload.entries={}",
-        scenario, t.irq_latency, t.handler, t.coalesce_count, t.coalesce_timeout,
-        t.per_descriptor, t.entries);
+        scenario, t.irq_latency, t.handler, t.coalesce_count, t.coalesce_timeout, t.per_descriptor,
+        t.entries);
 }
 
 SimConfig config_for(const std::string& scenario, const Timing& t) {

@@ -90,10 +90,10 @@ TEST(ScenarioChecks, BusFaultDescriptorIndexRangeIsExactlyTheReadsTheWalkerMakes
         c.platform.dma.descriptor_prefetch = p.prefetch;
         c.platform.iommu.enabled = p.iommu;
         const uint64_t refused = first_refused_index(c);
-        SCOPED_TRACE(fmt::format("format {} bytes {} prefetch {} entries {} depth {} iommu {}: "
-                                 "first refused index {}",
-                                 int(p.format), p.bytes, p.prefetch, p.entries, p.depth, p.iommu,
-                                 refused));
+        SCOPED_TRACE(
+            fmt::format("format {} bytes {} prefetch {} entries {} depth {} iommu {}: "
+                        "first refused index {}",
+                        int(p.format), p.bytes, p.prefetch, p.entries, p.depth, p.iommu, refused));
         ASSERT_GT(refused, 0u);
         c.platform.dma.fault.index = refused - 1;
         const test::ChildRun last = test::run_in_child(c);

@@ -36,8 +36,8 @@ namespace {
                 ++classes;
                 held += s.value == 1;
             }
-        text = fmt::format("{} {} {} {} {}", r.integrity ? 1 : 0, r.bytes, held, classes,
-                           r.failure);
+        text =
+            fmt::format("{} {} {} {} {}", r.integrity ? 1 : 0, r.bytes, held, classes, r.failure);
     } catch (const std::exception& e) {
         text = fmt::format("0 0 0 0 run_simulation threw: {}", e.what());
     }

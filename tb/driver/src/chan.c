@@ -223,7 +223,7 @@ int dmasim_xfer_submit(struct dmasim_chan *ch, struct dmasim_xfer *x)
 	writel(dd->irq_mask, reg(dd, DMA_REG_IRQ_MASK));
 	writel((uint32_t)x->head, ch_reg(ch, DMA_CH_DESC_ADDR_LO));
 	writel((uint32_t)(x->head >> 32), ch_reg(ch, DMA_CH_DESC_ADDR_HI));
-	/* Set before the write: the handler's STATUS read is ordered after it. */
+	/* Set before the write; the handler's STATUS read is ordered after. */
 	ch->started = 1;
 	writel(ctrl_for(x), ch_reg(ch, DMA_CH_CTRL));
 	return 0;
