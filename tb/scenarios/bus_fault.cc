@@ -107,8 +107,8 @@ DMASIM_SCENARIO_CHECK(bus_fault, dmasim::tb::kChecksMemory) {
     if (data)
         return dmasim::tb::ScenarioRefusal{
             fmt::format("fault.index = {} lies past the list: it has {} data descriptors "
-                        "(workload.entries), so fault.index must be in [0, {}]",
-                        f.index, reachable, reachable - 1),
+                        "(workload.entries), so fault.index must be below {}",
+                        f.index, reachable, reachable),
             {"fault.index", "workload.entries", "workload.scenario"}};
     return dmasim::tb::ScenarioRefusal{
         fmt::format(
@@ -116,13 +116,13 @@ DMASIM_SCENARIO_CHECK(bus_fault, dmasim::tb::kChecksMemory) {
             "in {} fetches (workload.entries = {}, workload.chain_depth = {}, "
             "dma.descriptor_format = {}, dma.descriptor_bytes = {}, "
             "dma.descriptor_fetch = {}, dma.descriptor_prefetch = {}), so fault.index "
-            "must be in [0, {}]",
+            "must be below {}",
             f.index, reachable, w.entries, w.chain_depth,
             config.descriptor_format == DMA_HW_FMT_CHAINED_PAGES ? "chained_pages" : "linked_list",
             config.platform.dma.descriptor_bytes,
             config.platform.dma.descriptor_fetch == dmasim::model::DescriptorFetch::burst ? "burst"
                                                                                           : "word",
-            config.platform.dma.descriptor_prefetch, reachable - 1),
+            config.platform.dma.descriptor_prefetch, reachable),
         {"fault.index", "workload.entries", "workload.chain_depth", "dma.descriptor_format",
          "dma.descriptor_bytes", "dma.descriptor_fetch", "dma.descriptor_prefetch",
          "workload.scenario"}};

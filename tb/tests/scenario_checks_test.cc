@@ -56,7 +56,7 @@ TEST(ScenarioChecks, BusFaultRefusesADescriptorFaultPastTheShippedListsLastRead)
     const auto refusal = scenario_refusal(scenario("bus_fault"), c);
     ASSERT_TRUE(refusal);
     EXPECT_TRUE(names(*refusal, "fault.index"));
-    EXPECT_NE(refusal->why.find(fmt::format("must be in [0, {}]", reads - 1)), std::string::npos)
+    EXPECT_NE(refusal->why.find(fmt::format("must be below {}", reads)), std::string::npos)
         << refusal->why;
 }
 
