@@ -102,13 +102,15 @@ std::string refused_fault(const TempDir& dir, const Fault& f) {
 TEST(SimFaultE2E, FaultThatNeverFiresIsRefusedAtValidation) {
     TempDir dir;
     // Data descriptor kEntries does not exist, and the chained_pages list
-    // has kEntries + 2 descriptors (two chain links), so as many fetches at
-    // most: neither fault could fire.
+    // of 3 chunks (4 entries each, a link slot in the first two) is read in
+    // bursts of up to 8 slots (dma.descriptor_prefetch), one per chunk:
+    // neither fault could fire.
     EXPECT_NE(refused_fault(dir, {"data", 0, kEntries}).find("fault.index must be below 12"),
               std::string::npos);
-    EXPECT_NE(
-        refused_fault(dir, {"descriptor", 0, kEntries + 2}).find("fault.index must be below 14"),
-        std::string::npos);
+    const uint64_t reads = 3;  // workload.chain_depth
+    EXPECT_NE(refused_fault(dir, {"descriptor", 0, reads})
+                  .find("fault.index must be below " + std::to_string(reads)),
+              std::string::npos);
     EXPECT_NE(refused_fault(dir, {"none", 0, 0}).find("bus_fault needs fault.kind"),
               std::string::npos);
 }

@@ -12,6 +12,7 @@
 #include <dmasim/tb/scenario.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace {
@@ -61,6 +62,33 @@ void check_faulted(Bench& bench, const Transfer& t, const FaultParams& f) {
                     t.channel(), name, data ? ", after the descriptors before the fault" : ""));
 }
 
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// Descriptor reads the walker makes for the whole list, which fault.index
+// counts for fault.kind descriptor (DescriptorWalker::fetch and
+// batch_slots): chained_pages in burst mode reads up to
+// dma.descriptor_prefetch slots at once, never across a 4 KiB boundary,
+// each chunk (page frames of its own) from its first slot; otherwise every
+// slot is a read of its own.
+uint64_t descriptor_reads(const dmasim::tb::SimConfig& config) {
+    const dmasim::tb::WorkloadConfig& w = config.workload;
+    const dmasim::model::DmaParams& dma = config.platform.dma;
+    const dma_hw_format format = config.descriptor_format;
+    const bool burst = dma.descriptor_fetch == dmasim::model::DescriptorFetch::burst &&
+                       format == DMA_HW_FMT_CHAINED_PAGES;
+    const uint64_t per_read = burst ? std::max(1u, dma.descriptor_prefetch) : 1;
+    const uint64_t per_page = PAGE_SIZE / dmasim_desc_size(format, dma.descriptor_bytes);
+    const auto entries = static_cast<unsigned>(w.entries);
+    const auto depth = static_cast<unsigned>(w.chain_depth);
+    uint64_t reads = 0;
+    for (unsigned i = 0; i < depth; ++i) {
+        const uint64_t slots = dmasim_chunk_slots(format, entries, depth, i);
+        reads +=
+            slots / per_page * ceil_div(per_page, per_read) + ceil_div(slots % per_page, per_read);
+    }
+    return reads;
+}
+
 }  // namespace
 
 // A fault the transfer never reaches would only show after the run, as a
@@ -73,21 +101,31 @@ DMASIM_SCENARIO_CHECK(bus_fault, dmasim::tb::kChecksMemory) {
         return dmasim::tb::ScenarioRefusal{
             "bus_fault needs fault.kind descriptor, data or translation (it is none)",
             {"fault.kind", "workload.scenario"}};
-    // Each descriptor fetch reads at least one descriptor: the data
-    // descriptors, plus one link slot per chunk boundary in chained_pages.
-    const bool chained = config.descriptor_format == DMA_HW_FMT_CHAINED_PAGES;
-    const uint64_t descriptors = w.entries + (chained ? w.chain_depth - 1 : 0);
     const bool data = f.kind != FaultKind::descriptor;
-    const uint64_t reachable = data ? w.entries : descriptors;
-    if (f.index >= reachable)
+    const uint64_t reachable = data ? w.entries : descriptor_reads(config);
+    if (f.index < reachable) return std::nullopt;
+    if (data)
         return dmasim::tb::ScenarioRefusal{
-            fmt::format("fault.index = {} lies past the list: it has {} {} (workload.entries = "
-                        "{}, workload.chain_depth = {}), so fault.index must be below {}",
-                        f.index, reachable,
-                        data ? "data descriptors" : "descriptors, so at most as many fetches",
-                        w.entries, w.chain_depth, reachable),
-            {"fault.index", "workload.entries", "workload.chain_depth", "workload.scenario"}};
-    return std::nullopt;
+            fmt::format("fault.index = {} lies past the list: it has {} data descriptors "
+                        "(workload.entries), so fault.index must be below {}",
+                        f.index, reachable, reachable),
+            {"fault.index", "workload.entries", "workload.scenario"}};
+    return dmasim::tb::ScenarioRefusal{
+        fmt::format(
+            "fault.index = {} lies past the list: the controller reads its descriptors "
+            "in {} fetches (workload.entries = {}, workload.chain_depth = {}, "
+            "dma.descriptor_format = {}, dma.descriptor_bytes = {}, "
+            "dma.descriptor_fetch = {}, dma.descriptor_prefetch = {}), so fault.index "
+            "must be below {}",
+            f.index, reachable, w.entries, w.chain_depth,
+            config.descriptor_format == DMA_HW_FMT_CHAINED_PAGES ? "chained_pages" : "linked_list",
+            config.platform.dma.descriptor_bytes,
+            config.platform.dma.descriptor_fetch == dmasim::model::DescriptorFetch::burst ? "burst"
+                                                                                          : "word",
+            config.platform.dma.descriptor_prefetch, reachable),
+        {"fault.index", "workload.entries", "workload.chain_depth", "dma.descriptor_format",
+         "dma.descriptor_bytes", "dma.descriptor_fetch", "dma.descriptor_prefetch",
+         "workload.scenario"}};
 }
 // The configured list on every channel, all prepared before any starts.
 DMASIM_SCENARIO_FOOTPRINT(bus_fault) {

@@ -72,7 +72,9 @@ void edit_link(dmasim_xfer& x, unsigned chunk, uint64_t target) {
 }
 
 // Past the end of simulated RAM, so outside memory for any access.
-uint64_t outside_memory(const Bench& bench) { return bench.memory_bytes() + 0x1000; }
+uint64_t outside_memory(uint64_t memory_bytes) { return memory_bytes + 0x1000; }
+
+uint64_t outside_memory(const Bench& bench) { return outside_memory(bench.memory_bytes()); }
 
 // Flag bit 15 means nothing to the controller (and fits compact flags).
 constexpr uint32_t kUnknownFlag = 0x8000u;
@@ -187,6 +189,17 @@ DMASIM_SCENARIO_CHECK(error_injection, dmasim::tb::kChecksMemory | dmasim::tb::k
             "an IOMMU they would be IOVAs that fault with TRANSLATION instead: set "
             "iommu.enabled = false (bus_fault with fault.kind = translation tests the IOMMU)",
             {"iommu.enabled", "workload.scenario"}};
+    // Compact descriptors hold 32-bit data addresses: with RAM up to 4 GiB
+    // no address outside it fits, and a cut one would land inside RAM.
+    if (config.platform.dma.descriptor_bytes == DMA_HW_DESC16_SIZE &&
+        outside_memory(config.memory_size_mib << 20) > UINT32_MAX)
+        return dmasim::tb::ScenarioRefusal{
+            fmt::format("error_injection writes a data address outside memory into a descriptor, "
+                        "but dma.descriptor_bytes = 16 holds 32-bit addresses and memory.size_mib "
+                        "= {} leaves none of them outside RAM: use memory.size_mib <= {} or "
+                        "dma.descriptor_bytes = 32 or 64",
+                        config.memory_size_mib, (UINT32_MAX - outside_memory(0)) >> 20),
+            {"dma.descriptor_bytes", "memory.size_mib", "workload.scenario"}};
     const uint64_t chunks = uint64_t{config.platform.dma.max_chain_depth} + 2;
     const uint64_t entries = std::max(config.workload.entries, chunks);
     const uint64_t pages_needed = 2 * entries;

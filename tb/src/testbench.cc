@@ -175,10 +175,12 @@ void Testbench::start(Transfer& t) {
     inject_translation_fault(t);
     note_device_start(t);
     t.stats_at_start_ = platform_.channel_stats(t.channel_);
+    // Active before the submit's register writes, during which the handler
+    // may run: whatever it completes from START on is this transfer.
+    active_[t.channel_] = &t;
     if (dmasim_xfer_submit(&dd_.chan[t.channel_], t.xfer_) != 0)
         stop_scenario(false, fmt::format("Bench::start: channel {} is busy", t.channel_));
     t.started_ = true;
-    active_[t.channel_] = &t;
     // The START write has just completed: the measured window opens here.
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     if (t.measured_ && (!first_start_ || now < *first_start_)) {
@@ -211,7 +213,10 @@ bool Testbench::on_interrupt(sc_core::sc_time raised) {
     std::vector<Transfer*> completed;
     for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
         Transfer* t = active_[ch];
-        if (t && !t->interrupted_ && (dd_.irq_completed & (1u << ch))) completed.push_back(t);
+        // The seq tells t from a transfer completed earlier on the channel.
+        if (t && !t->interrupted_ && (dd_.irq_completed & (1u << ch)) &&
+            dd_.chan[ch].completed_seq == t->xfer_->seq)
+            completed.push_back(t);
     }
     const sc_core::sc_time done_at = raised + platform_.clock().period() * double(cost);
     if (done_at > sc_core::sc_time_stamp()) sc_core::wait(done_at - sc_core::sc_time_stamp());
@@ -249,6 +254,11 @@ Testbench::Reaped Testbench::reap_completions() {
 void Testbench::wait(Transfer& t) {
     if (!t.started_ || t.finished_) stop_scenario(false, "Bench::wait: transfer not in flight");
     dmasim_xfer_wait(&dd_.chan[t.channel_]);
+    // The driver reads STATUS once it takes the transfer as done: a
+    // channel still BUSY then was completed early (a stale interrupt).
+    expect(!(t.status() & DMA_STATUS_BUSY),
+           fmt::format("transfer on channel {} taken as done while its STATUS ({:#x}) is BUSY",
+                       t.channel_, t.status()));
     while (!t.interrupted_) sc_core::wait(cpu_.completion_event());
     t.finished_ = true;
     active_[t.channel_] = nullptr;

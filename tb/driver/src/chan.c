@@ -88,6 +88,9 @@ int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
 		dd->chan[i].dd = dd;
 		dd->chan[i].id = i;
 		dd->chan[i].active = NULL;
+		dd->chan[i].started = 0;
+		dd->chan[i].seq = 0;
+		dd->chan[i].completed_seq = 0;
 		init_completion(&dd->chan[i].done);
 	}
 	dd->irq_mask = 0;
@@ -123,12 +126,34 @@ void dmasim_iommu_invalidate(struct dmasim_dev *dd)
 		writel(1, reg(dd, DMA_REG_IOMMU_INVALIDATE));
 }
 
-/* Whether a per-descriptor interrupt came from a channel still running. */
-static int chan_running(const struct dmasim_chan *ch)
+/*
+ * Whether @ch's transfer has stopped, judged by the channel's STATUS for
+ * this transfer, never by an interrupt having arrived: an interrupt may be
+ * late. With per-descriptor interrupts and a long IRQ latency, a previous
+ * transfer's descriptor interrupt can find that transfer stopped and
+ * complete it while its own stop interrupt is still on the way; that one
+ * then lands while the next transfer is being programmed, when STATUS
+ * still reads the previous DONE, and used to be taken as the new
+ * transfer's completion (0 bytes moved, STATUS BUSY at the check). So a
+ * channel counts as stopped only once START has been written for the
+ * transfer in flight and STATUS is no longer BUSY. The STATUS read comes
+ * after the acknowledge, so a stop whose interrupt the acknowledge
+ * swallowed is seen here (STATUS changes no later than the interrupt).
+ */
+static int chan_stopped(const struct dmasim_chan *ch)
 {
-	if (!ch->active || !ch->active->spec.irq_per_desc)
+	unsigned int seq = ch->seq;
+	uint32_t status;
+
+	if (!ch->active || !ch->started)
 		return 0;
-	return (readl(ch_reg(ch, DMA_CH_STATUS)) & DMA_STATUS_BUSY) != 0;
+	status = readl(ch_reg(ch, DMA_CH_STATUS));
+	/*
+	 * The read lets the waiter run (there is no lock): it may have taken
+	 * this transfer and submitted the next, whose completion this STATUS
+	 * does not describe.
+	 */
+	return ch->seq == seq && ch->started && !(status & DMA_STATUS_BUSY);
 }
 
 /**
@@ -136,10 +161,11 @@ static int chan_running(const struct dmasim_chan *ch)
  * @irq: interrupt number (unused)
  * @dev_id: the struct dmasim_dev
  *
- * Acknowledges every pending channel (write-1-to-clear) and wakes its
- * waiter; the waiter reads the channel's status. A transfer whose
- * descriptors each interrupt (irq_per_desc) is woken only once its channel
- * has stopped; the interrupts before that report completions to reap.
+ * Acknowledges every pending channel (write-1-to-clear) and wakes the
+ * waiter of each whose transfer has stopped (chan_stopped()), noting the
+ * transfer's seq in the channel's completed_seq; other interrupts report
+ * completions to reap (irq_per_desc), or are a previous transfer's, and
+ * wake nobody.
  *
  * Return: IRQ_HANDLED if a channel was pending, else IRQ_NONE.
  */
@@ -157,9 +183,10 @@ irqreturn_t dmasim_irq_handler(int irq, void *dev_id)
 		return IRQ_NONE;
 	writel(pending, reg(dd, DMA_REG_IRQ_STATUS));
 	for (i = 0; i < dd->nr_channels; i++) {
-		if (!(pending & (1u << i)) || chan_running(&dd->chan[i]))
+		if (!(pending & (1u << i)) || !chan_stopped(&dd->chan[i]))
 			continue;
 		dd->irq_completed |= 1u << i;
+		dd->chan[i].completed_seq = dd->chan[i].seq;
 		complete(&dd->chan[i].done);
 	}
 	return IRQ_HANDLED;
@@ -190,11 +217,14 @@ int dmasim_xfer_submit(struct dmasim_chan *ch, struct dmasim_xfer *x)
 	if (ch->active)
 		return -EBUSY;
 	ch->active = x;
+	x->seq = ++ch->seq;
 	reinit_completion(&ch->done);
 	dd->irq_mask |= 1u << ch->id;
 	writel(dd->irq_mask, reg(dd, DMA_REG_IRQ_MASK));
 	writel((uint32_t)x->head, ch_reg(ch, DMA_CH_DESC_ADDR_LO));
 	writel((uint32_t)(x->head >> 32), ch_reg(ch, DMA_CH_DESC_ADDR_HI));
+	/* Set before the write; the handler's STATUS read is ordered after. */
+	ch->started = 1;
 	writel(ctrl_for(x), ch_reg(ch, DMA_CH_CTRL));
 	return 0;
 }
@@ -219,6 +249,7 @@ int dmasim_xfer_wait(struct dmasim_chan *ch)
 	x->bytes_done = readl(ch_reg(ch, DMA_CH_BYTES_DONE_LO)) |
 			(uint64_t)readl(ch_reg(ch, DMA_CH_BYTES_DONE_HI)) << 32;
 	x->descs_done = readl(ch_reg(ch, DMA_CH_DESCS_DONE));
+	ch->started = 0;
 	ch->active = NULL;
 	return (x->status & DMA_STATUS_ERROR) ? -EIO : 0;
 }

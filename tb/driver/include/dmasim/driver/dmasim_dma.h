@@ -63,6 +63,8 @@ struct dmasim_xfer {
 	uint64_t bytes; /* payload bytes described */
 	int src_mapped; /* dma_map_sgtable() succeeded on src */
 	int dst_mapped; /* ... and on dst */
+	/* Set by dmasim_xfer_submit(): its channel's count of submits. */
+	unsigned int seq;
 	/* Filled in by dmasim_xfer_wait(). */
 	uint32_t status;
 	uint64_t bytes_done;
@@ -76,6 +78,12 @@ struct dmasim_chan {
 	unsigned int id;
 	struct completion done;
 	struct dmasim_xfer *active;
+	/* START for @active has been written: from here on the channel's
+	 * STATUS describes @active, before it a previous transfer. */
+	int started;
+	unsigned int seq; /* transfers submitted so far */
+	/* seq of the last transfer the handler completed */
+	unsigned int completed_seq;
 };
 
 struct dmasim_dev {
