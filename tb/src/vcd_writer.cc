@@ -18,7 +18,7 @@ const std::string kFile = std::string(kBase) + ".vcd";
 
 VcdWriter::VcdWriter(const std::string& path, const model::Platform& platform, unsigned channels,
                      const CounterSignals& levels)
-    : dir_(path) {
+    : path_(path), dir_(path) {
     dir_.expect(kFile);
     file_ = sc_core::sc_create_vcd_trace_file(dir_.file(kBase).c_str());
     // Picoseconds resolve any clock; set quietly, not as SystemC's noted default.
@@ -51,7 +51,7 @@ std::string VcdWriter::finish() {
     sc_core::sc_close_vcd_trace_file(file_);
     file_ = nullptr;
     if (!flushed)
-        return fmt::format("cannot write {}: {}", dir_.file(kFile),
+        return fmt::format("cannot write {}: {}", path_,
                            err ? std::strerror(err) : "write error");
     return dir_.publish(kFile);
 }

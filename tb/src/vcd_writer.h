@@ -31,6 +31,7 @@ public:
 private:
     // SystemC opens the file itself (fopen, no O_EXCL), so it writes into
     // a directory only this process can create files in.
+    std::string path_;
     PrivateDir dir_;
     sc_core::sc_trace_file* file_;
 };
