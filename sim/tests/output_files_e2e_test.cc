@@ -421,5 +421,83 @@ TEST(SimOutputE2E, SummaryIntoAClosedPipeStillWritesTheReport) {
     EXPECT_FALSE(nlohmann::json::parse(read_file(report), nullptr, false).is_discarded());
 }
 
+// Issue 28 row 8: `sweep --out . --prune` in a project deleted every file
+// in its configs/ and logs/.
+
+/// The names in `dir`, sorted.
+std::vector<std::string> names_in(const std::string& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TEST(SimOutputE2E, SweepIntoAFolderThatIsNotASweepFolderIsRefusedAndTouchesNothing) {
+    TempDir dir;
+    const std::string project = dir.path() + "/project";
+    fs::create_directories(project + "/configs");
+    fs::create_directories(project + "/logs");
+    const std::string own = dir.write("project/configs/default.yaml", "clock_mhz: 1000\n");
+    dir.write("project/logs/build.log", "built\n");
+    const std::string sweep = dir.write("x.yaml", "sweep:\n  workload.entries: [4, 8]\n");
+    auto r = run_dmasim(dir, {"sweep", sweep, "--out", project, "--prune", "--no-plot"});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("not a sweep output folder"), std::string::npos) << r.err;
+    EXPECT_EQ(names_in(project), (std::vector<std::string>{"configs", "logs"}));
+    EXPECT_EQ(names_in(project + "/configs"), std::vector<std::string>{"default.yaml"});
+    EXPECT_EQ(names_in(project + "/logs"), std::vector<std::string>{"build.log"});
+}
+
+// Prune removes the files of points the manifest recorded, even through a
+// sweep that did not prune, and nothing else in the folder.
+TEST(SimOutputE2E, PruneRemovesOnlyTheFilesOfPointsTheManifestRecorded) {
+    TempDir dir;
+    const std::string out = dir.path() + "/out";
+    const std::string both = dir.write("both.yaml", "sweep:\n  workload.entries: [4, 8]\n");
+    const std::string one = dir.write("one.yaml", "sweep:\n  workload.entries: [4]\n");
+    ASSERT_EQ(run_dmasim(dir, {"sweep", both, "--out", out, "--no-plot"}).status, 0);
+    const auto two_points = names_in(out + "/points");
+    ASSERT_EQ(two_points.size(), 2u);
+    dir.write("out/configs/default.yaml", "clock_mhz: 1000\n");  // a user's, not a point's
+    const std::string foreign = "0123456789abcdef.json";  // id-shaped, in no manifest
+    dir.write("out/points/" + foreign, "{}\n");
+    ASSERT_EQ(run_dmasim(dir, {"sweep", one, "--out", out, "--no-plot"}).status, 0);
+    EXPECT_EQ(names_in(out + "/points").size(), 3u) << "removed without --prune";
+
+    auto r = run_dmasim(dir, {"sweep", one, "--out", out, "--no-plot", "--resume", "--prune"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    // One point left the sweep: its report, config and log.
+    const size_t files_per_point = 3;
+    EXPECT_NE(r.out.find(fmt::format("pruned {} file(s)", 1 * files_per_point)), std::string::npos)
+        << r.out;
+    const auto points = names_in(out + "/points");
+    EXPECT_EQ(points.size(), 2u);
+    EXPECT_TRUE(std::count(points.begin(), points.end(), foreign)) << "pruned a foreign file";
+    EXPECT_EQ(names_in(out + "/configs").size(), 2u);  // the kept point's and the user's
+    EXPECT_TRUE(fs::exists(out + "/configs/default.yaml"));
+    EXPECT_EQ(names_in(out + "/logs").size(), 1u);
+}
+
+// Issue 28 note: after SIGKILL, points/ID.json.tmp.PID stayed forever.
+TEST(SimOutputE2E, SweepRemovesTemporariesOfDeadProcessesOnly) {
+    TempDir dir;
+    const std::string out = dir.path() + "/out";
+    const std::string sweep = dir.write("x.yaml", "sweep:\n  workload.entries: [4]\n");
+    ASSERT_EQ(run_dmasim(dir, {"sweep", sweep, "--out", out, "--no-plot"}).status, 0);
+    const pid_t dead = fork();
+    if (dead == 0) _exit(0);
+    waitpid(dead, nullptr, 0);
+    const std::string id = names_in(out + "/configs").front().substr(0, 16);
+    const std::string killed = fmt::format("points/{}.json.tmp.{}", id, dead);
+    const std::string running = fmt::format("points/{}.json.tmp.{}", id, getpid());
+    const std::string users = fmt::format("points/notes.txt.tmp.{}", dead);
+    for (const auto& name : {killed, running, users}) dir.write("out/" + name, "partial");
+    auto r = run_dmasim(dir, {"sweep", sweep, "--out", out, "--no-plot", "--resume"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_FALSE(fs::exists(out + "/" + killed)) << "a dead dmasim's temporary stayed";
+    EXPECT_TRUE(fs::exists(out + "/" + running)) << "removed a live process's temporary";
+    EXPECT_TRUE(fs::exists(out + "/" + users)) << "removed a file not named as dmasim's";
+}
+
 }  // namespace
 }  // namespace dmasim::sim
