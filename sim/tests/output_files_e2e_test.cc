@@ -499,5 +499,20 @@ TEST(SimOutputE2E, SweepRemovesTemporariesOfDeadProcessesOnly) {
     EXPECT_TRUE(fs::exists(out + "/" + users)) << "removed a file not named as dmasim's";
 }
 
+// Issue 28 item 2: a point's log was opened with O_TRUNC through any
+// symlink at logs/ID.log, truncating the link's target.
+TEST(SimOutputE2E, SymlinkAtAPointsLogNameIsNotFollowed) {
+    TempDir dir;
+    const std::string out = dir.path() + "/out";
+    const std::string sweep = dir.write("x.yaml", "sweep:\n  workload.entries: [4]\n");
+    ASSERT_EQ(run_dmasim(dir, {"sweep", sweep, "--out", out, "--no-plot"}).status, 0);
+    const std::string log = out + "/logs/" + names_in(out + "/logs").front();
+    const std::string victim = dir.write("victim", "keep me\n");
+    fs::remove(log);
+    fs::create_symlink(victim, log);
+    run_dmasim(dir, {"sweep", sweep, "--out", out, "--no-plot"});
+    EXPECT_EQ(read_file(victim), "keep me\n") << "the point's log truncated the link's target";
+}
+
 }  // namespace
 }  // namespace dmasim::sim
