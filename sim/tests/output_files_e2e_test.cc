@@ -514,5 +514,23 @@ TEST(SimOutputE2E, SymlinkAtAPointsLogNameIsNotFollowed) {
     EXPECT_EQ(read_file(victim), "keep me\n") << "the point's log truncated the link's target";
 }
 
+// Issue 28 note: the VCD had no size cap (49 MB at 512 Ki entries). A run
+// of 4096 entries writes several MiB of VCD; capped at 1 MiB, the file is
+// closed at the first size check past the cap, which is at most 256 trace
+// records (a few KiB) later, so it stays well under 2 MiB.
+TEST(SimOutputE2E, VcdStopsAtItsSizeCapWithANote) {
+    TempDir dir;
+    const std::string vcd = dir.path() + "/v.vcd";
+    const uint64_t cap = 1 << 20;
+    auto r = run_dmasim(dir, {"run", "-q", "--set", "workload.entries=4096", "--vcd", vcd,
+                              "--trace-max-mib", "1"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("the VCD reached its size cap (1 MiB"), std::string::npos) << r.err;
+    ASSERT_TRUE(fs::exists(vcd));
+    EXPECT_GE(fs::file_size(vcd), cap);
+    EXPECT_LT(fs::file_size(vcd), 2 * cap);
+    EXPECT_EQ(read_file(vcd).rfind("$date", 0), 0u) << "not a VCD";
+}
+
 }  // namespace
 }  // namespace dmasim::sim

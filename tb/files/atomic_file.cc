@@ -187,6 +187,8 @@ std::string PrivateDir::publish(const std::string& name) {
 }
 
 std::string unwritable(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return "is a directory";
     try {
         // Opening a device or FIFO would already write to it (a FIFO's
         // reader would see the end of its input): only its rights are checked.
