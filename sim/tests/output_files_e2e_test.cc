@@ -3,7 +3,10 @@
 // is never followed, write errors (a full file system) fail the run and
 // publish nothing, SIGINT/SIGTERM remove temporary files and exit 130/143,
 // a second sweep into a busy --out is refused naming the holder, and a
-// sweep parent forwards a signal to its points and waits for them.
+// sweep parent forwards a signal to its points and waits for them; devices,
+// FIFOs and symlinks are written in place or through, never replaced; a
+// failing trace or file size limit loses neither summary nor report;
+// prune and --out touch only what dmasim wrote; the VCD has a size cap.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
