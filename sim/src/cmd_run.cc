@@ -1,7 +1,10 @@
 // cmd_run.cc - `dmasim run`: one simulation in this process.
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 
 #include "cli.h"
 #include "config_loader.h"
@@ -68,10 +71,15 @@ int run_command(const RunCommand& c) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     // The summary comes first: if an output cannot be written, the
-    // simulated result has still reached the terminal.
-    if (!c.quiet) fmt::print("{}", summary_text(config, result, wall));
-    if (!result.trace_note.empty()) fmt::print(stderr, "dmasim: note: {}\n", result.trace_note);
+    // simulated result has still reached the terminal. A closed standard
+    // output (SIGPIPE is ignored) is one more output not written, not a
+    // reason to lose the report.
     std::vector<std::string> unwritten = result.output_errors;
+    if (!c.quiet && (std::fputs(summary_text(config, result, wall).c_str(), stdout) < 0 ||
+                     std::fflush(stdout) != 0))
+        unwritten.push_back(
+            fmt::format("the summary (standard output): {}", std::strerror(errno)));
+    if (!result.trace_note.empty()) fmt::print(stderr, "dmasim: note: {}\n", result.trace_note);
     if (!c.report.empty())
         if (std::string why = write_file_atomically_or_error(
                 c.report, make_report(config, result, wall).dump(2) + "\n");

@@ -15,9 +15,11 @@
 namespace dmasim::sim {
 namespace {
 
-/// In the child: point `fd` at `path` (opened for writing), or die.
+/// In the child: point `fd` at `path` (opened for writing), or die. A
+/// symlink planted at a point's log name is refused, never followed into
+/// a file to truncate.
 void redirect(int fd, const char* path) {
-    int target = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int target = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (target < 0 || dup2(target, fd) < 0) _exit(127);
     close(target);
 }

@@ -13,8 +13,27 @@ constexpr int kMaxChildren = 4096;
 volatile pid_t children[kMaxChildren];
 volatile sig_atomic_t received = 0;
 
+// Preformatted: a handler cannot format.
+const char* stop_message(int sig) {
+    switch (sig) {
+        case SIGINT:
+            return "dmasim: stopped by SIGINT: temporary files removed, nothing published\n";
+        case SIGTERM:
+            return "dmasim: stopped by SIGTERM: temporary files removed, nothing published\n";
+        case SIGHUP:
+            return "dmasim: stopped by SIGHUP (hang-up): temporary files removed, nothing "
+                   "published\n";
+    }
+    return "dmasim: stopped by a signal: temporary files removed, nothing published\n";
+}
+
 void exit_handler(int sig) {
     tb::temp_files::remove_all();
+    const char* message = stop_message(sig);
+    size_t length = 0;
+    while (message[length]) ++length;
+    // Nothing to do if stderr is gone too; the exit status still tells.
+    [[maybe_unused]] const ssize_t written = write(STDERR_FILENO, message, length);
     _exit(128 + sig);
 }
 
@@ -24,14 +43,17 @@ void forward_handler(int sig) {
         if (children[i] > 0) kill(children[i], sig);
 }
 
+// The signals whose default action would kill the process mid-write. A
+// write past RLIMIT_FSIZE or into a pipe without reader then fails with
+// EFBIG or EPIPE instead, and the writer names the file it could not write.
+constexpr int kWriteSignals[] = {SIGPIPE, SIGXFSZ};
+
 void install(void (*handler)(int)) {
     struct sigaction sa {};
     sa.sa_handler = handler;
-    sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    sa.sa_mask = tb::termination_signals();
+    for (int sig : tb::kTerminationSignals) sigaction(sig, &sa, nullptr);
+    for (int sig : kWriteSignals) signal(sig, SIG_IGN);
 }
 
 }  // namespace
@@ -58,8 +80,8 @@ int received_signal() { return received; }
 int interrupt_status() { return 128 + received; }
 
 void reset_signals_in_child() {
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    for (int sig : tb::kTerminationSignals) signal(sig, SIG_DFL);
+    for (int sig : kWriteSignals) signal(sig, SIG_DFL);  // SIG_IGN would survive exec
     const sigset_t set = tb::termination_signals();
     sigprocmask(SIG_UNBLOCK, &set, nullptr);
 }

@@ -1,6 +1,8 @@
-// signals.h - SIGINT and SIGTERM: a run removes its temporary files and
-// exits 128 + signal (130, 143); a sweep forwards the signal to the points
-// it is running, waits for them and then does the same.
+// signals.h - SIGINT, SIGTERM and SIGHUP: a run removes its temporary
+// files, says so and exits 128 + signal (130, 143, 129); a sweep forwards
+// the signal to the points it is running, waits for them and then does the
+// same. SIGPIPE and SIGXFSZ are ignored, so a write into a pipe without a
+// reader or past the file size limit fails with an error naming the file.
 #pragma once
 
 #include <dmasim/tb/temp_files.h>
@@ -8,11 +10,11 @@
 
 namespace dmasim::sim {
 
-/// `dmasim run`: on SIGINT/SIGTERM remove this process's temporary files
-/// (tb::temp_files) and exit 128 + signal at once.
+/// `dmasim run`: on SIGINT/SIGTERM/SIGHUP remove this process's temporary
+/// files (tb::temp_files) and exit 128 + signal at once.
 void exit_cleanly_on_signals();
 
-/// `dmasim sweep`: on SIGINT/SIGTERM send the signal on to every tracked
+/// `dmasim sweep`: on SIGINT/SIGTERM/SIGHUP send the signal on to every tracked
 /// child and remember it; the sweep stops starting points, waits for the
 /// running ones and exits with interrupt_status().
 void forward_signals_to_children();

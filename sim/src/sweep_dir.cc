@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -43,7 +44,90 @@ std::string SweepDir::heatmap(const char* extension) const {
     return (fs::path(root) / fmt::format("heatmap.{}", extension)).string();
 }
 
+namespace {
+
+/// The name in `root` of something a sweep would write over or prune
+/// there (a file at one of its names, or a non-empty points/, configs/ or
+/// logs/), or "" if none is taken.
+std::string taken_name(const SweepDir& dir) {
+    std::error_code ec;
+    for (const char* sub : {"points", "configs", "logs"}) {
+        const fs::path folder = fs::path(dir.root) / sub;
+        if (fs::exists(fs::symlink_status(folder, ec)) &&
+            (!fs::is_directory(folder, ec) || !fs::is_empty(folder, ec)))
+            return folder.string();
+    }
+    for (const std::string& file :
+         {dir.manifest(), dir.csv(), dir.failures(), dir.plot("png"), dir.plot("svg"),
+          dir.heatmap("png"), dir.heatmap("svg")})
+        if (fs::exists(fs::symlink_status(file, ec))) return file;
+    return "";
+}
+
+/// Names dmasim writes in `sub` ("" for the root) under a temporary name.
+bool own_name(const std::string& sub, const std::string& name) {
+    const auto dot = name.find('.');
+    if (sub.empty()) return name == "sweep.json" || name == "results.csv" || name == "failures.txt";
+    const std::string ext = sub == "points" ? ".json" : ".yaml";
+    return dot != std::string::npos && is_point_id(name.substr(0, dot)) && name.substr(dot) == ext;
+}
+
+/// The PID in NAME.tmp.PID or NAME.tmp.PID.N, and NAME; 0 if not such.
+pid_t temporary_of(const std::string& file, std::string& name) {
+    const auto mark = file.rfind(".tmp.");
+    if (mark == std::string::npos) return 0;
+    std::string rest = file.substr(mark + 5);
+    if (const auto dot = rest.find('.'); dot != std::string::npos) {
+        if (rest.find_first_not_of("0123456789", dot + 1) != std::string::npos) return 0;
+        rest.resize(dot);
+    }
+    if (rest.empty() || rest.size() > 9 || rest.find_first_not_of("0123456789") != std::string::npos)
+        return 0;
+    name = file.substr(0, mark);
+    return static_cast<pid_t>(std::stol(rest));
+}
+
+}  // namespace
+
+bool is_point_id(const std::string& id) {
+    return id.size() == 16 && id.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+std::optional<Json> find_manifest(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) return std::nullopt;
+    Json manifest = Json::parse(in, nullptr, false);
+    if (!manifest.is_object() || !manifest.contains("points") || !manifest["points"].is_array() ||
+        !manifest.contains("swept_keys"))
+        return std::nullopt;
+    return manifest;
+}
+
+size_t SweepDir::remove_stale_temporaries() const {
+    size_t removed = 0;
+    for (const char* sub : {"", "points", "configs"}) {
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(fs::path(root) / sub, ec)) {
+            std::string name;
+            const pid_t pid = temporary_of(entry.path().filename().string(), name);
+            if (pid <= 0 || !own_name(sub, name) || !entry.is_regular_file() || pid == getpid())
+                continue;
+            if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // still running (or not ours to ask)
+            removed += fs::remove(entry.path(), ec) ? 1 : 0;
+        }
+    }
+    return removed;
+}
+
 void SweepDir::create() const {
+    if (!find_manifest(manifest()))
+        if (const std::string taken = taken_name(*this); !taken.empty())
+            throw ConfigError(
+                {root, 0},
+                fmt::format("not a sweep output folder (no sweep.json written by dmasim), but {} "
+                            "is already there: a sweep could overwrite or prune files it did not "
+                            "write; choose a new or empty folder for --out",
+                            taken));
     for (const char* sub : {"points", "configs", "logs"}) {
         std::error_code error;
         fs::create_directories(fs::path(root) / sub, error);

@@ -27,8 +27,22 @@ struct SweepDir {
     std::string heatmap(const char* extension) const;
     /// Creates root and its subdirectories and checks files can be written
     /// there, before any point runs; throws ConfigError naming the folder.
+    /// A folder that holds anything but dmasim's own files and no sweep
+    /// manifest (a project folder) is refused: a sweep there could
+    /// overwrite or prune files it did not write.
     void create() const;
+    /// Removes the temporary files (NAME.tmp.PID[.N]) that a killed dmasim
+    /// left beside the files it writes here, when that PID no longer runs;
+    /// returns how many. Call with the SweepLock held.
+    size_t remove_stale_temporaries() const;
 };
+
+/// True if `id` can name a point's files: 16 lower-case hex digits.
+bool is_point_id(const std::string& id);
+
+/// The manifest at `path` if it is one dmasim wrote (an object with
+/// `points` and `swept_keys`), else nothing.
+std::optional<Json> find_manifest(const std::string& path);
 
 /// Exclusive use of a sweep directory while a sweep or merge writes it: a
 /// second one is refused (ConfigError naming the holder's PID) instead of

@@ -101,6 +101,17 @@ Shard manifest_shard(const Json& manifest) {
     return {manifest["shard"]["k"].get<size_t>(), manifest["shard"]["n"].get<size_t>()};
 }
 
+std::set<std::string> recorded_ids(const Json& manifest) {
+    std::set<std::string> ids;
+    auto keep = [&ids](const Json& id) {
+        if (id.is_string() && is_point_id(id.get<std::string>())) ids.insert(id.get<std::string>());
+    };
+    for (const auto& point : manifest["points"])
+        if (point.is_object() && point.contains("id")) keep(point["id"]);
+    for (const auto& id : manifest.value("stale_ids", Json::array())) keep(id);
+    return ids;
+}
+
 Collected write_results(const SweepDir& dir, const Json& manifest, bool plot) {
     const Shard shard = manifest_shard(manifest);
     Collected collected;

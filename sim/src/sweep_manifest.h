@@ -3,6 +3,7 @@
 // plots without the sweep file.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ Json make_manifest(const SweepSpec& spec, const std::vector<SweepPoint>& points,
 
 /// The shard a manifest was written for.
 Shard manifest_shard(const Json& manifest);
+
+/// The ids of the points whose files dmasim wrote into the manifest's
+/// folder: its points and the `stale_ids` of earlier points it kept; ids
+/// that are not 16 hex digits are left out (they name no file of ours).
+std::set<std::string> recorded_ids(const Json& manifest);
 
 /// Outcome of collecting a directory's point reports.
 struct Collected {

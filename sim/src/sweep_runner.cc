@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -16,11 +17,12 @@
 #include "progress.h"
 #include "signals.h"
 #include "sweep_dir.h"
-#include "sweep_identity.h"
 #include "sweep_manifest.h"
 
 namespace dmasim::sim {
 namespace {
+
+namespace fs = std::filesystem;
 
 struct Job {
     size_t index;
@@ -137,23 +139,49 @@ void report_failures(const std::vector<Failure>& failures, const SweepDir& dir,
     fmt::print("failed points (also in {}):\n{}", dir.failures(), text);
 }
 
-/// Files of points no longer in the sweep (values removed or changed):
-/// removed with --prune, else left alone and counted, since no output of
-/// this sweep reads them.
+/// The files a point's id names in `dir` that are regular files (what
+/// dmasim wrote; a link or folder a user put at that name is left alone).
+std::vector<std::string> own_files(const SweepDir& dir, const std::string& id) {
+    std::vector<std::string> files;
+    for (const std::string& file : {dir.report(id), dir.config(id), dir.log(id)}) {
+        std::error_code ec;
+        if (fs::symlink_status(file, ec).type() == fs::file_type::regular) files.push_back(file);
+    }
+    return files;
+}
+
+/// Points an earlier sweep in `dir` wrote files for (its manifest says
+/// which) that are no longer in the sweep (values removed or changed):
+/// their files are removed with --prune; else left alone, counted, and
+/// kept in the new manifest's `stale_ids` so a later --prune finds them.
+/// Nothing the manifest does not name is ever touched.
 void handle_stale(const SweepOptions& o, const SweepDir& dir,
-                  const std::vector<SweepPoint>& points) {
-    std::set<std::string> ids;
-    for (const auto& p : points) ids.insert(p.id);
-    const auto stale = stale_point_files(dir, ids);
-    if (o.prune) {
-        for (const auto& file : stale) std::remove(file.c_str());
-        fmt::print("pruned {} file(s) of points no longer in the sweep\n", stale.size());
-    } else if (const size_t reports = count_reports(stale)) {
+                  const std::vector<SweepPoint>& points, const std::optional<Json>& previous,
+                  Json& manifest) {
+    if (!previous) return;
+    std::set<std::string> current;
+    for (const auto& p : points) current.insert(p.id);
+    Json kept = Json::array();
+    size_t files = 0, reports = 0;
+    for (const std::string& id : recorded_ids(*previous)) {
+        if (current.count(id)) continue;
+        const auto stale = own_files(dir, id);
+        if (stale.empty()) continue;
+        files += stale.size();
+        reports += stale.front() == dir.report(id);
+        if (o.prune)
+            for (const auto& file : stale) std::remove(file.c_str());
+        else
+            kept.push_back(id);
+    }
+    if (!kept.empty()) manifest["stale_ids"] = kept;
+    if (o.prune)
+        fmt::print("pruned {} file(s) of points no longer in the sweep\n", files);
+    else if (reports)
         fmt::print(
             "ignoring {} point report(s) in {} that are no longer in the sweep "
             "(--prune removes them)\n",
             reports, dir.root);
-    }
 }
 
 }  // namespace
@@ -166,10 +194,11 @@ int run_sweep(const SweepOptions& o) {
     dir.create();
     const SweepLock lock(dir);
     forward_signals_to_children();
-    const Json manifest = make_manifest(spec, points, o.shard);
+    if (const size_t removed = dir.remove_stale_temporaries())
+        fmt::print("removed {} temporary file(s) left by a killed dmasim\n", removed);
+    Json manifest = make_manifest(spec, points, o.shard);
+    handle_stale(o, dir, points, find_manifest(dir.manifest()), manifest);
     write_file_atomically(dir.manifest(), manifest.dump(2) + "\n");
-
-    handle_stale(o, dir, points);
     size_t resumed = 0;
     const std::vector<Job> jobs = prepare_jobs(o, dir, points, resumed);
     const size_t skipped = std::count_if(points.begin(), points.end(),

@@ -54,8 +54,7 @@ namespace dmasim::tb {
 sigset_t termination_signals() {
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
+    for (int sig : kTerminationSignals) sigaddset(&set, sig);
     return set;
 }
 

@@ -109,7 +109,7 @@ constexpr size_t kCounterEventBytes = 100;
 
 ChromeTrace::ChromeTrace(const std::string& path, double clock_mhz, const TraceLimits& limits)
     : file_(path), clock_mhz_(clock_mhz), limits_(limits) {
-    fmt::print(file_.get(), "{{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    file_.write("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 }
 
 uint64_t ChromeTrace::ns_of(uint64_t cycle) const {
@@ -125,9 +125,9 @@ bool ChromeTrace::admit(size_t estimated_bytes, uint64_t cycle) {
 }
 
 void ChromeTrace::event(const std::string& json) {
-    if (!first_) fmt::print(file_.get(), ",\n");
+    if (!first_) file_.write(",\n");
     first_ = false;
-    fmt::print(file_.get(), "{}", json);
+    file_.write(json);
     written_ += json.size() + 2;
 }
 
@@ -230,7 +230,7 @@ void ChromeTrace::write_counters() {
 
 std::string ChromeTrace::finish() {
     write_counters();
-    fmt::print(file_.get(), "\n]}}\n");
+    file_.write("\n]}\n");
     return file_.commit();
 }
 

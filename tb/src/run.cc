@@ -78,13 +78,14 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     std::unique_ptr<VcdWriter> vcd;
     if (!options.vcd_path.empty()) {
         levels = std::make_unique<CounterSignals>("levels", p.clock_mhz, p.dma.channels);
-        vcd = std::make_unique<VcdWriter>(options.vcd_path, platform, p.dma.channels, *levels);
+        vcd = std::make_unique<VcdWriter>(options.vcd_path, platform, p.dma.channels, *levels,
+                                          options.trace_max_bytes);
     }
     std::unique_ptr<TraceTee> both;
-    if (trace && levels) both = std::make_unique<TraceTee>(*trace, *levels);
+    if (trace && vcd) both = std::make_unique<TraceTee>(*trace, *vcd);
     platform.set_trace(both    ? static_cast<model::TraceSink*>(both.get())
                        : trace ? static_cast<model::TraceSink*>(trace.get())
-                               : levels.get());
+                               : vcd.get());
     const unsigned long pages_before = sim_mem_pages_in_use();
 
     // The testbench ends every run with sc_stop(); that is no news to users.
@@ -107,7 +108,9 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     measure(tb.measured(), platform, result);
     result.scenario_results = tb.results();
     platform.set_trace(nullptr);
-    if (trace) result.trace_note = trace->cap_note();
+    for (const std::string& note : {trace ? trace->cap_note() : "", vcd ? vcd->cap_note() : ""})
+        if (!note.empty())
+            result.trace_note += (result.trace_note.empty() ? "" : "; ") + note;
     // A file that cannot be finished must not lose the simulated result.
     for (const std::string& why : {trace ? trace->finish() : "", vcd ? vcd->finish() : ""})
         if (!why.empty()) result.output_errors.push_back(why);

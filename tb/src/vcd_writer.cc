@@ -2,6 +2,7 @@
 #include "vcd_writer.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <sysc/tracing/sc_tracing_ids.h>
 
 #include <cerrno>
@@ -13,12 +14,19 @@ namespace {
 
 constexpr const char* kBase = "trace";  // SystemC appends ".vcd"
 const std::string kFile = std::string(kBase) + ".vcd";
+// A stat() per this many trace records: cheap, and the file outgrows the
+// cap by at most what that many records write.
+constexpr uint64_t kRecordsPerSizeCheck = 256;
 
 }  // namespace
 
 VcdWriter::VcdWriter(const std::string& path, const model::Platform& platform, unsigned channels,
-                     const CounterSignals& levels)
-    : dir_(path) {
+                     CounterSignals& levels, uint64_t max_bytes)
+    : path_(path),
+      levels_(levels),
+      max_bytes_(max_bytes),
+      in_place_(output_target(path).in_place),
+      dir_(path) {
     dir_.expect(kFile);
     file_ = sc_core::sc_create_vcd_trace_file(dir_.file(kBase).c_str());
     // Picoseconds resolve any clock; set quietly, not as SystemC's noted default.
@@ -40,6 +48,37 @@ VcdWriter::~VcdWriter() {
     if (file_) sc_core::sc_close_vcd_trace_file(file_);
 }
 
+void VcdWriter::instant(model::TraceTrack track, unsigned channel, const char* what,
+                        uint64_t at) {
+    levels_.instant(track, channel, what, at);
+    watch_size(at);
+}
+
+void VcdWriter::counter(model::TraceCounter counter, unsigned channel, uint64_t at,
+                        int64_t delta) {
+    levels_.counter(counter, channel, at, delta);
+    watch_size(at);
+}
+
+// A device or FIFO costs no disk: only a file is capped.
+void VcdWriter::watch_size(uint64_t cycle) {
+    if (!file_ || in_place_ || ++records_ % kRecordsPerSizeCheck != 0) return;
+    struct stat st {};
+    if (::stat(dir_.file(kFile).c_str(), &st) != 0 || static_cast<uint64_t>(st.st_size) < max_bytes_)
+        return;
+    sc_core::sc_close_vcd_trace_file(file_);
+    file_ = nullptr;
+    capped_at_ = cycle;
+}
+
+std::string VcdWriter::cap_note() const {
+    if (!capped_at_) return "";
+    return fmt::format(
+        "the VCD reached its size cap ({} MiB, --trace-max-mib) and ends near cycle {}; "
+        "raise --trace-max-mib for a longer one",
+        max_bytes_ >> 20, capped_at_);
+}
+
 std::string VcdWriter::finish() {
     // SystemC ignores the errors of its own writes and keeps its FILE to
     // itself; flushing every output stream surfaces them (ENOSPC, EFBIG).
@@ -48,10 +87,10 @@ std::string VcdWriter::finish() {
     errno = 0;
     const bool flushed = std::fflush(nullptr) == 0;
     const int err = errno;
-    sc_core::sc_close_vcd_trace_file(file_);
+    if (file_) sc_core::sc_close_vcd_trace_file(file_);
     file_ = nullptr;
     if (!flushed)
-        return fmt::format("cannot write {}: {}", dir_.file(kFile),
+        return fmt::format("cannot write {}: {}", path_,
                            err ? std::strerror(err) : "write error");
     return dir_.publish(kFile);
 }

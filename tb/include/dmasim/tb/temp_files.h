@@ -1,5 +1,5 @@
 // temp_files.h - the temporary files and directories this process is
-// writing, so that a SIGINT/SIGTERM handler can remove them before the
+// writing, so that a SIGINT/SIGTERM/SIGHUP handler can remove them before the
 // process exits (a killed run must not leave *.tmp.PID files behind).
 #pragma once
 
@@ -22,10 +22,12 @@ void remove_all();
 
 namespace dmasim::tb {
 
-/// SIGINT and SIGTERM: the signals that end a run or sweep early.
+/// SIGINT, SIGTERM and SIGHUP: the signals that end a run or sweep early.
+inline constexpr int kTerminationSignals[] = {SIGINT, SIGTERM, SIGHUP};
+/// The same as a set.
 sigset_t termination_signals();
 
-/// Holds SIGINT/SIGTERM back while in scope, so that no handler runs
+/// Holds the termination signals back while in scope, so that no handler runs
 /// between creating a file and recording it (or, in a sweep, between
 /// fork() and tracking the child); a signal that came meanwhile is
 /// delivered when the scope ends.
