@@ -52,8 +52,9 @@ bool already_done(const SweepDir& dir, const SweepPoint& point) {
 std::vector<Job> prepare_jobs(const SweepOptions& o, const SweepDir& dir,
                               const std::vector<SweepPoint>& points, size_t& resumed) {
     std::vector<Job> jobs;
+    std::set<std::string> ids;  // points with one resolved config share one run and report
     for (const auto& p : points) {
-        if (!o.shard.contains(p.index) || !p.skipped.empty()) continue;
+        if (!o.shard.contains(p.index) || !p.skipped.empty() || !ids.insert(p.id).second) continue;
         if (o.resume && already_done(dir, p)) {
             ++resumed;
             continue;
