@@ -52,6 +52,15 @@ const std::string& build_id() {
     return id;
 }
 
+void note_other_build(const SweepDir& dir) {
+    std::ifstream in(dir.manifest());
+    const Json old = Json::parse(in, nullptr, false);
+    const auto build = old.is_object() ? old.find("build") : old.end();
+    if (build == old.end() || *build == build_id()) return;
+    fmt::print("{} was made by another dmasim build ({}, this is {}): its points are run again\n",
+               dir.root, build->dump(), build_id());
+}
+
 std::string checked_point_id(const JsonAt& at) {
     const std::string id = at.string();
     const bool hex = id.size() == 16 && id.find_first_not_of("0123456789abcdef") == std::string::npos;

@@ -23,6 +23,10 @@ std::string point_id(const tb::SimConfig& config);
 /// bytes, so two builds differ whatever their version or commit says.
 const std::string& build_id();
 
+/// Says so on stdout if `dir` holds a sweep.json made by another build:
+/// its points get new ids, so --resume reruns them rather than reuse them.
+void note_other_build(const SweepDir& dir);
+
 /// The point id at `at` (a sweep.json or shard read from disk) if it is
 /// 16 lowercase hex digits, as point_id() writes; else ConfigError. Ids
 /// name files, so this is what keeps "../x" from naming one outside.

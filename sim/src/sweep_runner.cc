@@ -167,6 +167,7 @@ int run_sweep(const SweepOptions& o) {
     dir.create();
     const SweepLock lock(dir);
     forward_signals_to_children();
+    if (o.resume) note_other_build(dir);
     const Json manifest = make_manifest(spec, points, o.shard);
     write_file_atomically(dir.manifest(), manifest.dump(2) + "\n");
 

@@ -400,6 +400,7 @@ TEST(SimSweepIdentityE2E, AnotherBuildNeitherResumesNorMergesThisBuildsReports) 
         dir, {other, "sweep", dir.path() + "/one.yaml", "--out", out, "--no-plot", "--resume"});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("1 to run, 0 already complete"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("was made by another dmasim build"), std::string::npos) << r.out;
 
     const std::string mine = one_point_sweep(dir, "mine");
     auto m = run_dmasim(dir, {"merge", mine, out, "--out", dir.path() + "/merged", "--no-plot"});
