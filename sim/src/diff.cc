@@ -4,20 +4,27 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <set>
 #include <vector>
 
 #include "config_error.h"
+#include "report_read.h"
 #include "results_csv.h"
+#include "statistics_catalog.h"
 #include "sweep_dir.h"
+#include "sweep_manifest.h"
 
 namespace dmasim::sim {
 namespace {
 
 namespace fs = std::filesystem;
 
-/// Every numeric figure of a report by column name, in report order.
+/// Every numeric figure of a checked report (report_read.h) by column
+/// name, in report order.
 std::vector<std::pair<std::string, double>> figures(const Json& report) {
     std::vector<std::pair<std::string, double>> out;
     for (const auto& key : result_keys()) {
@@ -28,8 +35,7 @@ std::vector<std::pair<std::string, double>> figures(const Json& report) {
     if (report.contains("statistics"))
         for (const auto& [group, counters] : report["statistics"].items())
             for (const auto& [name, counter] : counters.items())
-                if (counter.contains("value") && counter["value"].is_number())
-                    out.emplace_back(group + "." + name, counter["value"].get<double>());
+                out.emplace_back(group + "." + name, counter["value"].get<double>());
     return out;
 }
 
@@ -39,10 +45,17 @@ struct Change {
     bool flagged;
 };
 
+/// B/A; 0/0 has no ratio, and calling it 1 would read as "measured equal".
 std::string ratio_text(double a, double b) {
+    if (a == 0 && b == 0) return "n/a 0/0";
     if (a == b) return "1";
     if (a == 0) return "new";
     return fmt::format("{:.4g}", b / a);
+}
+
+std::string unit_of(const std::string& column) {
+    const auto info = find_column(column);
+    return info ? info->unit : "";
 }
 
 std::vector<Change> compare(const Json& a, const Json& b, double threshold) {
@@ -67,24 +80,48 @@ std::string number(double v) {
 
 std::string text_of(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
-bool diff_reports(const DiffRequest& r) {
-    const Json a = read_json_file(r.a), b = read_json_file(r.b);
-    fmt::print("A: {}\nB: {}\n\nconfig keys that differ:\n", r.a, r.b);
-    size_t differing = 0;
+/// A config value as a reader writes it: numbers with the key's unit.
+std::string value_text(const std::string& key, const Json& v) {
+    const std::string unit = v.is_number() ? unit_of(key) : "";
+    return unit.empty() ? text_of(v) : fmt::format("{} {}", text_of(v), unit);
+}
+
+void print_change(const char* indent, const Change& c) {
+    fmt::print("{}{:<46} {:>16} {:>16} {:>8}  {}\n", indent, c.column, number(c.a), number(c.b),
+               ratio_text(c.a, c.b), unit_of(c.column));
+}
+
+/// The config keys whose values differ between `a` and `b`, with both values.
+std::map<std::string, std::set<std::string>> config_changes(const Json& a, const Json& b) {
+    std::map<std::string, std::set<std::string>> out;
     for (const auto& [key, va] : a["config"].items()) {
         const Json vb = b["config"].value(key, Json());
-        if (va == vb) continue;
-        ++differing;
-        fmt::print("  {:<36} {:>16} -> {}\n", key, text_of(va), text_of(vb));
+        if (va != vb)
+            out[key].insert(fmt::format("{} -> {}", value_text(key, va), value_text(key, vb)));
     }
-    if (differing == 0) fmt::print("  (none)\n");
-    const auto integrity_a = a["result"].value("integrity", ""),
-               integrity_b = b["result"].value("integrity", "");
-    fmt::print("\n{:<48} {:>16} {:>16} {:>8}\n", "statistic", "A", "B", "B/A");
+    return out;
+}
+
+/// Lists `changes` (key -> its "A -> B" texts, one per distinct pair).
+void print_config_changes(const std::map<std::string, std::set<std::string>>& changes) {
+    fmt::print("config keys that differ:\n");
+    for (const auto& [key, pairs] : changes)
+        fmt::print("  {:<36} {}\n", key,
+                   pairs.size() == 1 ? *pairs.begin()
+                                     : fmt::format("{} different pairs of values", pairs.size()));
+    if (changes.empty()) fmt::print("  (none)\n");
+}
+
+bool diff_reports(const DiffRequest& r) {
+    const Json a = read_report(r.a), b = read_report(r.b);
+    fmt::print("A: {}\nB: {}\n\n", r.a, r.b);
+    print_config_changes(config_changes(a, b));
+    const auto integrity_a = a["result"]["integrity"].get<std::string>(),
+               integrity_b = b["result"]["integrity"].get<std::string>();
+    fmt::print("\n{:<48} {:>16} {:>16} {:>8}  {}\n", "statistic", "A", "B", "B/A", "unit");
     bool flagged = integrity_a != integrity_b;
     for (const Change& c : compare(a, b, r.threshold)) {
-        fmt::print("{} {:<46} {:>16} {:>16} {:>8}\n", c.flagged ? "*" : " ", c.column, number(c.a),
-                   number(c.b), ratio_text(c.a, c.b));
+        print_change(c.flagged ? "* " : "  ", c);
         flagged |= c.flagged;
     }
     fmt::print("{} {:<46} {:>16} {:>16}\n", integrity_a != integrity_b ? "*" : " ", "integrity",
@@ -93,47 +130,91 @@ bool diff_reports(const DiffRequest& r) {
     return flagged;
 }
 
-/// Point reports of a sweep folder keyed by their swept values' text.
-std::map<std::string, Json> sweep_points(const std::string& root) {
+/// A point of a sweep folder that has a report: its swept values, their
+/// text ("workload.entries=4 ...") and the report.
+struct SweptReport {
+    Json values;
+    std::string label;
+    Json report;
+};
+
+/// A swept value's text ("16") as a number, if all of it is one.
+std::optional<double> numeric(const std::string& text) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) return std::nullopt;
+    return v;
+}
+
+/// Numbers by value, anything else by its text, key by key: 4 < 16.
+bool values_before(const Json& a, const Json& b) {
+    auto ia = a.begin(), ib = b.begin();
+    for (; ia != a.end() && ib != b.end(); ++ia, ++ib) {
+        const std::string ta = text_of(*ia), tb = text_of(*ib);
+        if (ta == tb) continue;
+        const auto na = numeric(ta), nb = numeric(tb);
+        return na && nb && *na != *nb ? *na < *nb : ta < tb;
+    }
+    return ia == a.end() && ib != b.end();
+}
+
+/// The reports of a sweep folder in the order of their swept values; a
+/// point whose values repeat another's shares its report (one run).
+std::vector<SweptReport> sweep_points(const std::string& root) {
     const SweepDir dir{root};
-    const Json manifest = read_json_file(dir.manifest());
-    std::map<std::string, Json> out;
+    const Json manifest = read_manifest(dir.manifest());
+    std::vector<SweptReport> out;
+    std::set<std::string> labels;
     for (const auto& point : manifest["points"]) {
         if (point.contains("skipped")) continue;
+        std::string label;
+        for (const auto& [key, value] : point["values"].items())
+            label += fmt::format("{}{}={}", label.empty() ? "" : " ", key, text_of(value));
+        if (labels.count(label)) continue;
         if (auto report = read_complete_report(dir.report(point["id"].get<std::string>()))) {
-            std::string label;
-            for (const auto& [key, value] : point["values"].items())
-                label += fmt::format("{}{}={}", label.empty() ? "" : " ", key, text_of(value));
-            out[label] = std::move(*report);
+            labels.insert(label);
+            out.push_back({point["values"], label, std::move(*report)});
         }
     }
+    std::stable_sort(out.begin(), out.end(), [](const SweptReport& x, const SweptReport& y) {
+        return values_before(x.values, y.values);
+    });
     return out;
 }
 
 bool diff_sweeps(const DiffRequest& r) {
     const auto a = sweep_points(r.a), b = sweep_points(r.b);
-    fmt::print("A: {} ({} points)\nB: {} ({} points)\n", r.a, a.size(), r.b, b.size());
+    fmt::print("A: {} ({} points)\nB: {} ({} points)\n\n", r.a, a.size(), r.b, b.size());
+    std::map<std::string, const SweptReport*> in_b;
+    for (const auto& point : b) in_b[point.label] = &point;
+    std::map<std::string, std::set<std::string>> changed_keys;
+    for (const auto& point : a)
+        if (const auto it = in_b.find(point.label); it != in_b.end())
+            for (auto& [key, pairs] : config_changes(point.report, it->second->report))
+                changed_keys[key].insert(pairs.begin(), pairs.end());
+    print_config_changes(changed_keys);
+
     bool flagged = false;
     size_t matched = 0;
-    for (const auto& [label, report_a] : a) {
-        const auto it = b.find(label);
-        if (it == b.end()) {
-            fmt::print("\n{}: only in A\n", label);
+    std::set<std::string> in_a;
+    for (const auto& point : a) {
+        in_a.insert(point.label);
+        const auto it = in_b.find(point.label);
+        if (it == in_b.end()) {
+            fmt::print("\n{}: only in A\n", point.label);
             continue;
         }
         ++matched;
         std::vector<Change> changes;
-        for (const Change& c : compare(report_a, it->second, r.threshold))
+        for (const Change& c : compare(point.report, it->second->report, r.threshold))
             if (c.flagged) changes.push_back(c);
         if (changes.empty()) continue;
         flagged = true;
-        fmt::print("\n{}:\n", label);
-        for (const Change& c : changes)
-            fmt::print("  {:<46} {:>16} {:>16} {:>8}\n", c.column, number(c.a), number(c.b),
-                       ratio_text(c.a, c.b));
+        fmt::print("\n{}:\n", point.label);
+        for (const Change& c : changes) print_change("  ", c);
     }
-    for (const auto& [label, unused] : b)
-        if (!a.count(label)) fmt::print("\n{}: only in B\n", label);
+    for (const auto& point : b)
+        if (!in_a.count(point.label)) fmt::print("\n{}: only in B\n", point.label);
     fmt::print("\n{} points in both; {} with a statistic changed by more than {:g} %\n", matched,
                flagged ? "some" : "none", 100 * r.threshold);
     return flagged;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "config_error.h"
+#include "json_read.h"
 #include "sweep_dir.h"
 #include "sweep_identity.h"
 #include "sweep_manifest.h"
@@ -33,15 +34,13 @@ void gather_reports(const SweepDir& from, const SweepDir& to, const Json& manife
                    from.root, stale);
     std::error_code ec;
     if (fs::equivalent(from.root, to.root, ec)) return;
-    for (const auto& point : manifest["points"]) {
-        const std::string id = point["id"].get<std::string>();
+    for (const std::string& id : point_ids(manifest))
         if (read_complete_report(from.report(id)))
             fs::copy_file(from.report(id), to.report(id), fs::copy_options::overwrite_existing);
-    }
 }
 
 /// What makes two manifests shards of one sweep: the swept keys and every
-/// point's identity, i.e. its resolved config and the dmasim version (not
+/// point's identity, i.e. its resolved config and the dmasim build (not
 /// paths or skip messages, which differ between hosts).
 Json fingerprint(const Json& manifest) {
     Json points = Json::array();
@@ -56,8 +55,15 @@ int merge_sweeps(const std::vector<std::string>& dirs, const std::string& out, b
     Json merged;
     std::vector<Json> manifests;
     for (const auto& d : dirs) {
-        Json manifest = read_json_file(SweepDir{d}.manifest());
+        const std::string path = SweepDir{d}.manifest();
+        Json manifest = read_manifest(path);
+        const std::string build = json_at(manifest, path)["build"].string();
         if (merged.is_null()) merged = manifest;
+        if (build != merged["build"])
+            throw ConfigError({path, 0},
+                              fmt::format("made by another dmasim build ({}) than {} ({}); run "
+                                          "every shard with one build",
+                                          build, dirs.front(), merged["build"].get<std::string>()));
         if (fingerprint(manifest) != fingerprint(merged))
             throw ConfigError({SweepDir{d}.manifest(), 0},
                               fmt::format("not a shard of the same sweep as {}", dirs.front()));

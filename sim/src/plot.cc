@@ -12,6 +12,7 @@
 #include "process.h"
 #include "statistics_catalog.h"
 #include "sweep_dir.h"
+#include "sweep_manifest.h"
 
 namespace dmasim::sim {
 namespace {
@@ -45,7 +46,7 @@ SweepContext sweep_context(const std::string& csv) {
     SweepContext out;
     const SweepDir dir{fs::path(csv).parent_path().string()};
     if (!fs::exists(dir.manifest())) return out;
-    const Json manifest = read_json_file(dir.manifest());
+    const Json manifest = read_manifest(dir.manifest());
     out.swept = manifest.value("swept_keys", std::vector<std::string>{});
     out.plot = manifest.value("plot", Json::object());
     for (const auto& point : manifest.value("points", Json::array())) {

@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "config_error.h"
+#include "report_read.h"
 
 namespace dmasim::sim {
 namespace {
@@ -171,6 +172,7 @@ std::optional<Json> read_complete_report(const std::string& path) {
     Json report = Json::parse(in, nullptr, false);
     if (report.is_discarded() || !report.contains("config") || !report.contains("result"))
         return std::nullopt;
+    check_report(json_at(report, path));
     return report;
 }
 

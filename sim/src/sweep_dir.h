@@ -59,7 +59,8 @@ private:
     int fd_;
 };
 
-/// The report at `path` if it is complete (parses, has config and result).
+/// The report at `path` if it is complete (parses, has config and result);
+/// ConfigError if it is complete but malformed (report_read.h).
 std::optional<Json> read_complete_report(const std::string& path);
 
 /// Reads a JSON file; throws ConfigError naming it if absent or malformed.

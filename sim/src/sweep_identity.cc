@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string_view>
 
 #include "report.h"
 
@@ -23,10 +26,45 @@ uint64_t fnv1a(const std::string& text) {
     return hash;
 }
 
+/// The executable's bytes, hashed a block at a time (std::hash is the
+/// fast part; blocks are chained with FNV-1a so their order counts).
+uint64_t executable_hash() {
+    std::ifstream in("/proc/self/exe", std::ios::binary);
+    std::string block(1 << 20, '\0');
+    uint64_t hash = fnv1a("");
+    while (in.read(block.data(), block.size()) || in.gcount() > 0) {
+        const size_t part = std::hash<std::string_view>{}(
+            std::string_view(block.data(), static_cast<size_t>(in.gcount())));
+        hash = (hash ^ part) * 1099511628211ull;
+    }
+    return hash;
+}
+
 }  // namespace
 
 std::string point_id(const tb::SimConfig& config) {
-    return fmt::format("{:016x}", fnv1a(config_to_json(config).dump() + "\n" DMASIM_VERSION));
+    return fmt::format("{:016x}", fnv1a(config_to_json(config).dump() + "\n" DMASIM_VERSION "\n" +
+                                        build_id()));
+}
+
+const std::string& build_id() {
+    static const std::string id = fmt::format("{:016x}", executable_hash());
+    return id;
+}
+
+void note_other_build(const SweepDir& dir) {
+    std::ifstream in(dir.manifest());
+    const Json old = Json::parse(in, nullptr, false);
+    const auto build = old.is_object() ? old.find("build") : old.end();
+    if (build == old.end() || *build == build_id()) return;
+    fmt::print("{} was made by another dmasim build ({}, this is {}): its points are run again\n",
+               dir.root, build->dump(), build_id());
+}
+
+std::string checked_point_id(const JsonAt& at) {
+    const std::string id = at.string();
+    if (!is_point_id(id)) at.fail(fmt::format("\"{}\" is not a point id (16 hex digits)", id.substr(0, 40)));
+    return id;
 }
 
 std::vector<std::string> stale_point_files(const SweepDir& dir, const std::set<std::string>& ids) {

@@ -6,8 +6,10 @@
 #include <algorithm>
 
 #include "config_keys.h"
+#include "json_read.h"
 #include "plot.h"
 #include "results_csv.h"
+#include "sweep_identity.h"
 
 namespace dmasim::sim {
 namespace {
@@ -91,10 +93,32 @@ Json make_manifest(const SweepSpec& spec, const std::vector<SweepPoint>& points,
     return {{"sweep_file", spec.file},
             {"base", spec.base},
             {"platform", platform_line(common_config(spec))},
+            {"build", build_id()},
             {"shard", {{"k", shard.k}, {"n", shard.n}}},
             {"swept_keys", spec.swept_keys()},
             {"plot", choose_plot(spec)},
             {"points", list}};
+}
+
+Json read_manifest(const std::string& path) {
+    Json manifest = read_json_file(path);
+    const JsonAt top = json_at(manifest, path);
+    top["swept_keys"].strings();
+    const JsonAt shard = top["shard"];
+    if (shard["k"].count() < 1 || shard["k"].count() > shard["n"].count())
+        shard.fail("expected 1 <= k <= n");
+    const JsonAt plot = top["plot"];
+    plot["x"].string();
+    plot["y"].string();
+    plot["series"].strings();
+    plot["logx"].boolean();
+    for (const JsonAt& point : top["points"].elements()) {
+        point["index"].count();
+        checked_point_id(point["id"]);
+        point["values"].object();
+        if (point.has("skipped")) point["skipped"].string();
+    }
+    return manifest;
 }
 
 Shard manifest_shard(const Json& manifest) {

@@ -17,6 +17,11 @@ namespace dmasim::sim {
 Json make_manifest(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                    const Shard& shard);
 
+/// Reads a sweep.json (of this or another host's sweep, or a shard) and
+/// checks every field the CLI reads and every point id, so what follows may
+/// index it freely; ConfigError naming the file and field otherwise.
+Json read_manifest(const std::string& path);
+
 /// The shard a manifest was written for.
 Shard manifest_shard(const Json& manifest);
 

@@ -54,8 +54,9 @@ bool already_done(const SweepDir& dir, const SweepPoint& point) {
 std::vector<Job> prepare_jobs(const SweepOptions& o, const SweepDir& dir,
                               const std::vector<SweepPoint>& points, size_t& resumed) {
     std::vector<Job> jobs;
+    std::set<std::string> ids;  // points with one resolved config share one run and report
     for (const auto& p : points) {
-        if (!o.shard.contains(p.index) || !p.skipped.empty()) continue;
+        if (!o.shard.contains(p.index) || !p.skipped.empty() || !ids.insert(p.id).second) continue;
         if (o.resume && already_done(dir, p)) {
             ++resumed;
             continue;
@@ -196,6 +197,7 @@ int run_sweep(const SweepOptions& o) {
     forward_signals_to_children();
     if (const size_t removed = dir.remove_stale_temporaries())
         fmt::print("removed {} temporary file(s) left by a killed dmasim\n", removed);
+    if (o.resume) note_other_build(dir);
     Json manifest = make_manifest(spec, points, o.shard);
     handle_stale(o, dir, points, find_manifest(dir.manifest()), manifest);
     write_file_atomically(dir.manifest(), manifest.dump(2) + "\n");

@@ -70,11 +70,11 @@ TEST(SimDiffE2E, CheckExitsOneOnlyWhenSomethingChanged) {
     EXPECT_EQ(run_dmasim(dir, {"diff", a, b, "--check", "--threshold", "1e6"}).status, 0);
 }
 
-TEST(SimDiffE2E, SweepFoldersAreComparedPointByPoint) {
+TEST(SimDiffE2E, SweepFoldersListChangedKeysAndPointsInNumericOrderWithUnits) {
     TempDir dir;
     const std::string grid =
         "set:\n  workload.segment_bytes: 1024\n  dma.descriptor_prefetch: {}\n"
-        "sweep:\n  workload.entries: [4, 8]\n";
+        "sweep:\n  workload.entries: [16, 4]\n";
     const std::string a = dir.path() + "/a", b = dir.path() + "/b";
     ASSERT_EQ(run_dmasim(dir, {"sweep", dir.write("a.yaml", fmt::format(grid, 8)), "--out", a,
                                "--no-plot", "-j", "2"})
@@ -87,8 +87,82 @@ TEST(SimDiffE2E, SweepFoldersAreComparedPointByPoint) {
     auto r = run_dmasim(dir, {"diff", a, b});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("2 points in both"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("workload.entries=4:"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("workload.entries=8:"), std::string::npos) << r.out;
+    // The knob that differs, once for all points; swept keys match, so not listed.
+    EXPECT_NE(line_of(r.out, "dma.descriptor_prefetch").find("8 descriptors -> 1 descriptors"), std::string::npos)
+        << r.out;
+    EXPECT_EQ(line_of(r.out, "workload.entries"), "") << r.out;
+    // 4 before 16 (as text "16" sorts first), whatever the sweep file's order.
+    const auto four = r.out.find("workload.entries=4:"), sixteen = r.out.find("workload.entries=16:");
+    ASSERT_NE(four, std::string::npos) << r.out;
+    ASSERT_NE(sixteen, std::string::npos) << r.out;
+    EXPECT_LT(four, sixteen) << r.out;
+    // Flagged figures carry their unit: descriptor bytes are bytes.
+    const std::string fetched = line_of(r.out.substr(four), "descriptor_bytes_fetched");
+    EXPECT_EQ(fetched.substr(fetched.size() - 3), "  B") << fetched;
+}
+
+TEST(SimDiffE2E, ZeroInBothHasNoRatio) {
+    TempDir dir;
+    const std::string a = report_with(dir, "a.json", {});
+    const std::string b = report_with(dir, "b.json", {"--set", "dma.descriptor_prefetch=1"});
+    ASSERT_EQ(json::parse(read_file(a))["result"]["cpu_busy_cycles"], 0) << "default: no CPU cost";
+    auto r = run_dmasim(dir, {"diff", a, b});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string line = line_of(r.out, "cpu_busy_cycles");
+    EXPECT_NE(line.find("n/a 0/0"), std::string::npos) << line;
+    EXPECT_EQ(line.substr(line.size() - 6), "cycles") << line;
+}
+
+/// `good` with `edit` applied, written to `name` in `dir`.
+template <typename Edit>
+std::string edited(const TempDir& dir, const std::string& good, const std::string& name,
+                   Edit edit) {
+    auto report = nlohmann::ordered_json::parse(read_file(good));
+    edit(report);
+    return dir.write(name, report.dump());
+}
+
+TEST(SimDiffE2E, MalformedReportsAreNamedErrorsNotCrashes) {
+    TempDir dir;
+    const std::string good = report_with(dir, "good.json", {});
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {dir.write("empty.json", "{}"), "top level: missing \"config\""},
+        {dir.write("array.json", "[]"), "top level: expected an object, found an array"},
+        {dir.write("null.json", "null"), "top level: expected an object, found null"},
+        {edited(dir, good, "noresult.json", [](auto& r) { r.erase("result"); }),
+         "top level: missing \"result\""},
+        {edited(dir, good, "config.json", [](auto& r) { r["config"] = 1; }),
+         "/config: expected an object, found 1"},
+        {edited(dir, good, "integrity.json", [](auto& r) { r["result"]["integrity"] = 0; }),
+         "/result/integrity: expected a string, found 0"},
+    };
+    for (const auto& [file, problem] : cases) {
+        auto r = run_dmasim(dir, {"diff", good, file, "--check"});
+        EXPECT_EQ(r.status, 2) << file << r.err;
+        EXPECT_NE(r.err.find(file + ": " + problem), std::string::npos) << r.err;
+    }
+}
+
+TEST(SimDiffE2E, NonNumericFiguresAreErrorsNotSkipped) {
+    TempDir dir;
+    const std::string good = report_with(dir, "good.json", {});
+    const std::string text =
+        edited(dir, good, "text.json", [](auto& r) { r["result"]["bytes"] = "abc"; });
+    auto r = run_dmasim(dir, {"diff", good, text, "--check"});
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.err.find(text + ": /result/bytes: expected a number, found \"abc\""),
+              std::string::npos)
+        << r.err;
+    const std::string null_stat = edited(dir, good, "null.json", [](auto& r) {
+        r["statistics"]["dma.ch0"]["descriptor_stall_cycles"]["value"] = nullptr;
+    });
+    r = run_dmasim(dir, {"diff", null_stat, good, "--check"});
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.err.find(null_stat +
+                         ": /statistics/dma.ch0/descriptor_stall_cycles/value: expected a number, "
+                         "found null"),
+              std::string::npos)
+        << r.err;
 }
 
 TEST(SimDiffE2E, AReportAndAFolderAreAUsageError) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -283,6 +284,128 @@ TEST(SimSweepIdentityE2E, ReorderedValuesRerunNothingAndKeepPointOrder) {
     EXPECT_NE(r.out.find("0 to run, 4 already complete"), std::string::npos) << r.out;
     const std::string csv = read_file(out + "/results.csv");
     EXPECT_LT(csv.find("\n8,1,"), csv.find("\n4,1,")) << csv;  // the new point order
+}
+
+// Sweep folders and shards are input too (copied between hosts, edited):
+// what merge and --resume read is checked before it names a file or is used.
+
+/// A finished one-point sweep in `name` under `dir`; returns its path.
+std::string one_point_sweep(const TempDir& dir, const std::string& name) {
+    const std::string out = dir.path() + "/" + name;
+    const std::string sweep =
+        dir.write("one.yaml", "set:\n  workload.chain_depth: 1\nsweep:\n  workload.entries: [4]\n");
+    EXPECT_EQ(run_dmasim(dir, {"sweep", sweep, "--out", out, "--no-plot"}).status, 0);
+    return out;
+}
+
+/// Rewrites `path` (JSON) with `edit` applied.
+template <typename Edit>
+void edit_json(const TempDir& dir, const std::string& path, Edit edit) {
+    auto json = nlohmann::ordered_json::parse(read_file(path));
+    edit(json);
+    fs::remove(path);
+    dir.write(fs::relative(path, dir.path()).string(), json.dump());
+}
+
+TEST(SimSweepUntrustedE2E, MergeRefusesAPointIdThatWouldNameAFileOutsideOut) {
+    TempDir dir;
+    const std::string shard = one_point_sweep(dir, "shard");
+    const std::string id = point_ids(shard)[0];
+    // The report where the hostile id points: shard/points/../../x.json.
+    fs::rename(shard + "/points/" + id + ".json", dir.path() + "/x.json");
+    edit_json(dir, shard + "/sweep.json", [](auto& m) { m["points"][0]["id"] = "../../x"; });
+    fs::create_directories(dir.path() + "/m");
+    auto r = run_dmasim(dir, {"merge", shard, "--out", dir.path() + "/m/out", "--no-plot"});
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("sweep.json: /points/0/id: \"../../x\" is not a point id"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir.path() + "/m/x.json"));
+    EXPECT_FALSE(fs::exists(dir.path() + "/m/out")) << "nothing is written before the check";
+}
+
+TEST(SimSweepUntrustedE2E, MalformedManifestsAreNamedErrorsNotCrashes) {
+    TempDir dir;
+    const std::string good = R"({"swept_keys": ["workload.entries"], "shard": {"k": 1, "n": 1},
+        "plot": {"x": "workload.entries", "y": "throughput_gbps", "series": [], "logx": false},
+        "points": [{"index": 0, "id": "0123456789abcdef", "values": {}}]})";
+    // Each manifest and the problem its error must name.
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"{}", "top level: missing \"swept_keys\""},
+        {"[]", "top level: expected an object, found an array"},
+        {"null", "top level: expected an object, found null"},
+        {"not json", "not valid JSON"},
+        {std::string(good).replace(good.find("\"k\": 1"), 6, "\"k\": 2"),
+         "/shard: expected 1 <= k <= n"},
+        {std::string(good).replace(good.find("\"index\": 0"), 10, "\"index\": -1"),
+         "/points/0/index: expected a non-negative integer, found -1"},
+        {std::string(good).replace(good.find("0123456789abcdef"), 16, "0123456789ABCDEF"),
+         "/points/0/id: \"0123456789ABCDEF\" is not a point id"},
+        {std::string(good).replace(good.find("\"values\": {}"), 12, "\"values\": 3"),
+         "/points/0/values: expected an object, found 3"},
+        {std::string(good).replace(good.find("[\"workload"), 1, "[1, "),
+         "/swept_keys/0: expected a string, found 1"},
+    };
+    for (const auto& [manifest, problem] : cases) {
+        fs::remove_all(dir.path() + "/d");
+        dir.write("d/sweep.json", manifest);
+        for (const std::vector<std::string>& args :
+             {std::vector<std::string>{"merge", dir.path() + "/d", "--out", dir.path() + "/o"},
+              std::vector<std::string>{"diff", dir.path() + "/d", dir.path() + "/d"}}) {
+            auto r = run_dmasim(dir, args);
+            EXPECT_EQ(r.status, 2) << args[0] << " " << manifest << r.err;
+            EXPECT_NE(r.err.find("d/sweep.json: " + problem), std::string::npos)
+                << args[0] << " " << manifest << "\n" << r.err;
+        }
+    }
+}
+
+TEST(SimSweepUntrustedE2E, ResumeNamesAMalformedReportInsteadOfReusingIt) {
+    TempDir dir;
+    const std::string out = one_point_sweep(dir, "out");
+    const std::string report = out + "/points/" + point_ids(out)[0] + ".json";
+    edit_json(dir, report, [](auto& r) { r["result"]["bytes"] = "abc"; });
+    auto r = run_dmasim(dir, {"sweep", dir.path() + "/one.yaml", "--out", out, "--no-plot",
+                              "--resume"});
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find(report + ": /result/bytes: expected a number, found \"abc\""),
+              std::string::npos)
+        << r.err;
+}
+
+TEST(SimSweepIdentityE2E, PointsWithOneResolvedConfigShareOneRun) {
+    TempDir dir;
+    const std::string out = dir.path() + "/out";
+    const std::string sweep = dir.write(
+        "same.yaml", "set:\n  workload.chain_depth: 1\nsweep:\n  workload.segment_bytes: [4KiB, 4096]\n");
+    auto r = run_dmasim(dir, {"sweep", sweep, "--out", out, "--no-plot", "-j", "2"});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const auto ids = point_ids(out);
+    ASSERT_EQ(ids.size(), 2u);
+    EXPECT_EQ(ids[0], ids[1]);
+    EXPECT_NE(r.out.find("1 to run"), std::string::npos) << r.out;
+    EXPECT_EQ(std::distance(fs::directory_iterator(out + "/logs"), fs::directory_iterator()), 1);
+    EXPECT_EQ(lines(read_file(out + "/results.csv")), 1u + 2) << "both rows are kept";
+}
+
+TEST(SimSweepIdentityE2E, AnotherBuildNeitherResumesNorMergesThisBuildsReports) {
+    TempDir dir;
+    const std::string out = one_point_sweep(dir, "out");
+    // The same program with one byte more: another build of the same version.
+    const std::string other = dir.path() + "/dmasim-other";
+    fs::copy_file(test::dmasim_exe(), other);
+    fs::permissions(other, fs::perms::owner_exec, fs::perm_options::add);
+    { std::ofstream(other, std::ios::app | std::ios::binary) << '\n'; }
+    auto r = test::run_program(
+        dir, {other, "sweep", dir.path() + "/one.yaml", "--out", out, "--no-plot", "--resume"});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("1 to run, 0 already complete"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("was made by another dmasim build"), std::string::npos) << r.out;
+
+    const std::string mine = one_point_sweep(dir, "mine");
+    auto m = run_dmasim(dir, {"merge", mine, out, "--out", dir.path() + "/merged", "--no-plot"});
+    EXPECT_EQ(m.status, 2) << m.err;
+    EXPECT_NE(m.err.find("made by another dmasim build"), std::string::npos) << m.err;
 }
 
 }  // namespace
