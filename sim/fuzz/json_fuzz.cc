@@ -9,8 +9,6 @@
 // other exception, crash or sanitizer report is a finding, and so is a
 // point id that would name a file outside the folder's points/.
 #include <fmt/format.h>
-#include <pthread.h>
-#include <sanitizer/lsan_interface.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -70,20 +68,6 @@ void read_like_resume(const SweepDir& dir) {
 
 void remove_root() { fs::remove_all(root); }
 
-/// scripts/fuzz runs with LSAN_OPTIONS=use_stacks=0 (for SystemC's
-/// coroutine stacks; cmake/dmasim_test.cmake says why), so libFuzzer's own
-/// state, reachable only from main's frame, would look leaked at exit. This
-/// harness has no coroutines: its main stack is made a root again.
-void root_main_stack() {
-    pthread_attr_t attr;
-    void* base = nullptr;
-    size_t size = 0;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0) fail("cannot find the main stack");
-    pthread_attr_getstack(&attr, &base, &size);
-    pthread_attr_destroy(&attr);
-    __lsan_register_root_region(base, size);
-}
-
 }  // namespace
 }  // namespace dmasim::sim::fuzz
 
@@ -94,7 +78,6 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     if (!mkdtemp(path.data())) fz::fail("cannot create a temporary folder");
     fz::root = path;
     std::filesystem::create_directories(fz::root + "/in/points");
-    fz::root_main_stack();
     std::atexit(fz::remove_root);
     // diff and merge print tables; only findings matter here.
     if (!std::freopen("/dev/null", "w", stdout)) fz::fail("cannot silence stdout");
