@@ -1,7 +1,7 @@
 #!/bin/sh
 # run_installed.sh BUILD_DIR WORK_DIR - installs BUILD_DIR to WORK_DIR/prefix,
-# then builds and runs both examples against that prefix alone, as a user
-# of the installed package would (ctest: examples_from_install).
+# then builds, runs and tests every example against that prefix alone, as a
+# user of the installed package would (ctest: examples_from_install).
 set -eu
 build=$1
 work=$2
@@ -28,3 +28,22 @@ SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$work/embed/embed_systemc"
 # Against a memory that answers at once, interrupts of the two channels
 # rise while the handler runs: a CPU that waited for edges would fail here.
 SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$work/embed/embed_systemc" 0 0
+
+# out-of-tree-scenario: a user's dmasim with a scenario of its own, built
+# from a copy (the edit below touches it).
+cp -r "$here/out-of-tree-scenario" "$work/scenario-src"
+cmake -S "$work/scenario-src" -B "$work/scenario" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="${EXAMPLE_SANITIZE:-}" \
+    -DCMAKE_EXE_LINKER_FLAGS="${EXAMPLE_SANITIZE:-}" >/dev/null
+cmake --build "$work/scenario" >/dev/null
+"$work/scenario/my_dmasim" run --quiet --set workload.scenario=ping_pong \
+    --set scenario.ping_pong.rounds=3
+"$work/scenario/my_dmasim" run --quiet   # the installed default config
+# The test program runs directly, every case in a process of its own ...
+"$work/scenario/my_dmasim_tests"
+# ... and under ctest, one test per case.
+ctest --test-dir "$work/scenario" --output-on-failure >/dev/null
+# An edit to the scenario recompiles that one file, then relinks.
+touch "$work/scenario-src/ping_pong.cc"
+compiled=$(cmake --build "$work/scenario" | grep -c 'Building CXX object')
+[ "$compiled" -eq 1 ] || { echo "an edit to ping_pong.cc recompiled $compiled files"; exit 1; }

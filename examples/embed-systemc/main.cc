@@ -219,11 +219,12 @@ int sc_main(int argc, char* argv[]) {
     // Returns at sc_stop(), or earlier if the driver waits for an
     // interrupt that never comes (nothing is left to simulate).
     sc_core::sc_start();
-    std::printf("embed-systemc: %u of %u transfers on 2 channels verified, %llu bytes in %llu "
-                "cycles%s\n",
-                good, 2 * kRounds, static_cast<unsigned long long>(bytes),
-                static_cast<unsigned long long>(clock.now()),
-                finished ? "" : "; the driver still waits for an interrupt");
+    std::printf(
+        "embed-systemc: %u of %u transfers on 2 channels verified, %llu bytes in %llu "
+        "cycles%s\n",
+        good, 2 * kRounds, static_cast<unsigned long long>(bytes),
+        static_cast<unsigned long long>(clock.now()),
+        finished ? "" : "; the driver still waits for an interrupt");
     sim_mem_exit();
     return good == 2 * kRounds ? 0 : 1;
 }
