@@ -22,6 +22,31 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/sglist/include/ ${PROJECT_SOURCE_DIR}/mo
                   ${PROJECT_SOURCE_DIR}/tb/driver/include/ ${PROJECT_SOURCE_DIR}/tb/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
+# Release builds compile fat LTO objects so that dmasim's own links optimise
+# across its libraries. A user's link must not re-optimise them (lto-wrapper
+# warnings, minutes of LTO per link), so the installed archives and objects
+# keep only their machine code.
+if(DMASIM_LTO_OBJECTS)
+  set(archives "")
+  foreach(target sglist dmasim_params dmasim_model dmasim_driver dmasim_files dmasim_tb_config
+                 dmasim_process dmasim_cli)
+    list(APPEND archives "$<TARGET_FILE_NAME:${target}>")
+  endforeach()
+  install(CODE "
+    set(lib \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}\")
+    file(GLOB_RECURSE objects \"\${lib}/dmasim/objects/*.o\")
+    foreach(archive ${archives})
+      list(APPEND objects \"\${lib}/\${archive}\")
+    endforeach()
+    foreach(file \${objects})
+      execute_process(COMMAND \"${CMAKE_OBJCOPY}\" -R .gnu.lto_* -R .gnu.debuglto_*
+                              -N __gnu_lto_v1 \${file} RESULT_VARIABLE failed)
+      if(failed)
+        message(FATAL_ERROR \"cannot strip the LTO sections of \${file}\")
+      endif()
+    endforeach()")
+endif()
+
 set(DMASIM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/dmasim)
 install(EXPORT dmasimTargets NAMESPACE dmasim:: DESTINATION ${DMASIM_CMAKE_DIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/dmasimConfig.cmake.in

@@ -10,6 +10,12 @@ rm -rf "$work"
 mkdir -p "$work"
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
+# Installed libraries are plain objects: a user's link never re-optimises
+# them (a Release build compiles fat LTO objects; the install strips them).
+if find "$prefix" -name '*.a' -o -name '*.o' | xargs objdump -h | grep -q '\.gnu\.lto_'; then
+    echo "installed libraries carry LTO sections"
+    exit 1
+fi
 
 # sglist-c: plain C with pkg-config.
 pcdir=$(dirname "$(find "$prefix" -name sglist.pc)")
