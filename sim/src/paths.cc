@@ -24,20 +24,39 @@ std::string first_existing(const std::vector<fs::path>& candidates, const char* 
 
 fs::path exe_dir() { return fs::path(self_exe()).parent_path(); }
 
+fs::path& install_prefix() {
+    static fs::path prefix;
+    return prefix;
+}
+
+/// `beside` (relative to the executable's folder), then `relative` under
+/// the prefix a dmasim_add_scenarios() executable was built against.
+std::vector<fs::path> installed(const fs::path& beside, const fs::path& relative) {
+    std::vector<fs::path> out{exe_dir() / beside};
+    if (!install_prefix().empty()) out.push_back(install_prefix() / relative);
+    return out;
+}
+
 }  // namespace
+
+bool use_install_prefix(const char* prefix) {
+    install_prefix() = prefix;
+    return true;
+}
 
 std::string self_exe() { return fs::read_symlink("/proc/self/exe").string(); }
 
 std::string default_config_path() {
-    return first_existing({exe_dir() / "../share/dmasim/configs/default.yaml",
-                           fs::path(DMASIM_SOURCE_DIR) / "configs/default.yaml"},
-                          "configs/default.yaml");
+    auto candidates =
+        installed("../share/dmasim/configs/default.yaml", "share/dmasim/configs/default.yaml");
+    candidates.push_back(fs::path(DMASIM_SOURCE_DIR) / "configs/default.yaml");
+    return first_existing(candidates, "configs/default.yaml");
 }
 
 std::string plot_script_path() {
-    return first_existing(
-        {exe_dir() / "dmasim_plot.py", fs::path(DMASIM_SOURCE_DIR) / "sim/plot/dmasim_plot.py"},
-        "dmasim_plot.py");
+    auto candidates = installed("dmasim_plot.py", "bin/dmasim_plot.py");
+    candidates.push_back(fs::path(DMASIM_SOURCE_DIR) / "sim/plot/dmasim_plot.py");
+    return first_existing(candidates, "dmasim_plot.py");
 }
 
 }  // namespace dmasim::sim

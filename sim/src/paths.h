@@ -6,6 +6,11 @@
 
 namespace dmasim::sim {
 
+/// Records the install prefix a dmasim executable built outside the tree
+/// (dmasim_add_scenarios(), docs/scenarios.md) finds its files under;
+/// called from a static initialiser that CMake function generates.
+bool use_install_prefix(const char* prefix);
+
 /// Absolute path of the running executable.
 std::string self_exe();
 

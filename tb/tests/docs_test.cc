@@ -25,11 +25,12 @@ std::string code_block_after(const std::string& doc, const std::string& begin) {
     return doc.substr(open + 7, close - open - 7);
 }
 
-// The file tb/scenarios/NAME is printed in the tutorial after its marker.
-void expect_printed_in_tutorial(const std::string& name) {
+// The file FOLDER/NAME is printed in the tutorial after its marker.
+void expect_printed_in_tutorial(const std::string& name,
+                                const std::string& folder = "tb/scenarios") {
     const std::string root = DMASIM_SOURCE_DIR;
     const std::string doc = slurp(root + "/docs/scenarios.md");
-    const std::string file = slurp(root + "/tb/scenarios/" + name);
+    const std::string file = slurp(root + "/" + folder + "/" + name);
     ASSERT_FALSE(file.empty()) << name;
     EXPECT_EQ(code_block_after(doc, "<!-- " + name + " begin -->"), file);
 }
@@ -40,6 +41,11 @@ TEST(ScenarioTutorial, WorkedExampleIsTheShippedScenarioFile) {
 
 TEST(ScenarioTutorial, ParametersExampleIsTheShippedScenarioFile) {
     expect_printed_in_tutorial("example_repeat.cc");
+}
+
+TEST(ScenarioTutorial, OutOfTreeExampleIsTheShippedExampleProject) {
+    expect_printed_in_tutorial("ping_pong.cc", "examples/out-of-tree-scenario");
+    expect_printed_in_tutorial("ping_pong_test.cc", "examples/out-of-tree-scenario");
 }
 
 }  // namespace
