@@ -17,6 +17,7 @@
 #include "progress.h"
 #include "signals.h"
 #include "sweep_dir.h"
+#include "sweep_identity.h"
 #include "sweep_manifest.h"
 
 namespace dmasim::sim {
