@@ -9,6 +9,7 @@
 
 #include "config_keys.h"
 #include "config_loader.h"
+#include "strict_yaml.h"
 
 namespace dmasim::sim {
 namespace {
@@ -67,8 +68,9 @@ same list is printed by `dmasim config --explain [KEY|SECTION]...`, and
 
 Configs compose: `dmasim run a.yaml b.yaml` reads the files left to right
 (later ones override), and a file may start from another with
-`base: other.yaml` (relative to the file that names it; chains are
-followed, a cycle is an error).
+`base: other.yaml` (relative to the file that names it; chains of up to
+@BASE_DEPTH@ files are followed, a cycle or a longer chain is an error
+naming the file and line where it was found).
 
 Units: size keys (unit bytes or MiB) accept `B`, `KiB`, `MiB`, `GiB`,
 `TiB` (powers of 1024) and `kB`, `MB`, `GB`, `TB` (powers of 1000), e.g.
@@ -120,7 +122,8 @@ keys, none given twice: a repeated key or section, or one key given both
 nested and flat (`workload: {entries: 4}` and `workload.entries: 8`), is
 an error naming both lines. Anchors and aliases work, but an alias inside
 the anchor it names (a cycle) is an error, and all aliases of a file
-together may expand to at most 10,000 nodes. An unknown key is an error
+together may expand to at most 10,000 nodes. Lists and maps nest at most
+@YAML_DEPTH@ deep (a config needs 2, a sweep file 4). An unknown key is an error
 even when it holds an empty map (`dmaa: {}`). A directory, a file over
 64 MiB or one of more than 1,000,000 YAML nodes is refused by name.
 )";
@@ -161,9 +164,16 @@ std::string rules_markdown() {
     return out;
 }
 
+/// `text` with its first `token` replaced by `value`.
+void fill(std::string& text, std::string_view token, const std::string& value) {
+    text.replace(text.find(token), token.size(), value);
+}
+
 std::string config_markdown() {
     std::string out = kMarkdownIntro;
-    out.replace(out.find("@RULES@"), std::string_view("@RULES@\n").size(), rules_markdown());
+    fill(out, "@RULES@\n", rules_markdown());
+    fill(out, "@BASE_DEPTH@", std::to_string(kMaxBaseDepth));
+    fill(out, "@YAML_DEPTH@", std::to_string(kMaxYamlDepth));
     std::string section = "-";
     for (const auto& key : config_keys()) {
         if (section_of(key.name) != section) {

@@ -68,6 +68,11 @@ void ConfigBuilder::apply_file(const std::string& path) {
         const std::string base_file = base_path(base, path);
         const std::string next = std::filesystem::weakly_canonical(base_file).string();
         reading_.push_back(std::filesystem::weakly_canonical(path).string());
+        if (reading_.size() >= kMaxBaseDepth)
+            throw ConfigError(location_of(base, path),
+                              fmt::format("base: chain longer than {} files: this is file {} "
+                                          "and names another (started at {})",
+                                          kMaxBaseDepth, reading_.size(), reading_.front()));
         if (std::find(reading_.begin(), reading_.end(), next) != reading_.end())
             throw ConfigError(location_of(base, path),
                               fmt::format("base: {} makes a cycle: {} -> {}", base.Scalar(),

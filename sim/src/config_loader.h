@@ -14,10 +14,16 @@
 
 namespace dmasim::sim {
 
+/// Files a `base:` chain may hold, the file that starts it included: far
+/// more than layering engine, platform and experiment needs, and a bound on
+/// the loader's recursion (one stack frame per file).
+inline constexpr size_t kMaxBaseDepth = 32;
+
 class ConfigBuilder {
 public:
     /// Applies a YAML config file (nested maps or dotted keys), after the
-    /// chain of files its `base:` key names (relative to it; cycles throw).
+    /// chain of files its `base:` key names (relative to it; a cycle or a
+    /// chain of more than kMaxBaseDepth files throws).
     void apply_file(const std::string& path);
     /// Applies an already parsed YAML map; `file` names it in errors.
     void apply_yaml(const YAML::Node& map, const std::string& file);

@@ -112,6 +112,9 @@ private:
 
     void open(const YAML::Mark& mark, YAML::anchor_t anchor, bool map) {
         if (key_expected()) fail(mark, "a key must be plain text, not a list or map");
+        // Refused as the parser descends, before it or YAML::Load recurses deeper.
+        if (open_.size() >= kMaxYamlDepth)
+            fail(mark, fmt::format("lists and maps nested more than {} deep", kMaxYamlDepth));
         open_.push_back(Collection{anchor, map, 1, 0, {}});
     }
 

@@ -3,6 +3,8 @@
 // of the key table for tools (explain filters, JSON Schema, completion).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "completion.h"
@@ -66,6 +68,30 @@ TEST(SimConfigCompose, SelfBaseIsACycle) {
     TempDir dir;
     const auto self = dir.write("self.yaml", "base: self.yaml\n");
     EXPECT_TRUE(contains(error_of([&] { load_config(self, {}); }), "cycle"));
+}
+
+/// Writes c0.yaml .. c{files-1}.yaml, each naming the next as its base:,
+/// the last setting workload.entries; returns the first.
+std::string write_base_chain(const TempDir& dir, size_t files) {
+    for (size_t i = 0; i + 1 < files; ++i)
+        dir.write(fmt::format("c{}.yaml", i), fmt::format("base: c{}.yaml\n", i + 1));
+    dir.write(fmt::format("c{}.yaml", files - 1), "workload.entries: 8\n");
+    return dir.path() + "/c0.yaml";
+}
+
+TEST(SimConfigCompose, BaseChainOfTheMaximumLengthLoads) {
+    TempDir dir;
+    EXPECT_EQ(load_config(write_base_chain(dir, kMaxBaseDepth), {}).workload.entries, 8u);
+}
+
+TEST(SimConfigCompose, BaseChainPastTheLimitNamesTheFileThatHitItAndTheLimit) {
+    TempDir dir;
+    const auto message =
+        error_of([&] { load_config(write_base_chain(dir, kMaxBaseDepth + 1), {}); });
+    // File kMaxBaseDepth of the chain (c{kMaxBaseDepth - 1}) names one more.
+    EXPECT_TRUE(contains(message, fmt::format("c{}.yaml:1:", kMaxBaseDepth - 1))) << message;
+    EXPECT_TRUE(contains(message, fmt::format("longer than {} files", kMaxBaseDepth)))
+        << message;
 }
 
 TEST(SimConfigCompose, MissingBaseNamesTheFileAndLine) {

@@ -4,6 +4,7 @@
 // number grammar shared by config files, --set and sweep values. Each of
 // these once crashed, hung or was silently accepted; ctest runs the cases
 // with a timeout (sim/tests/CMakeLists.txt), so a hang fails too.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "config_loader.h"
@@ -107,6 +108,25 @@ TEST(SimStrictYaml, HugeFileIsRefusedBeforeItIsBuilt) {
     for (uint64_t i = 0; i < kMaxYamlNodes; ++i) yaml += ",0";
     yaml += "]\n";
     EXPECT_TRUE(has(sweep_error(yaml), "sweep.yaml: more than 1000000 YAML nodes"));
+}
+
+TEST(SimStrictYaml, NestingPastTheLimitIsRefusedAtItsLine) {
+    // Issue 28, row 6's class: each nested list was a frame of the parser's
+    // recursion (and of the loader's walk over maps).
+    const size_t levels = 100000;
+    EXPECT_TRUE(has(config_error("workload: " + std::string(levels, '[') +
+                                 std::string(levels, ']') + "\n"),
+                    fmt::format("cfg.yaml:1: lists and maps nested more than {} deep",
+                                kMaxYamlDepth)));
+    // Maps one line each: the map that passes the limit starts on line
+    // kMaxYamlDepth + 1 (line 1 is the top-level map's first key).
+    std::string maps;
+    for (size_t level = 0; level <= kMaxYamlDepth; ++level)
+        maps += std::string(2 * level, ' ') + "a:\n";
+    const std::string e = config_error(maps + std::string(2 * (kMaxYamlDepth + 1), ' ') + "b: 1\n");
+    EXPECT_TRUE(has(e, fmt::format("cfg.yaml:{}: lists and maps nested more than {} deep",
+                                   kMaxYamlDepth + 1, kMaxYamlDepth)))
+        << e;
 }
 
 TEST(SimStrictYaml, DirectoryAsConfigIsNamed) {
