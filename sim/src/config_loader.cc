@@ -131,7 +131,7 @@ void ConfigBuilder::apply(const std::string& name, const std::string& text, cons
     origin_[name] = where;
     const auto ns = takes_time(key) ? time_in_ns(text) : std::nullopt;
     if (ns) {
-        times_[name] = {text, *ns};
+        times_[name] = {text, *ns, {}};
         set_cycles_from_time(key);
         return;
     }
@@ -139,20 +139,28 @@ void ConfigBuilder::apply(const std::string& name, const std::string& text, cons
     try {
         key.set(config_, parse_value(key, text));
     } catch (const std::invalid_argument& e) {
-        throw ConfigError(where, e.what());
+        throw ConfigError(where, e.what(), {name});
     }
     if (name == "clock_mhz")
         for (const auto& [time_key, value] : times_) set_cycles_from_time(*find_key(time_key));
 }
 
 void ConfigBuilder::set_cycles_from_time(const KeyDef& key) {
-    const TimeValue& time = times_.at(key.name);
+    TimeValue& time = times_.at(key.name);
     try {
         key.set(config_,
                 parse_value(key, cycles_text(key, time.text, time.ns, config_.platform.clock_mhz)));
+        time.problem.clear();
     } catch (const std::invalid_argument& e) {
-        throw ConfigError(origin_.at(key.name), e.what());
+        // Not an error yet: a later clock_mhz may make it whole (validate()).
+        time.problem = e.what();
     }
+}
+
+void ConfigBuilder::check_times() const {
+    for (const auto& [name, time] : times_)
+        if (!time.problem.empty())
+            throw ConfigError(origin_.at(name), time.problem, {name, "clock_mhz"});
 }
 
 Location ConfigBuilder::origin(const std::vector<std::string>& keys) const {

@@ -30,10 +30,13 @@ public:
     /// Applies one "KEY=VALUE" assignment from the command line.
     void apply_set(const std::string& assignment);
     /// Applies one value given as text (times on cycle keys are converted
-    /// at clock_mhz, and again whenever clock_mhz changes).
+    /// at clock_mhz, and again whenever clock_mhz changes; one that is not
+    /// whole at the final clock is reported by validate()). Throws
+    /// ConfigError naming the key for a value the key does not take.
     void apply(const std::string& key, const std::string& text, const Location& where);
 
-    /// Runs the cross-key checks; throws ConfigError naming the offending key.
+    /// Runs the cross-key checks (a time on a cycle key not whole at the
+    /// final clock is the first); throws ConfigError naming the offending key.
     void validate() const;
 
     const tb::SimConfig& config() const { return config_; }
@@ -49,11 +52,14 @@ private:
     void apply_node(const std::string& prefix, const YAML::Node& map, const std::string& file,
                     std::map<std::string, Location>& seen);
     void set_cycles_from_time(const KeyDef& key);
+    /// Throws the first time that is not a whole number of cycles at the clock.
+    void check_times() const;
 
     /// A cycle key given as a time, kept so a later clock_mhz reconverts it.
     struct TimeValue {
         std::string text;
         double ns;
+        std::string problem;  ///< why it does not convert at the current clock, or empty
     };
 
     tb::SimConfig config_;

@@ -72,8 +72,8 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& ch
         point.index = i;
         point.values = spec.point_values(i);
         ConfigBuilder builder = common;
-        for (const auto& a : point.values) builder.apply(a.key, a.text, a.where);
         try {
+            for (const auto& a : point.values) builder.apply(a.key, a.text, a.where);
             builder.validate();
             if (check) check(builder);
         } catch (const ConfigError& e) {

@@ -130,6 +130,14 @@ TEST(SimConfigUnits, TimesOnCycleKeysUseTheFinalClock) {
               5u);
 }
 
+TEST(SimConfigUnits, TimeNotWholeAtAnEarlierClockIsJudgedAtTheFinalOne) {
+    // 0.5 ns is half a cycle at the default 1 GHz, one cycle at 2 GHz set after it.
+    EXPECT_EQ(load_config(std::vector<std::string>{},
+                          {"memory.read_latency_cycles=0.5ns", "clock_mhz=2GHz"})
+                  .platform.memory.read_latency_cycles,
+              1u);
+}
+
 TEST(SimConfigUnits, ResolvedConfigHoldsTheCanonicalNumber) {
     const auto yaml = resolved_yaml(load_config(
         std::vector<std::string>{}, {"workload.segment_bytes=4KiB", "clock_mhz=2.5GHz"}));

@@ -154,6 +154,36 @@ TEST(SimSweepExpand, InvalidCombinationsAreSkippedWithTheReason) {
     EXPECT_EQ(points[3].skipped, "");
 }
 
+TEST(SimSweepExpand, TimeNotWholeAtASweptClockSkipsOnlyThatPoint) {
+    // Issue 28, row 16: one such point refused the whole sweep.
+    TempDir dir;
+    const std::vector<double> clocks = {500, 1000, 333.333333};
+    auto points = expand_sweep(load_text(dir,
+                                         "set:\n  memory.read_latency_cycles: 100ns\n"
+                                         "sweep:\n  clock_mhz: [500, 1000, 333.333333]\n"));
+    ASSERT_EQ(points.size(), clocks.size());
+    // 100 ns is 100 * f / 1000 cycles at f MHz: 50 and 100, then 33.33 (not whole).
+    for (size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(points[i].skipped, "");
+        EXPECT_EQ(points[i].config.platform.memory.read_latency_cycles, 100 * clocks[i] / 1000);
+    }
+    EXPECT_NE(points[2].skipped.find("sweep.yaml:3: memory.read_latency_cycles = '100ns at "
+                                     "333.333333 MHz'"),
+              std::string::npos)
+        << points[2].skipped;
+    EXPECT_NE(points[2].skipped.find("not a whole number of cycles"), std::string::npos);
+}
+
+TEST(SimSweepExpand, TimeNotWholeAtAnUnsweptClockFailsTheSweep) {
+    // Every point would fail alike: an error in the sweep file, not a skip.
+    TempDir dir;
+    const auto spec = load_text(dir,
+                                "set:\n  clock_mhz: 333.333333\n"
+                                "  memory.read_latency_cycles: 100ns\n"
+                                "sweep:\n  workload.seed: [1, 2]\n");
+    EXPECT_THROW(expand_sweep(spec), ConfigError);
+}
+
 TEST(SimShard, ParsesOneBasedKOverN) {
     Shard s = parse_shard("2/3");
     EXPECT_EQ(s.k, 2u);
