@@ -125,7 +125,10 @@ the anchor it names (a cycle) is an error, and all aliases of a file
 together may expand to at most 10,000 nodes. Lists and maps nest at most
 @YAML_DEPTH@ deep (a config needs 2, a sweep file 4). An unknown key is an error
 even when it holds an empty map (`dmaa: {}`). A directory, a file over
-64 MiB or one of more than 1,000,000 YAML nodes is refused by name.
+64 MiB or one of more than 1,000,000 YAML nodes is refused by name. A key
+or value (in a file or `--set`) longer than @TEXT_BYTES@ bytes is refused
+before it is looked up; an error message quotes at most the first
+@QUOTED_CHARS@ characters of any value it names, followed by its length.
 )";
 
 /// Whether `key` is `name` or lies in section `name`.
@@ -174,6 +177,8 @@ std::string config_markdown() {
     fill(out, "@RULES@\n", rules_markdown());
     fill(out, "@BASE_DEPTH@", std::to_string(kMaxBaseDepth));
     fill(out, "@YAML_DEPTH@", std::to_string(kMaxYamlDepth));
+    fill(out, "@TEXT_BYTES@", std::to_string(kMaxTextBytes));
+    fill(out, "@QUOTED_CHARS@", std::to_string(kMaxQuotedChars));
     std::string section = "-";
     for (const auto& key : config_keys()) {
         if (section_of(key.name) != section) {

@@ -26,15 +26,18 @@ bool is_section(const std::string& name) {
 }
 
 [[noreturn]] void unknown_key(const std::string& name, const Location& where) {
+    if (name.size() > kMaxTextBytes)  // no key is that long: no did-you-mean either
+        throw ConfigError(where, fmt::format("unknown key '{}'", excerpt(name)));
     if (is_section(name))
         throw ConfigError(where, fmt::format("'{}' is a section: give its keys under it, "
                                              "e.g. '{}:' followed by indented 'key: value' lines",
                                              name, name));
     if (auto guess = closest_match(name, key_names()))
-        throw ConfigError(where, fmt::format("unknown key '{}', did you mean {}?", name, *guess));
+        throw ConfigError(where,
+                          fmt::format("unknown key '{}', did you mean {}?", excerpt(name), *guess));
     throw ConfigError(where, fmt::format("unknown key '{}' (`dmasim config --explain` lists "
                                          "every key)",
-                                         name));
+                                         excerpt(name)));
 }
 
 Location location_of(const YAML::Node& node, const std::string& file) {
@@ -119,7 +122,7 @@ void ConfigBuilder::apply_node(const std::string& prefix, const YAML::Node& map,
 }
 
 void ConfigBuilder::apply_set(const std::string& assignment) {
-    const Location where{"--set " + assignment, 0};
+    const Location where{"--set " + excerpt(assignment), 0};
     size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
         throw ConfigError(where, "expected KEY=VALUE, e.g. --set workload.entries=1024");

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "config_error.h"
+
 namespace dmasim::sim {
 namespace {
 
@@ -91,14 +93,15 @@ std::optional<Unit> key_unit(const KeyDef& key) {
     return std::nullopt;
 }
 
-/// `value` as the text of an integer key (must be whole) or a real key.
-std::string number_text(const KeyDef& key, const std::string& text, double value,
+/// `value` as the text of an integer key (must be whole) or a real key;
+/// `quoted` is how an error shows the value given.
+std::string number_text(const KeyDef& key, const std::string& quoted, double value,
                         std::string_view unit) {
     if (key.type != KeyType::integer) return fmt::format("{}", value);
     const double whole = std::round(value);
     if (std::fabs(value - whole) > 1e-9 * std::max(1.0, whole))
         throw std::invalid_argument(fmt::format("{} = '{}': is {} {}, not a whole number of {}",
-                                                key.name, text, value, unit, unit));
+                                                key.name, quoted, value, unit, unit));
     return fmt::format("{:.0f}", whole);
 }
 
@@ -112,13 +115,14 @@ std::optional<std::string> in_key_unit(const KeyDef& key, const std::string& tex
     const auto target = key_unit(key);
     if (!target || target->quantity != given)
         throw std::invalid_argument(fmt::format(
-            "{} = '{}': {} is a {} unit, but {} takes {}", key.name, text, measure->unit->suffix,
+            "{} = '{}': {} is a {} unit, but {} takes {}", key.name, excerpt(text),
+            measure->unit->suffix,
             quantity_name(given), key.name,
             target ? fmt::format("a {} (in {})", quantity_name(target->quantity), key.unit)
             : takes_time(key)
                 ? std::string("cycles or a time (e.g. 10ns)")
                 : fmt::format("a plain number{}", key.unit.empty() ? "" : " of " + key.unit)));
-    return number_text(key, text, measure->number * measure->unit->scale / target->scale,
+    return number_text(key, excerpt(text), measure->number * measure->unit->scale / target->scale,
                        target->suffix);
 }
 
@@ -131,7 +135,8 @@ std::optional<double> time_in_ns(const std::string& text) {
 bool takes_time(const KeyDef& key) { return key.unit == "cycles"; }
 
 std::string cycles_text(const KeyDef& key, const std::string& text, double ns, double clock_mhz) {
-    return number_text(key, fmt::format("{} at {} MHz", text, clock_mhz), ns * clock_mhz / 1000,
+    return number_text(key, fmt::format("{} at {} MHz", excerpt(text), clock_mhz),
+                       ns * clock_mhz / 1000,
                        "cycles");
 }
 

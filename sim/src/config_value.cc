@@ -7,9 +7,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "config_error.h"
 #include "config_keys.h"
-#include "number_grammar.h"
 #include "config_units.h"
+#include "number_grammar.h"
 #include "suggest.h"
 
 namespace dmasim::sim {
@@ -25,7 +26,8 @@ bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 [[noreturn]] void reject(const KeyDef& key, const std::string& text, std::string_view why) {
     throw std::invalid_argument(
-        fmt::format("{} = '{}': {} (allowed: {})", key.name, text, why, describe_allowed(key)));
+        fmt::format("{} = '{}': {} (allowed: {})", key.name, excerpt(text), why,
+                    describe_allowed(key)));
 }
 
 Number parse_number_of(const KeyDef& key, const std::string& text) {
@@ -101,6 +103,8 @@ std::string describe_allowed(const KeyDef& key) {
 }
 
 Value parse_value(const KeyDef& key, const std::string& given) {
+    if (given.size() > kMaxTextBytes)
+        reject(key, given, fmt::format("longer than {} bytes", kMaxTextBytes));
     const std::string text = in_key_unit(key, given).value_or(given);
     switch (key.type) {
         case KeyType::integer:

@@ -101,10 +101,14 @@ private:
     }
 
     void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, const std::string& text) {
+        if (text.size() > kMaxTextBytes)
+            fail(mark, fmt::format("'{}' is longer than {} bytes: no key or value is",
+                                   excerpt(text), kMaxTextBytes));
         if (key_expected()) {
             auto [it, fresh] = open_.back().key_lines.emplace(text, line_of(mark));
             if (!fresh)
-                fail(mark, fmt::format("duplicate key '{}': also at line {}", text, it->second));
+                fail(mark,
+                     fmt::format("duplicate key '{}': also at line {}", excerpt(text), it->second));
         }
         if (anchor) anchor_sizes_[anchor] = 1;
         add(1);
