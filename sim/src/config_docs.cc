@@ -77,8 +77,10 @@ Units: size keys (unit bytes or MiB) accept `B`, `KiB`, `MiB`, `GiB`,
 `4KiB`; frequency keys (MHz) accept `Hz`, `kHz`, `MHz`, `GHz`, e.g.
 `1GHz`; cycle keys accept times `ps`, `ns`, `us`, `ms`, `s`, converted at
 the final `clock_mhz` (`10ns` at 1000 MHz is 10 cycles). The value must
-come out whole in the key's unit; resolved configs, reports and CSVs
-always hold the plain number.
+come out whole in the key's unit, exactly for sizes and frequencies
+(`1000000000.4B` is refused, however close to whole) and up to a double's
+rounding for times, whose clock may be a fraction; resolved configs,
+reports and CSVs always hold the plain number.
 
 Errors name the file, line, key, value and the allowed range, and exit with
 status 2. An unknown key gets the closest known one ("did you mean

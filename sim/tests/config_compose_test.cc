@@ -164,6 +164,35 @@ TEST(SimConfigUnits, FractionOfTheKeysUnitIsRejected) {
         "not a whole number of bytes"));
 }
 
+TEST(SimConfigUnits, FractionTooSmallForADoubleToSeeIsStillRejected) {
+    // Issue 28: 1000000000.4 B was rounded to 10^9 bytes (the check allowed
+    // a relative 1e-9); whole is now judged in exact decimal arithmetic.
+    const auto message = error_of([] {
+        load_config(std::vector<std::string>{}, {"memory.size_mib=1000000000.4B"});
+    });
+    EXPECT_TRUE(contains(message, "memory.size_mib = '1000000000.4B'")) << message;
+    EXPECT_TRUE(contains(message, "not a whole number of MiB")) << message;
+    EXPECT_TRUE(contains(error_of([] {
+                             load_config(std::vector<std::string>{},
+                                         {"workload.segment_bytes=4096.0000000001B"});
+                         }),
+                         "workload.segment_bytes = '4096.0000000001B'"));
+}
+
+TEST(SimConfigUnits, DecimalFractionsThatAreWholeInTheKeysUnitAreExact) {
+    // 1.5 KiB = 1536 B; 2^-10 KiB = 1 B; 4 x 2^20 B is 4 MiB, 0.5 MiB in a
+    // MiB key is not whole.
+    const auto c = load_config(std::vector<std::string>{},
+                               {"workload.segment_bytes=1.5KiB", "workload.offset=0.0009765625KiB",
+                                "memory.size_mib=4194304B"});
+    EXPECT_EQ(c.workload.segment_bytes, 1536u);
+    EXPECT_EQ(c.workload.offset, 1u);
+    EXPECT_EQ(c.memory_size_mib, 4u);
+    EXPECT_TRUE(contains(
+        error_of([] { load_config(std::vector<std::string>{}, {"memory.size_mib=0.5MiB"}); }),
+        "not a whole number of MiB"));
+}
+
 TEST(SimConfigUnits, UnitValueOutOfRangeIsReported) {
     // workload.offset allows 0 .. 4095; 4 KiB is 4096.
     const auto message =
