@@ -131,7 +131,7 @@ void ConfigBuilder::apply_set(const std::string& assignment) {
 
 void ConfigBuilder::apply(const std::string& name, const std::string& text, const Location& where) {
     const KeyDef& key = known_key(name, where);
-    origin_[name] = where;
+    origin_[name] = {where, ++assignments_};
     const auto ns = takes_time(key) ? time_in_ns(text) : std::nullopt;
     if (ns) {
         times_[name] = {text, *ns, {}};
@@ -163,12 +163,15 @@ void ConfigBuilder::set_cycles_from_time(const KeyDef& key) {
 void ConfigBuilder::check_times() const {
     for (const auto& [name, time] : times_)
         if (!time.problem.empty())
-            throw ConfigError(origin_.at(name), time.problem, {name, "clock_mhz"});
+            throw ConfigError(origin_.at(name).where, time.problem, {name, "clock_mhz"});
 }
 
 Location ConfigBuilder::origin(const std::vector<std::string>& keys) const {
+    const Origin* last = nullptr;
     for (const auto& key : keys)
-        if (auto it = origin_.find(key); it != origin_.end()) return it->second;
+        if (auto it = origin_.find(key); it != origin_.end() && (!last || it->second.order > last->order))
+            last = &it->second;
+    if (last) return last->where;
     return {fmt::format("default of {}", keys.front()), 0};
 }
 

@@ -41,11 +41,12 @@ public:
 
     const tb::SimConfig& config() const { return config_; }
 
-    /// Where the first of `keys` that was set explicitly was set (a check
-    /// involving several keys names the one the user wrote).
+    /// Where the one of `keys` set last was set (a check involving several
+    /// keys names the value that broke it: a --set over a file, a file over
+    /// its base:), or the default of the first if none was set.
     Location origin(const std::vector<std::string>& keys) const;
-    /// Throws ConfigError with `message`, naming the line that set the
-    /// first of `keys` (and listing them), unless `ok`.
+    /// Throws ConfigError with `message`, naming origin(keys) (and listing
+    /// them), unless `ok`.
     void require(bool ok, const std::vector<std::string>& keys, const std::string& message) const;
 
 private:
@@ -63,7 +64,13 @@ private:
     };
 
     tb::SimConfig config_;
-    std::map<std::string, Location> origin_;
+    /// Where a key was set last, and when (in order of assignment).
+    struct Origin {
+        Location where;
+        uint64_t order;
+    };
+    std::map<std::string, Origin> origin_;
+    uint64_t assignments_ = 0;
     std::map<std::string, TimeValue> times_;
     std::vector<std::string> reading_;  ///< files whose base: chain is being read
 };
