@@ -117,6 +117,10 @@ Anything else is refused too: trailing text (`16xyz`), `_` separators,
 `.inf` and `.nan` (no key takes them), and a fraction or exponent for an
 integer key (`1.5`, `1e3`). A value out of a key's range names the range.
 
+Booleans follow the same schema: `true` and `false` (or `True`, `TRUE`,
+`False`, `FALSE`). YAML 1.1's `yes`, `no`, `on`, `off`, `y` and `n` are
+refused with the spelling to use, since YAML 1.2 tools read them as text.
+
 ## YAML rules
 
 A file is one YAML document (a second `---` is an error) with plain-text

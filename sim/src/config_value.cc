@@ -55,11 +55,16 @@ Value parse_real(const KeyDef& key, const std::string& text) {
     return v;
 }
 
+/// The YAML 1.2 core schema's booleans, as for numbers: YAML 1.1's yes,
+/// no, on, off, y and n are plain text there, so they are refused rather
+/// than read one way by dmasim and another by other tools.
 Value parse_boolean(const KeyDef& key, const std::string& text) {
-    std::string t = lower(text);
-    if (t == "true" || t == "yes" || t == "on") return true;
-    if (t == "false" || t == "no" || t == "off") return false;
-    reject(key, text, "not a boolean");
+    if (text == "true" || text == "True" || text == "TRUE") return true;
+    if (text == "false" || text == "False" || text == "FALSE") return false;
+    const std::string t = lower(text);
+    if (t == "yes" || t == "on" || t == "y") reject(key, text, "a YAML 1.1 boolean: write true");
+    if (t == "no" || t == "off" || t == "n") reject(key, text, "a YAML 1.1 boolean: write false");
+    reject(key, text, "not a boolean: write true or false");
 }
 
 Value parse_choice(const KeyDef& key, const std::string& text) {

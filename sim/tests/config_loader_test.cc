@@ -2,6 +2,7 @@
 // cross-key checks and the messages users see.
 #include "config_loader.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "config_docs.h"
@@ -83,6 +84,24 @@ TEST(SimConfigLoader, WrongTypeIsRejected) {
     EXPECT_NE(error_of("dma:\n  descriptor_overlap: maybe\n").find("not a boolean"),
               std::string::npos);
     EXPECT_NE(error_of("workload:\n  entries: [1, 2]\n").find("needs a single value"),
+              std::string::npos);
+}
+
+TEST(SimConfigLoader, OnlyYaml12BooleansAreAccepted) {
+    // Issue 28: YAML 1.1's yes/on/No were accepted, against the YAML 1.2
+    // rule numbers follow (docs/configuration.md, "Numbers").
+    TempDir dir;
+    EXPECT_TRUE(load_text(dir, "dma.descriptor_overlap: True\n").platform.dma.descriptor_overlap);
+    EXPECT_FALSE(load_text(dir, "dma.descriptor_overlap: FALSE\n").platform.dma.descriptor_overlap);
+    for (const char* yes : {"yes", "on", "Y"})
+        EXPECT_NE(error_of(std::string("dma.descriptor_overlap: ") + yes + "\n")
+                      .find(fmt::format("cfg.yaml:1: dma.descriptor_overlap = '{}': a YAML 1.1 "
+                                        "boolean: write true",
+                                        yes)),
+                  std::string::npos)
+            << yes;
+    EXPECT_NE(error_of("", {"dma.descriptor_overlap=No"}).find("write false"), std::string::npos);
+    EXPECT_NE(error_of("dma.descriptor_overlap: maybe\n").find("write true or false"),
               std::string::npos);
 }
 
