@@ -127,7 +127,8 @@ A file is one YAML document (a second `---` is an error) with plain-text
 keys, none given twice: a repeated key or section, or one key given both
 nested and flat (`workload: {entries: 4}` and `workload.entries: 8`), is
 an error naming both lines. Anchors and aliases work, but an alias inside
-the anchor it names (a cycle) is an error, and all aliases of a file
+the anchor it names (a cycle) is an error, merge keys (`<<: *anchor`)
+are refused (write the keys out, or use `base:`), and all aliases of a file
 together may expand to at most 10,000 nodes. Lists and maps nest at most
 @YAML_DEPTH@ deep (a config needs 2, a sweep file 4). An unknown key is an error
 even when it holds an empty map (`dmaa: {}`). A directory, a file over

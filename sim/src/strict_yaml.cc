@@ -105,6 +105,11 @@ private:
             fail(mark, fmt::format("'{}' is longer than {} bytes: no key or value is",
                                    excerpt(text), kMaxTextBytes));
         if (key_expected()) {
+            // yaml-cpp reads "<<" as a plain key, so it would surface as an unknown key.
+            if (text == "<<")
+                fail(mark,
+                     "merge keys ('<<') are not supported: write the keys out, or start "
+                     "the file from another with base:");
             auto [it, fresh] = open_.back().key_lines.emplace(text, line_of(mark));
             if (!fresh)
                 fail(mark,

@@ -174,6 +174,14 @@ TEST(SimStrictYaml, SuggestionForAHugeWordIsNotQuadratic) {
     EXPECT_EQ(closest_match(std::string(16u << 20, 'q'), names), std::nullopt);
 }
 
+TEST(SimStrictYaml, MergeKeyIsRefusedByName) {
+    // Issue 28: "<<: *d" gave "unknown key 'workload.<<'".
+    const std::string e = config_error("x: &d {entries: 4}\nworkload:\n  <<: *d\n");
+    EXPECT_TRUE(has(e, "cfg.yaml:3: merge keys ('<<') are not supported")) << e;
+    EXPECT_TRUE(has(sweep_error("sweep:\n  <<: {workload.entries: [1]}\n"),
+                    "sweep.yaml:2: merge keys ('<<') are not supported"));
+}
+
 TEST(SimStrictYaml, DirectoryAsConfigIsNamed) {
     // Row 15: this was "basic_filebuf::underflow ... Is a directory", exit 1.
     TempDir dir;
