@@ -7,6 +7,7 @@
 #include <set>
 
 #include "config_keys.h"
+#include "sweep_memory.h"
 #include "support.h"
 
 namespace dmasim::sim {
@@ -182,6 +183,29 @@ TEST(SimSweepExpand, TimeNotWholeAtAnUnsweptClockFailsTheSweep) {
                                 "  memory.read_latency_cycles: 100ns\n"
                                 "sweep:\n  workload.seed: [1, 2]\n");
     EXPECT_THROW(expand_sweep(spec), ConfigError);
+}
+
+TEST(SimSweepMemory, PointsRunAtOnceMustFitTogether) {
+    // Issue 28: each point was checked alone against the host, so -j N
+    // points that each fit could together exhaust it. A point here needs
+    // `entries` GiB and the host has 10 GiB; the points need 2, 3, 4, 5.
+    std::vector<tb::SimConfig> configs(4);
+    for (size_t i = 0; i < configs.size(); ++i) configs[i].workload.entries = 2 + i;
+    std::vector<const tb::SimConfig*> points;
+    for (const auto& c : configs) points.push_back(&c);
+    const HostMemory host{[](const tb::SimConfig& c) { return c.workload.entries << 30; },
+                          [] { return std::optional<uint64_t>(10ull << 30); }};
+    // -j 2: the two largest, 5 + 4 = 9 GiB, fit.
+    EXPECT_EQ(host_memory_at_once_error(host, points, 2), "");
+    // -j 3: 5 + 4 + 3 = 12 GiB do not.
+    EXPECT_EQ(host_memory_at_once_error(host, points, 3),
+              "3 points at once need about 12.0 GiB of host memory (3 x up to 5.0 GiB per "
+              "point, the largest points of the sweep) but 10.0 GiB is available: lower -j or "
+              "shrink the points");
+    // -j past the point count runs them all: 14 GiB.
+    EXPECT_NE(host_memory_at_once_error(host, points, 64).find("4 points at once need about "
+                                                               "14.0 GiB"),
+              std::string::npos);
 }
 
 TEST(SimShard, ParsesOneBasedKOverN) {
