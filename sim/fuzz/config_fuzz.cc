@@ -69,7 +69,8 @@ void write_configs(std::string_view input) {
     size_t i = 0;
     for (size_t from = 0; i < kMaxFiles; ++i) {
         const size_t end = input.find('\x01', from);
-        write_file(config_path(i), input.substr(from, end == std::string_view::npos ? end : end - from));
+        write_file(config_path(i),
+                   input.substr(from, end == std::string_view::npos ? end : end - from));
         if (end == std::string_view::npos) break;
         from = end + 1;
     }

@@ -169,7 +169,8 @@ void ConfigBuilder::check_times() const {
 Location ConfigBuilder::origin(const std::vector<std::string>& keys) const {
     const Origin* last = nullptr;
     for (const auto& key : keys)
-        if (auto it = origin_.find(key); it != origin_.end() && (!last || it->second.order > last->order))
+        if (auto it = origin_.find(key);
+            it != origin_.end() && (!last || it->second.order > last->order))
             last = &it->second;
     if (last) return last->where;
     return {fmt::format("default of {}", keys.front()), 0};

@@ -129,8 +129,8 @@ std::string exact_whole_text(const KeyDef& key, const std::string& quoted, const
         }
         if (mantissa != 0 || c != '0') ++significant;
         if (significant > 19)
-            throw std::invalid_argument(fmt::format(
-                "{} = '{}': more than 19 significant digits", key.name, quoted));
+            throw std::invalid_argument(
+                fmt::format("{} = '{}': more than 19 significant digits", key.name, quoted));
         mantissa = mantissa * 10 + static_cast<unsigned>(c - '0');
         if (fraction) divisor *= 10;
     }
@@ -165,8 +165,7 @@ std::optional<std::string> in_key_unit(const KeyDef& key, const std::string& tex
     if (!target || target->quantity != given)
         throw std::invalid_argument(fmt::format(
             "{} = '{}': {} is a {} unit, but {} takes {}", key.name, excerpt(text),
-            measure->unit->suffix,
-            quantity_name(given), key.name,
+            measure->unit->suffix, quantity_name(given), key.name,
             target ? fmt::format("a {} (in {})", quantity_name(target->quantity), key.unit)
             : takes_time(key)
                 ? std::string("cycles or a time (e.g. 10ns)")
@@ -174,9 +173,8 @@ std::optional<std::string> in_key_unit(const KeyDef& key, const std::string& tex
     if (key.type == KeyType::integer)
         return exact_whole_text(key, excerpt(text), *measure, measure->unit->base, target->base,
                                 target->suffix);
-    return number_text(key, excerpt(text), measure->number * measure->unit->scale() /
-                                               target->scale(),
-                       target->suffix);
+    return number_text(key, excerpt(text),
+                       measure->number * measure->unit->scale() / target->scale(), target->suffix);
 }
 
 std::optional<double> time_in_ns(const std::string& text) {
@@ -189,8 +187,7 @@ bool takes_time(const KeyDef& key) { return key.unit == "cycles"; }
 
 std::string cycles_text(const KeyDef& key, const std::string& text, double ns, double clock_mhz) {
     return number_text(key, fmt::format("{} at {} MHz", excerpt(text), clock_mhz),
-                       ns * clock_mhz / 1000,
-                       "cycles");
+                       ns * clock_mhz / 1000, "cycles");
 }
 
 }  // namespace dmasim::sim

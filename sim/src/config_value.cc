@@ -25,9 +25,8 @@ std::string lower(std::string s) {
 bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 [[noreturn]] void reject(const KeyDef& key, const std::string& text, std::string_view why) {
-    throw std::invalid_argument(
-        fmt::format("{} = '{}': {} (allowed: {})", key.name, excerpt(text), why,
-                    describe_allowed(key)));
+    throw std::invalid_argument(fmt::format("{} = '{}': {} (allowed: {})", key.name, excerpt(text),
+                                            why, describe_allowed(key)));
 }
 
 Number parse_number_of(const KeyDef& key, const std::string& text) {

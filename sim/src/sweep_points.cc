@@ -96,7 +96,8 @@ Shard parse_shard(const std::string& text) {
     };
     if (slash == std::string::npos || !number(0, slash, shard.k) ||
         !number(slash + 1, text.size(), shard.n) || shard.k < 1 || shard.k > shard.n)
-        throw ConfigError({"--shard " + excerpt(text), 0}, "expected K/N with 1 <= K <= N, e.g. 2/4");
+        throw ConfigError({"--shard " + excerpt(text), 0},
+                          "expected K/N with 1 <= K <= N, e.g. 2/4");
     return shard;
 }
 

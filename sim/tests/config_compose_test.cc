@@ -1,9 +1,8 @@
 // config_compose_test.cc - configs that compose: files layered left to
 // right, base: chains (and their cycles), unit strings, and the renderings
 // of the key table for tools (explain filters, JSON Schema, completion).
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
@@ -90,8 +89,7 @@ TEST(SimConfigCompose, BaseChainPastTheLimitNamesTheFileThatHitItAndTheLimit) {
         error_of([&] { load_config(write_base_chain(dir, kMaxBaseDepth + 1), {}); });
     // File kMaxBaseDepth of the chain (c{kMaxBaseDepth - 1}) names one more.
     EXPECT_TRUE(contains(message, fmt::format("c{}.yaml:1:", kMaxBaseDepth - 1))) << message;
-    EXPECT_TRUE(contains(message, fmt::format("longer than {} files", kMaxBaseDepth)))
-        << message;
+    EXPECT_TRUE(contains(message, fmt::format("longer than {} files", kMaxBaseDepth))) << message;
 }
 
 TEST(SimConfigCompose, MissingBaseNamesTheFileAndLine) {
@@ -167,9 +165,8 @@ TEST(SimConfigUnits, FractionOfTheKeysUnitIsRejected) {
 TEST(SimConfigUnits, FractionTooSmallForADoubleToSeeIsStillRejected) {
     // Issue 28: 1000000000.4 B was rounded to 10^9 bytes (the check allowed
     // a relative 1e-9); whole is now judged in exact decimal arithmetic.
-    const auto message = error_of([] {
-        load_config(std::vector<std::string>{}, {"memory.size_mib=1000000000.4B"});
-    });
+    const auto message = error_of(
+        [] { load_config(std::vector<std::string>{}, {"memory.size_mib=1000000000.4B"}); });
     EXPECT_TRUE(contains(message, "memory.size_mib = '1000000000.4B'")) << message;
     EXPECT_TRUE(contains(message, "not a whole number of MiB")) << message;
     EXPECT_TRUE(contains(error_of([] {

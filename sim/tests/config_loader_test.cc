@@ -218,8 +218,8 @@ TEST(SimConfigValidate, CrossKeyErrorNamesTheSetThatBrokeItNotTheFile) {
     // Issue 28: the file sets entries and segment_bytes (lines 1, 2), which
     // fit in the default memory; --set memory.size_mib=1 breaks the rule,
     // and the error pointed at the file's segment_bytes line instead.
-    std::string e = error_of("workload.entries: 256\nworkload.segment_bytes: 4096\n",
-                             {"memory.size_mib=1"});
+    std::string e =
+        error_of("workload.entries: 256\nworkload.segment_bytes: 4096\n", {"memory.size_mib=1"});
     EXPECT_EQ(e.rfind("--set memory.size_mib=1: ", 0), 0u) << e;
     // Within one file, the line set last (entries, line 2) is named.
     e = error_of("memory.size_mib: 1\nworkload.entries: 512\n");

@@ -115,10 +115,9 @@ TEST(SimStrictYaml, NestingPastTheLimitIsRefusedAtItsLine) {
     // Issue 28, row 6's class: each nested list was a frame of the parser's
     // recursion (and of the loader's walk over maps).
     const size_t levels = 100000;
-    EXPECT_TRUE(has(config_error("workload: " + std::string(levels, '[') +
-                                 std::string(levels, ']') + "\n"),
-                    fmt::format("cfg.yaml:1: lists and maps nested more than {} deep",
-                                kMaxYamlDepth)));
+    EXPECT_TRUE(
+        has(config_error("workload: " + std::string(levels, '[') + std::string(levels, ']') + "\n"),
+            fmt::format("cfg.yaml:1: lists and maps nested more than {} deep", kMaxYamlDepth)));
     // Maps one line each: the map that passes the limit starts on line
     // kMaxYamlDepth + 1 (line 1 is the top-level map's first key).
     std::string maps;
@@ -135,9 +134,9 @@ TEST(SimStrictYaml, ValueLongerThanTheLimitIsRefusedAtItsLineAndQuotedShort) {
     // "unknown scenario", whose message then quoted all of it.
     const std::string e =
         config_error("workload:\n  scenario: " + std::string(kMaxTextBytes + 1, 'x') + "\n");
-    EXPECT_TRUE(has(e, fmt::format("cfg.yaml:2: '{}... ({} bytes)' is longer than {} bytes",
-                                   std::string(kMaxQuotedChars, 'x'), kMaxTextBytes + 1,
-                                   kMaxTextBytes)))
+    EXPECT_TRUE(
+        has(e, fmt::format("cfg.yaml:2: '{}... ({} bytes)' is longer than {} bytes",
+                           std::string(kMaxQuotedChars, 'x'), kMaxTextBytes + 1, kMaxTextBytes)))
         << e;
     EXPECT_EQ(config_error("workload:\n  scenario: " + std::string(kMaxTextBytes, 'x') + "\n"),
               "");  // the limit itself loads (the scenario check comes later)
@@ -147,8 +146,7 @@ TEST(SimStrictYaml, LongValueFromSetIsRefusedNamingTheKey) {
     const std::string value(kMaxTextBytes + 1, 'y');
     const std::string e = config_error("", {"workload.scenario=" + value});
     EXPECT_TRUE(has(e, fmt::format("workload.scenario = '{}... ({} bytes)': longer than {} bytes",
-                                   std::string(kMaxQuotedChars, 'y'), value.size(),
-                                   kMaxTextBytes)))
+                                   std::string(kMaxQuotedChars, 'y'), value.size(), kMaxTextBytes)))
         << e;
     // The --set argument that names it is quoted short too.
     EXPECT_LT(e.size(), 4 * kMaxQuotedChars + 200) << e;

@@ -7,8 +7,8 @@
 #include <set>
 
 #include "config_keys.h"
-#include "sweep_memory.h"
 #include "support.h"
+#include "sweep_memory.h"
 
 namespace dmasim::sim {
 namespace {
@@ -203,8 +203,9 @@ TEST(SimSweepMemory, PointsRunAtOnceMustFitTogether) {
               "point, the largest points of the sweep) but 10.0 GiB is available: lower -j or "
               "shrink the points");
     // -j past the point count runs them all: 14 GiB.
-    EXPECT_NE(host_memory_at_once_error(host, points, 64).find("4 points at once need about "
-                                                               "14.0 GiB"),
+    EXPECT_NE(host_memory_at_once_error(host, points, 64)
+                  .find("4 points at once need about "
+                        "14.0 GiB"),
               std::string::npos);
 }
 
