@@ -1,12 +1,17 @@
 // config_fuzz.cc - libFuzzer harness for the config loader (dmasim_cli).
 //
-// Input: a YAML config file's bytes up to the first NUL, then up to
-// kMaxSets NUL-separated `--set KEY=VALUE` assignments. They go through
-// load_config() exactly as `dmasim run CONFIG --set ...` passes them.
-// Every input must give either a config or the loader's own ConfigError
-// (the exit-2 path); any other exception, crash or sanitizer report is a
-// finding. An accepted config must also survive its documented round trip:
-// resolved_yaml() loads back to the same config, printed identically.
+// Input: up to kMaxFiles YAML config files separated by \x01 bytes, up to
+// the first NUL, then up to kMaxSets NUL-separated `--set KEY=VALUE`
+// assignments. The files are written as c0.yaml, c1.yaml, ... in one
+// private directory, so `base: c1.yaml` chains them (cycles, chains past
+// kMaxBaseDepth, missing bases); c0.yaml and the sets go through
+// load_config() exactly as `dmasim run c0.yaml --set ...` passes them.
+// Values with units (sizes, frequencies, times at a clock) come from the
+// seeds. Every input must give either a config or the loader's own
+// ConfigError (the exit-2 path); any other exception, crash or sanitizer
+// report is a finding. An accepted config must also survive its documented
+// round trip: resolved_yaml() loads back to the same config, printed
+// identically.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -25,8 +30,12 @@ namespace dmasim::sim::fuzz {
 namespace {
 
 constexpr size_t kMaxSets = 8;
+/// One more than a base: chain may hold, so the limit is reachable.
+constexpr size_t kMaxFiles = kMaxBaseDepth + 1;
 
-std::string config_path, resolved_path;
+std::string dir, resolved_path;
+
+std::string config_path(size_t i) { return fmt::format("{}/c{}.yaml", dir, i); }
 
 [[noreturn]] void fail(const std::string& what) {
     fmt::print(stderr, "config_fuzz: {}\n", what);
@@ -49,8 +58,23 @@ void write_file(const std::string& path, std::string_view bytes) {
 }
 
 void remove_files() {
-    std::remove(config_path.c_str());
+    for (size_t i = 0; i < kMaxFiles; ++i) std::remove(config_path(i).c_str());
+    rmdir(dir.c_str());
     std::remove(resolved_path.c_str());
+}
+
+/// Writes the \x01-separated files of `input` (the rest of kMaxFiles
+/// removed, so no file of an earlier input is read).
+void write_configs(std::string_view input) {
+    size_t i = 0;
+    for (size_t from = 0; i < kMaxFiles; ++i) {
+        const size_t end = input.find('\x01', from);
+        write_file(config_path(i),
+                   input.substr(from, end == std::string_view::npos ? end : end - from));
+        if (end == std::string_view::npos) break;
+        from = end + 1;
+    }
+    while (++i < kMaxFiles) std::remove(config_path(i).c_str());
 }
 
 /// Loads the config, or returns false on ConfigError; anything else aborts.
@@ -82,7 +106,9 @@ void check_round_trip(const tb::SimConfig& config) {
 namespace fz = dmasim::sim::fuzz;
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    fz::config_path = fz::temp_file("config_fuzz");
+    std::string dir = "/tmp/config_fuzz-XXXXXX";
+    if (!mkdtemp(dir.data())) fz::fail("cannot create a temporary directory");
+    fz::dir = dir;
     fz::resolved_path = fz::temp_file("config_fuzz-resolved");
     std::atexit(fz::remove_files);
     return 0;
@@ -91,7 +117,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string_view input(reinterpret_cast<const char*>(data), size);
     size_t end = input.find('\0');
-    fz::write_file(fz::config_path, input.substr(0, end));
+    fz::write_configs(input.substr(0, end));
     std::vector<std::string> sets;
     while (end != std::string_view::npos && sets.size() < fz::kMaxSets) {
         size_t next = input.find('\0', end + 1);
@@ -100,6 +126,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         end = next;
     }
     dmasim::tb::SimConfig config;
-    if (fz::try_load(fz::config_path, sets, &config)) fz::check_round_trip(config);
+    if (fz::try_load(fz::config_path(0), sets, &config)) fz::check_round_trip(config);
     return 0;
 }

@@ -226,6 +226,8 @@ int sweep_command(SweepCommand& c) {
     o.default_config = default_config_path();
     o.dmasim_exe = self_exe();
     o.check = check_scenario;
+    o.host = {[](const tb::SimConfig& config) { return tb::host_bytes_needed(config); },
+              tb::host_bytes_available};
     return run_sweep(o);
 }
 

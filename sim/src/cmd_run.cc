@@ -38,14 +38,14 @@ tb::RunOptions run_options(const RunCommand& c) {
     const Location where{"--trace-window"};
     const auto colon = c.trace_window.find(':');
     if (colon == std::string::npos)
-        throw ConfigError(
-            where, fmt::format("{}: expected FROM:TO in cycles, e.g. 10000:20000", c.trace_window));
+        throw ConfigError(where, fmt::format("{}: expected FROM:TO in cycles, e.g. 10000:20000",
+                                             excerpt(c.trace_window)));
     auto cycles = [&](const std::string& text, uint64_t fallback) {
         if (text.empty()) return fallback;
         const bool digits = text.find_first_not_of("0123456789") == std::string::npos;
         if (!digits || text.size() > 19)
             throw ConfigError(where, fmt::format("{}: '{}' is not a cycle number (0 to 10^19)",
-                                                 c.trace_window, text));
+                                                 excerpt(c.trace_window), excerpt(text)));
         return uint64_t{std::stoull(text)};
     };
     o.trace_from_cycle = cycles(c.trace_window.substr(0, colon), 0);

@@ -9,6 +9,7 @@
 
 #include "config_keys.h"
 #include "config_loader.h"
+#include "strict_yaml.h"
 
 namespace dmasim::sim {
 namespace {
@@ -67,16 +68,19 @@ same list is printed by `dmasim config --explain [KEY|SECTION]...`, and
 
 Configs compose: `dmasim run a.yaml b.yaml` reads the files left to right
 (later ones override), and a file may start from another with
-`base: other.yaml` (relative to the file that names it; chains are
-followed, a cycle is an error).
+`base: other.yaml` (relative to the file that names it; chains of up to
+@BASE_DEPTH@ files are followed, a cycle or a longer chain is an error
+naming the file and line where it was found).
 
 Units: size keys (unit bytes or MiB) accept `B`, `KiB`, `MiB`, `GiB`,
 `TiB` (powers of 1024) and `kB`, `MB`, `GB`, `TB` (powers of 1000), e.g.
 `4KiB`; frequency keys (MHz) accept `Hz`, `kHz`, `MHz`, `GHz`, e.g.
 `1GHz`; cycle keys accept times `ps`, `ns`, `us`, `ms`, `s`, converted at
 the final `clock_mhz` (`10ns` at 1000 MHz is 10 cycles). The value must
-come out whole in the key's unit; resolved configs, reports and CSVs
-always hold the plain number.
+come out whole in the key's unit, exactly for sizes and frequencies
+(`1000000000.4B` is refused, however close to whole) and up to a double's
+rounding for times, whose clock may be a fraction; resolved configs,
+reports and CSVs always hold the plain number.
 
 Errors name the file, line, key, value and the allowed range, and exit with
 status 2. An unknown key gets the closest known one ("did you mean
@@ -113,16 +117,25 @@ Anything else is refused too: trailing text (`16xyz`), `_` separators,
 `.inf` and `.nan` (no key takes them), and a fraction or exponent for an
 integer key (`1.5`, `1e3`). A value out of a key's range names the range.
 
+Booleans follow the same schema: `true` and `false` (or `True`, `TRUE`,
+`False`, `FALSE`). YAML 1.1's `yes`, `no`, `on`, `off`, `y` and `n` are
+refused with the spelling to use, since YAML 1.2 tools read them as text.
+
 ## YAML rules
 
 A file is one YAML document (a second `---` is an error) with plain-text
 keys, none given twice: a repeated key or section, or one key given both
 nested and flat (`workload: {entries: 4}` and `workload.entries: 8`), is
 an error naming both lines. Anchors and aliases work, but an alias inside
-the anchor it names (a cycle) is an error, and all aliases of a file
-together may expand to at most 10,000 nodes. An unknown key is an error
+the anchor it names (a cycle) is an error, merge keys (`<<: *anchor`)
+are refused (write the keys out, or use `base:`), and all aliases of a file
+together may expand to at most 10,000 nodes. Lists and maps nest at most
+@YAML_DEPTH@ deep (a config needs 2, a sweep file 4). An unknown key is an error
 even when it holds an empty map (`dmaa: {}`). A directory, a file over
-64 MiB or one of more than 1,000,000 YAML nodes is refused by name.
+64 MiB or one of more than 1,000,000 YAML nodes is refused by name. A key
+or value (in a file or `--set`) longer than @TEXT_BYTES@ bytes is refused
+before it is looked up; an error message quotes at most the first
+@QUOTED_CHARS@ characters of any value it names, followed by its length.
 )";
 
 /// Whether `key` is `name` or lies in section `name`.
@@ -161,9 +174,18 @@ std::string rules_markdown() {
     return out;
 }
 
+/// `text` with its first `token` replaced by `value`.
+void fill(std::string& text, std::string_view token, const std::string& value) {
+    text.replace(text.find(token), token.size(), value);
+}
+
 std::string config_markdown() {
     std::string out = kMarkdownIntro;
-    out.replace(out.find("@RULES@"), std::string_view("@RULES@\n").size(), rules_markdown());
+    fill(out, "@RULES@\n", rules_markdown());
+    fill(out, "@BASE_DEPTH@", std::to_string(kMaxBaseDepth));
+    fill(out, "@YAML_DEPTH@", std::to_string(kMaxYamlDepth));
+    fill(out, "@TEXT_BYTES@", std::to_string(kMaxTextBytes));
+    fill(out, "@QUOTED_CHARS@", std::to_string(kMaxQuotedChars));
     std::string section = "-";
     for (const auto& key : config_keys()) {
         if (section_of(key.name) != section) {

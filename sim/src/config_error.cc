@@ -5,6 +5,14 @@
 
 namespace dmasim::sim {
 
+std::string excerpt(std::string_view text) {
+    if (text.size() <= kMaxQuotedChars) return std::string(text);
+    size_t cut = kMaxQuotedChars;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;  // not inside a UTF-8 sequence
+    return fmt::format("{}... ({} bytes)", text.substr(0, cut), text.size());
+}
+
 std::string Location::to_string() const {
     return line > 0 ? fmt::format("{}:{}", file, line) : file;
 }

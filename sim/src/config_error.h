@@ -4,9 +4,23 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dmasim::sim {
+
+/// Bytes a key or value may have (the longest useful value is a file
+/// path): a config file or --set with a longer one is refused before any
+/// lookup or suggestion spends time on it.
+inline constexpr size_t kMaxTextBytes = 4096;
+
+/// Characters of user input a message quotes at most.
+inline constexpr size_t kMaxQuotedChars = 80;
+
+/// `text` as a message quotes it: whole if short, else its first
+/// kMaxQuotedChars characters, "..." and its length, so a huge value
+/// cannot make a huge message. Every message that quotes input uses it.
+std::string excerpt(std::string_view text);
 
 /// Where a value came from: a file and 1-based line, or "--set" (line 0).
 struct Location {

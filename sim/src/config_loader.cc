@@ -26,15 +26,18 @@ bool is_section(const std::string& name) {
 }
 
 [[noreturn]] void unknown_key(const std::string& name, const Location& where) {
+    if (name.size() > kMaxTextBytes)  // no key is that long: no did-you-mean either
+        throw ConfigError(where, fmt::format("unknown key '{}'", excerpt(name)));
     if (is_section(name))
         throw ConfigError(where, fmt::format("'{}' is a section: give its keys under it, "
                                              "e.g. '{}:' followed by indented 'key: value' lines",
                                              name, name));
     if (auto guess = closest_match(name, key_names()))
-        throw ConfigError(where, fmt::format("unknown key '{}', did you mean {}?", name, *guess));
+        throw ConfigError(where,
+                          fmt::format("unknown key '{}', did you mean {}?", excerpt(name), *guess));
     throw ConfigError(where, fmt::format("unknown key '{}' (`dmasim config --explain` lists "
                                          "every key)",
-                                         name));
+                                         excerpt(name)));
 }
 
 Location location_of(const YAML::Node& node, const std::string& file) {
@@ -68,6 +71,11 @@ void ConfigBuilder::apply_file(const std::string& path) {
         const std::string base_file = base_path(base, path);
         const std::string next = std::filesystem::weakly_canonical(base_file).string();
         reading_.push_back(std::filesystem::weakly_canonical(path).string());
+        if (reading_.size() >= kMaxBaseDepth)
+            throw ConfigError(location_of(base, path),
+                              fmt::format("base: chain longer than {} files: this is file {} "
+                                          "and names another (started at {})",
+                                          kMaxBaseDepth, reading_.size(), reading_.front()));
         if (std::find(reading_.begin(), reading_.end(), next) != reading_.end())
             throw ConfigError(location_of(base, path),
                               fmt::format("base: {} makes a cycle: {} -> {}", base.Scalar(),
@@ -114,7 +122,7 @@ void ConfigBuilder::apply_node(const std::string& prefix, const YAML::Node& map,
 }
 
 void ConfigBuilder::apply_set(const std::string& assignment) {
-    const Location where{"--set " + assignment, 0};
+    const Location where{"--set " + excerpt(assignment), 0};
     size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
         throw ConfigError(where, "expected KEY=VALUE, e.g. --set workload.entries=1024");
@@ -123,10 +131,10 @@ void ConfigBuilder::apply_set(const std::string& assignment) {
 
 void ConfigBuilder::apply(const std::string& name, const std::string& text, const Location& where) {
     const KeyDef& key = known_key(name, where);
-    origin_[name] = where;
+    origin_[name] = {where, ++assignments_};
     const auto ns = takes_time(key) ? time_in_ns(text) : std::nullopt;
     if (ns) {
-        times_[name] = {text, *ns};
+        times_[name] = {text, *ns, {}};
         set_cycles_from_time(key);
         return;
     }
@@ -134,25 +142,37 @@ void ConfigBuilder::apply(const std::string& name, const std::string& text, cons
     try {
         key.set(config_, parse_value(key, text));
     } catch (const std::invalid_argument& e) {
-        throw ConfigError(where, e.what());
+        throw ConfigError(where, e.what(), {name});
     }
     if (name == "clock_mhz")
         for (const auto& [time_key, value] : times_) set_cycles_from_time(*find_key(time_key));
 }
 
 void ConfigBuilder::set_cycles_from_time(const KeyDef& key) {
-    const TimeValue& time = times_.at(key.name);
+    TimeValue& time = times_.at(key.name);
     try {
         key.set(config_,
                 parse_value(key, cycles_text(key, time.text, time.ns, config_.platform.clock_mhz)));
+        time.problem.clear();
     } catch (const std::invalid_argument& e) {
-        throw ConfigError(origin_.at(key.name), e.what());
+        // Not an error yet: a later clock_mhz may make it whole (validate()).
+        time.problem = e.what();
     }
 }
 
+void ConfigBuilder::check_times() const {
+    for (const auto& [name, time] : times_)
+        if (!time.problem.empty())
+            throw ConfigError(origin_.at(name).where, time.problem, {name, "clock_mhz"});
+}
+
 Location ConfigBuilder::origin(const std::vector<std::string>& keys) const {
+    const Origin* last = nullptr;
     for (const auto& key : keys)
-        if (auto it = origin_.find(key); it != origin_.end()) return it->second;
+        if (auto it = origin_.find(key);
+            it != origin_.end() && (!last || it->second.order > last->order))
+            last = &it->second;
+    if (last) return last->where;
     return {fmt::format("default of {}", keys.front()), 0};
 }
 

@@ -14,44 +14,63 @@
 
 namespace dmasim::sim {
 
+/// Files a `base:` chain may hold, the file that starts it included: far
+/// more than layering engine, platform and experiment needs, and a bound on
+/// the loader's recursion (one stack frame per file).
+inline constexpr size_t kMaxBaseDepth = 32;
+
 class ConfigBuilder {
 public:
     /// Applies a YAML config file (nested maps or dotted keys), after the
-    /// chain of files its `base:` key names (relative to it; cycles throw).
+    /// chain of files its `base:` key names (relative to it; a cycle or a
+    /// chain of more than kMaxBaseDepth files throws).
     void apply_file(const std::string& path);
     /// Applies an already parsed YAML map; `file` names it in errors.
     void apply_yaml(const YAML::Node& map, const std::string& file);
     /// Applies one "KEY=VALUE" assignment from the command line.
     void apply_set(const std::string& assignment);
     /// Applies one value given as text (times on cycle keys are converted
-    /// at clock_mhz, and again whenever clock_mhz changes).
+    /// at clock_mhz, and again whenever clock_mhz changes; one that is not
+    /// whole at the final clock is reported by validate()). Throws
+    /// ConfigError naming the key for a value the key does not take.
     void apply(const std::string& key, const std::string& text, const Location& where);
 
-    /// Runs the cross-key checks; throws ConfigError naming the offending key.
+    /// Runs the cross-key checks (a time on a cycle key not whole at the
+    /// final clock is the first); throws ConfigError naming the offending key.
     void validate() const;
 
     const tb::SimConfig& config() const { return config_; }
 
-    /// Where the first of `keys` that was set explicitly was set (a check
-    /// involving several keys names the one the user wrote).
+    /// Where the one of `keys` set last was set (a check involving several
+    /// keys names the value that broke it: a --set over a file, a file over
+    /// its base:), or the default of the first if none was set.
     Location origin(const std::vector<std::string>& keys) const;
-    /// Throws ConfigError with `message`, naming the line that set the
-    /// first of `keys` (and listing them), unless `ok`.
+    /// Throws ConfigError with `message`, naming origin(keys) (and listing
+    /// them), unless `ok`.
     void require(bool ok, const std::vector<std::string>& keys, const std::string& message) const;
 
 private:
     void apply_node(const std::string& prefix, const YAML::Node& map, const std::string& file,
                     std::map<std::string, Location>& seen);
     void set_cycles_from_time(const KeyDef& key);
+    /// Throws the first time that is not a whole number of cycles at the clock.
+    void check_times() const;
 
     /// A cycle key given as a time, kept so a later clock_mhz reconverts it.
     struct TimeValue {
         std::string text;
         double ns;
+        std::string problem;  ///< why it does not convert at the current clock, or empty
     };
 
     tb::SimConfig config_;
-    std::map<std::string, Location> origin_;
+    /// Where a key was set last, and when (in order of assignment).
+    struct Origin {
+        Location where;
+        uint64_t order;
+    };
+    std::map<std::string, Origin> origin_;
+    uint64_t assignments_ = 0;
     std::map<std::string, TimeValue> times_;
     std::vector<std::string> reading_;  ///< files whose base: chain is being read
 };

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "config_error.h"
+
 namespace dmasim::sim {
 namespace {
 
@@ -17,30 +19,36 @@ enum class Quantity { size, frequency, time };
 struct Unit {
     std::string_view suffix;
     Quantity quantity;
-    double scale;  ///< in bytes, Hz or ns
+    uint64_t base;  ///< in bytes, Hz or ps: integers, so whole values are judged exactly
+
+    /// In bytes, Hz or ns (the unit of the cycle keys' times).
+    double scale() const {
+        return quantity == Quantity::time ? static_cast<double>(base) / 1000
+                                          : static_cast<double>(base);
+    }
 };
 
-constexpr double kKi = 1024.0;
+constexpr uint64_t kKi = 1024;
 constexpr Unit kUnits[] = {
     {"B", Quantity::size, 1},
     {"KiB", Quantity::size, kKi},
     {"MiB", Quantity::size, kKi* kKi},
     {"GiB", Quantity::size, kKi* kKi* kKi},
     {"TiB", Quantity::size, kKi* kKi* kKi* kKi},
-    {"kB", Quantity::size, 1e3},
-    {"KB", Quantity::size, 1e3},
-    {"MB", Quantity::size, 1e6},
-    {"GB", Quantity::size, 1e9},
-    {"TB", Quantity::size, 1e12},
+    {"kB", Quantity::size, 1000},
+    {"KB", Quantity::size, 1000},
+    {"MB", Quantity::size, 1000000},
+    {"GB", Quantity::size, 1000000000},
+    {"TB", Quantity::size, 1000000000000},
     {"Hz", Quantity::frequency, 1},
-    {"kHz", Quantity::frequency, 1e3},
-    {"MHz", Quantity::frequency, 1e6},
-    {"GHz", Quantity::frequency, 1e9},
-    {"ps", Quantity::time, 1e-3},
-    {"ns", Quantity::time, 1},
-    {"us", Quantity::time, 1e3},
-    {"ms", Quantity::time, 1e6},
-    {"s", Quantity::time, 1e9},
+    {"kHz", Quantity::frequency, 1000},
+    {"MHz", Quantity::frequency, 1000000},
+    {"GHz", Quantity::frequency, 1000000000},
+    {"ps", Quantity::time, 1},
+    {"ns", Quantity::time, 1000},
+    {"us", Quantity::time, 1000000},
+    {"ms", Quantity::time, 1000000000},
+    {"s", Quantity::time, 1000000000000},
 };
 
 const char* quantity_name(Quantity q) {
@@ -56,6 +64,7 @@ const char* quantity_name(Quantity q) {
 }
 
 struct Measure {
+    std::string digits;  ///< the number as written: digits and at most one '.'
     double number;
     const Unit* unit;
 };
@@ -73,32 +82,75 @@ std::optional<Measure> split(const std::string& text) {
     const std::string_view suffix = std::string_view(text).substr(unit_at);
     for (const Unit& unit : kUnits) {
         if (suffix != unit.suffix) continue;
-        const std::string digits = text.substr(0, end);
+        std::string digits = text.substr(0, end);
         char* stop = nullptr;
         const double number = std::strtod(digits.c_str(), &stop);
         if (stop != digits.c_str() + digits.size()) return std::nullopt;
-        return Measure{number, &unit};
+        return Measure{std::move(digits), number, &unit};
     }
     return std::nullopt;
 }
 
-/// What a key's unit measures and the scale of one of it, if anything.
+/// What a key's unit measures and the size of one of it, if anything.
 std::optional<Unit> key_unit(const KeyDef& key) {
     if (key.unit == "bytes") return Unit{"bytes", Quantity::size, 1};
     if (key.unit == "MiB") return Unit{"MiB", Quantity::size, kKi * kKi};
-    if (key.unit == "MHz") return Unit{"MHz", Quantity::frequency, 1e6};
-    if (key.unit == "ns") return Unit{"ns", Quantity::time, 1};
+    if (key.unit == "MHz") return Unit{"MHz", Quantity::frequency, 1000000};
+    if (key.unit == "ns") return Unit{"ns", Quantity::time, 1000};
     return std::nullopt;
 }
 
-/// `value` as the text of an integer key (must be whole) or a real key.
-std::string number_text(const KeyDef& key, const std::string& text, double value,
+[[noreturn]] void not_whole(const KeyDef& key, const std::string& quoted, double value,
+                            std::string_view unit) {
+    throw std::invalid_argument(fmt::format("{} = '{}': is {} {}, not a whole number of {}",
+                                            key.name, quoted, value, unit, unit));
+}
+
+/// The decimal `digits` times num / den as the text of a whole number,
+/// in exact integer arithmetic: a double would take 1000000000.4 B for
+/// 1000000000 within its rounding. Throws unless it is whole.
+std::string exact_whole_text(const KeyDef& key, const std::string& quoted, const Measure& m,
+                             uint64_t num, uint64_t den, std::string_view unit) {
+    using u128 = unsigned __int128;
+    std::string_view digits = m.digits;
+    if (digits.find('.') != std::string_view::npos) {
+        while (digits.back() == '0') digits.remove_suffix(1);  // 1.50 is 1.5
+        if (digits.back() == '.') digits.remove_suffix(1);
+    }
+    // mantissa / 10^decimals is the number: at most 19 digits, so mantissa
+    // x num (num < 2^41) and 10^decimals x den (den < 2^21) fit 128 bits.
+    u128 mantissa = 0, divisor = den;
+    size_t significant = 0;
+    bool fraction = false;
+    for (char c : digits) {
+        if (c == '.') {
+            fraction = true;
+            continue;
+        }
+        if (mantissa != 0 || c != '0') ++significant;
+        if (significant > 19)
+            throw std::invalid_argument(
+                fmt::format("{} = '{}': more than 19 significant digits", key.name, quoted));
+        mantissa = mantissa * 10 + static_cast<unsigned>(c - '0');
+        if (fraction) divisor *= 10;
+    }
+    const u128 scaled = mantissa * num;
+    if (scaled % divisor != 0) not_whole(key, quoted, m.number * num / den, unit);
+    const u128 whole = scaled / divisor;
+    // Past 64 bits: a number every integer key refuses as out of range.
+    return whole > UINT64_MAX ? "18446744073709551616"
+                              : fmt::format("{}", static_cast<uint64_t>(whole));
+}
+
+/// `value` as the text of an integer key (must be whole, up to the
+/// rounding of a double: it comes from a clock that may be a fraction) or
+/// a real key; `quoted` is how an error shows the value given.
+std::string number_text(const KeyDef& key, const std::string& quoted, double value,
                         std::string_view unit) {
     if (key.type != KeyType::integer) return fmt::format("{}", value);
     const double whole = std::round(value);
-    if (std::fabs(value - whole) > 1e-9 * std::max(1.0, whole))
-        throw std::invalid_argument(fmt::format("{} = '{}': is {} {}, not a whole number of {}",
-                                                key.name, text, value, unit, unit));
+    if (std::fabs(value - whole) > 1e-12 * std::max(1.0, whole))
+        not_whole(key, quoted, value, unit);
     return fmt::format("{:.0f}", whole);
 }
 
@@ -112,27 +164,30 @@ std::optional<std::string> in_key_unit(const KeyDef& key, const std::string& tex
     const auto target = key_unit(key);
     if (!target || target->quantity != given)
         throw std::invalid_argument(fmt::format(
-            "{} = '{}': {} is a {} unit, but {} takes {}", key.name, text, measure->unit->suffix,
-            quantity_name(given), key.name,
+            "{} = '{}': {} is a {} unit, but {} takes {}", key.name, excerpt(text),
+            measure->unit->suffix, quantity_name(given), key.name,
             target ? fmt::format("a {} (in {})", quantity_name(target->quantity), key.unit)
             : takes_time(key)
                 ? std::string("cycles or a time (e.g. 10ns)")
                 : fmt::format("a plain number{}", key.unit.empty() ? "" : " of " + key.unit)));
-    return number_text(key, text, measure->number * measure->unit->scale / target->scale,
-                       target->suffix);
+    if (key.type == KeyType::integer)
+        return exact_whole_text(key, excerpt(text), *measure, measure->unit->base, target->base,
+                                target->suffix);
+    return number_text(key, excerpt(text),
+                       measure->number * measure->unit->scale() / target->scale(), target->suffix);
 }
 
 std::optional<double> time_in_ns(const std::string& text) {
     const auto measure = split(text);
     if (!measure || measure->unit->quantity != Quantity::time) return std::nullopt;
-    return measure->number * measure->unit->scale;
+    return measure->number * measure->unit->scale();
 }
 
 bool takes_time(const KeyDef& key) { return key.unit == "cycles"; }
 
 std::string cycles_text(const KeyDef& key, const std::string& text, double ns, double clock_mhz) {
-    return number_text(key, fmt::format("{} at {} MHz", text, clock_mhz), ns * clock_mhz / 1000,
-                       "cycles");
+    return number_text(key, fmt::format("{} at {} MHz", excerpt(text), clock_mhz),
+                       ns * clock_mhz / 1000, "cycles");
 }
 
 }  // namespace dmasim::sim

@@ -15,6 +15,7 @@ void ConfigBuilder::require(bool ok, const std::vector<std::string>& keys,
 }
 
 void ConfigBuilder::validate() const {
+    check_times();
     const std::vector<model::ParamProblem> problems = tb::validate(config_);
     if (problems.empty()) return;
     // Every problem, each at its own line; the first decides the keys (a

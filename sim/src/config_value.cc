@@ -7,9 +7,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "config_error.h"
 #include "config_keys.h"
-#include "number_grammar.h"
 #include "config_units.h"
+#include "number_grammar.h"
 #include "suggest.h"
 
 namespace dmasim::sim {
@@ -24,8 +25,8 @@ std::string lower(std::string s) {
 bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 [[noreturn]] void reject(const KeyDef& key, const std::string& text, std::string_view why) {
-    throw std::invalid_argument(
-        fmt::format("{} = '{}': {} (allowed: {})", key.name, text, why, describe_allowed(key)));
+    throw std::invalid_argument(fmt::format("{} = '{}': {} (allowed: {})", key.name, excerpt(text),
+                                            why, describe_allowed(key)));
 }
 
 Number parse_number_of(const KeyDef& key, const std::string& text) {
@@ -53,11 +54,16 @@ Value parse_real(const KeyDef& key, const std::string& text) {
     return v;
 }
 
+/// The YAML 1.2 core schema's booleans, as for numbers: YAML 1.1's yes,
+/// no, on, off, y and n are plain text there, so they are refused rather
+/// than read one way by dmasim and another by other tools.
 Value parse_boolean(const KeyDef& key, const std::string& text) {
-    std::string t = lower(text);
-    if (t == "true" || t == "yes" || t == "on") return true;
-    if (t == "false" || t == "no" || t == "off") return false;
-    reject(key, text, "not a boolean");
+    if (text == "true" || text == "True" || text == "TRUE") return true;
+    if (text == "false" || text == "False" || text == "FALSE") return false;
+    const std::string t = lower(text);
+    if (t == "yes" || t == "on" || t == "y") reject(key, text, "a YAML 1.1 boolean: write true");
+    if (t == "no" || t == "off" || t == "n") reject(key, text, "a YAML 1.1 boolean: write false");
+    reject(key, text, "not a boolean: write true or false");
 }
 
 Value parse_choice(const KeyDef& key, const std::string& text) {
@@ -101,6 +107,8 @@ std::string describe_allowed(const KeyDef& key) {
 }
 
 Value parse_value(const KeyDef& key, const std::string& given) {
+    if (given.size() > kMaxTextBytes)
+        reject(key, given, fmt::format("longer than {} bytes", kMaxTextBytes));
     const std::string text = in_key_unit(key, given).value_or(given);
     switch (key.type) {
         case KeyType::integer:

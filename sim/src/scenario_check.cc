@@ -17,7 +17,7 @@ void check_scenario(const ConfigBuilder& builder) {
         auto guess = closest_match(name, names);
         builder.require(
             false, {"workload.scenario"},
-            fmt::format("unknown scenario '{}'{} (known: {})", name,
+            fmt::format("unknown scenario '{}'{} (known: {})", excerpt(name),
                         guess ? ", did you mean " + *guess + "?" : "", fmt::join(names, ", ")));
         return;
     }

@@ -101,10 +101,19 @@ private:
     }
 
     void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, const std::string& text) {
+        if (text.size() > kMaxTextBytes)
+            fail(mark, fmt::format("'{}' is longer than {} bytes: no key or value is",
+                                   excerpt(text), kMaxTextBytes));
         if (key_expected()) {
+            // yaml-cpp reads "<<" as a plain key, so it would surface as an unknown key.
+            if (text == "<<")
+                fail(mark,
+                     "merge keys ('<<') are not supported: write the keys out, or start "
+                     "the file from another with base:");
             auto [it, fresh] = open_.back().key_lines.emplace(text, line_of(mark));
             if (!fresh)
-                fail(mark, fmt::format("duplicate key '{}': also at line {}", text, it->second));
+                fail(mark,
+                     fmt::format("duplicate key '{}': also at line {}", excerpt(text), it->second));
         }
         if (anchor) anchor_sizes_[anchor] = 1;
         add(1);
@@ -112,6 +121,9 @@ private:
 
     void open(const YAML::Mark& mark, YAML::anchor_t anchor, bool map) {
         if (key_expected()) fail(mark, "a key must be plain text, not a list or map");
+        // Refused as the parser descends, before it or YAML::Load recurses deeper.
+        if (open_.size() >= kMaxYamlDepth)
+            fail(mark, fmt::format("lists and maps nested more than {} deep", kMaxYamlDepth));
         open_.push_back(Collection{anchor, map, 1, 0, {}});
     }
 

@@ -1,7 +1,8 @@
 // strict_yaml.h - reads a config or sweep file as YAML with the ambiguities
 // and traps of the format turned into errors (docs/configuration.md,
 // "YAML rules"): one document, no duplicate keys, no alias that refers to
-// itself, and aliases that expand to at most kMaxAliasNodes nodes in all.
+// itself, aliases that expand to at most kMaxAliasNodes nodes in all, and
+// at most kMaxYamlDepth levels of nesting.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -15,6 +16,11 @@ namespace dmasim::sim {
 /// Nodes aliases may add in one file once expanded: far more than reusing a
 /// section a few times needs, far less than an "alias bomb" would build.
 inline constexpr uint64_t kMaxAliasNodes = 10000;
+
+/// Lists and maps a file may nest: a config needs 2, a sweep file 4; the
+/// bound keeps every recursive walk over a file (the parser's, the
+/// loader's) shallow, whatever the input.
+inline constexpr size_t kMaxYamlDepth = 32;
 
 /// Files larger than this are refused before they are parsed.
 inline constexpr uint64_t kMaxYamlFileBytes = 64u << 20;

@@ -37,8 +37,14 @@ std::optional<std::string> closest_match(std::string_view word,
     std::optional<std::string> best;
     size_t best_distance = limit + 1;
     for (const auto& candidate : candidates) {
-        size_t d = edit_distance(word, candidate);
-        if (last_component(candidate) == last_component(word)) d = std::min(d, limit);
+        const bool same_leaf = last_component(candidate) == last_component(word);
+        // The distance is at least the difference in length, so a word far
+        // longer than every candidate costs no edit-distance table at all.
+        const size_t gap =
+            std::max(word.size(), candidate.size()) - std::min(word.size(), candidate.size());
+        if (!same_leaf && gap >= best_distance) continue;
+        size_t d = same_leaf && gap >= limit ? limit : edit_distance(word, candidate);
+        if (same_leaf) d = std::min(d, limit);
         if (d < best_distance) {
             best_distance = d;
             best = candidate;

@@ -45,7 +45,7 @@ ConfigBuilder common_builder(const SweepSpec& spec) {
         common.apply_set(assignment);
         const std::string key = assignment.substr(0, assignment.find('='));
         if (std::find(swept.begin(), swept.end(), key) != swept.end())
-            throw ConfigError({"--set " + assignment, 0},
+            throw ConfigError({"--set " + excerpt(assignment), 0},
                               fmt::format("{} is swept by {}; --set fixes keys the sweep does "
                                           "not vary",
                                           key, spec.file));
@@ -72,8 +72,8 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& ch
         point.index = i;
         point.values = spec.point_values(i);
         ConfigBuilder builder = common;
-        for (const auto& a : point.values) builder.apply(a.key, a.text, a.where);
         try {
+            for (const auto& a : point.values) builder.apply(a.key, a.text, a.where);
             builder.validate();
             if (check) check(builder);
         } catch (const ConfigError& e) {
@@ -96,7 +96,8 @@ Shard parse_shard(const std::string& text) {
     };
     if (slash == std::string::npos || !number(0, slash, shard.k) ||
         !number(slash + 1, text.size(), shard.n) || shard.k < 1 || shard.k > shard.n)
-        throw ConfigError({"--shard " + text, 0}, "expected K/N with 1 <= K <= N, e.g. 2/4");
+        throw ConfigError({"--shard " + excerpt(text), 0},
+                          "expected K/N with 1 <= K <= N, e.g. 2/4");
     return shard;
 }
 

@@ -192,6 +192,11 @@ int run_sweep(const SweepOptions& o) {
     SweepSpec spec = load_sweep(o.sweep_file, o.default_config, o.max_points);
     spec.cli_sets = o.sets;
     const std::vector<SweepPoint> points = expand_sweep(spec, o.check);
+    std::vector<const tb::SimConfig*> to_run;
+    for (const auto& p : points)
+        if (o.shard.contains(p.index) && p.skipped.empty()) to_run.push_back(&p.config);
+    if (std::string why = host_memory_at_once_error(o.host, to_run, o.jobs); !why.empty())
+        throw ConfigError({fmt::format("-j {}", o.jobs)}, why);
     const SweepDir dir{o.out_dir};
     dir.create();
     const SweepLock lock(dir);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sweep_memory.h"
 #include "sweep_spec.h"
 
 namespace dmasim::sim {
@@ -25,6 +26,7 @@ struct SweepOptions {
     bool prune = false;  ///< remove files of points no longer in the sweep
     bool plot = true;
     PointCheck check;  ///< run on every point besides validate()
+    HostMemory host;   ///< -j points at once must fit in it
 };
 
 /// Runs the sweep; returns 0 if every point ran, 1 if any failed.

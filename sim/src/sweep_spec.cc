@@ -118,7 +118,7 @@ SweepSpec load_sweep(const std::string& path, const std::string& default_base,
         } else {
             auto guess = closest_match(name, sections);
             throw ConfigError(where_of(entry.first, path),
-                              fmt::format("unknown sweep section '{}'{}", name,
+                              fmt::format("unknown sweep section '{}'{}", excerpt(name),
                                           guess ? ", did you mean " + *guess + "?" : ""));
         }
     }

@@ -75,7 +75,8 @@ using PointCheck = std::function<void(const ConfigBuilder&)>;
 
 /// Resolves every point. Errors in the base config or `set:` throw, and so
 /// does a failed check that involves no swept key (it would fail every
-/// point alike); a point that fails a check on a swept key is returned
+/// point alike); a point that fails a check on a swept key (a time on a
+/// cycle key that is not whole at a swept clock_mhz included) is returned
 /// with `skipped` set.
 std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& check = {});
 

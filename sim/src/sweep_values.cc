@@ -30,7 +30,7 @@ std::vector<Number> numbers(const YAML::Node& list, size_t count, const char* fo
             out.push_back(parse_number(item.Scalar()));
         } catch (const std::invalid_argument& e) {
             throw ConfigError(where_of(item, file),
-                              fmt::format("{}: '{}': {}", form, item.Scalar(), e.what()));
+                              fmt::format("{}: '{}': {}", form, excerpt(item.Scalar()), e.what()));
         }
     }
     return out;

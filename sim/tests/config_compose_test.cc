@@ -1,6 +1,7 @@
 // config_compose_test.cc - configs that compose: files layered left to
 // right, base: chains (and their cycles), unit strings, and the renderings
 // of the key table for tools (explain filters, JSON Schema, completion).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -68,6 +69,29 @@ TEST(SimConfigCompose, SelfBaseIsACycle) {
     EXPECT_TRUE(contains(error_of([&] { load_config(self, {}); }), "cycle"));
 }
 
+/// Writes c0.yaml .. c{files-1}.yaml, each naming the next as its base:,
+/// the last setting workload.entries; returns the first.
+std::string write_base_chain(const TempDir& dir, size_t files) {
+    for (size_t i = 0; i + 1 < files; ++i)
+        dir.write(fmt::format("c{}.yaml", i), fmt::format("base: c{}.yaml\n", i + 1));
+    dir.write(fmt::format("c{}.yaml", files - 1), "workload.entries: 8\n");
+    return dir.path() + "/c0.yaml";
+}
+
+TEST(SimConfigCompose, BaseChainOfTheMaximumLengthLoads) {
+    TempDir dir;
+    EXPECT_EQ(load_config(write_base_chain(dir, kMaxBaseDepth), {}).workload.entries, 8u);
+}
+
+TEST(SimConfigCompose, BaseChainPastTheLimitNamesTheFileThatHitItAndTheLimit) {
+    TempDir dir;
+    const auto message =
+        error_of([&] { load_config(write_base_chain(dir, kMaxBaseDepth + 1), {}); });
+    // File kMaxBaseDepth of the chain (c{kMaxBaseDepth - 1}) names one more.
+    EXPECT_TRUE(contains(message, fmt::format("c{}.yaml:1:", kMaxBaseDepth - 1))) << message;
+    EXPECT_TRUE(contains(message, fmt::format("longer than {} files", kMaxBaseDepth))) << message;
+}
+
 TEST(SimConfigCompose, MissingBaseNamesTheFileAndLine) {
     TempDir dir;
     const auto top = dir.write("top.yaml", "dma.channels: 2\nbase: nope.yaml\n");
@@ -104,6 +128,14 @@ TEST(SimConfigUnits, TimesOnCycleKeysUseTheFinalClock) {
               5u);
 }
 
+TEST(SimConfigUnits, TimeNotWholeAtAnEarlierClockIsJudgedAtTheFinalOne) {
+    // 0.5 ns is half a cycle at the default 1 GHz, one cycle at 2 GHz set after it.
+    EXPECT_EQ(load_config(std::vector<std::string>{},
+                          {"memory.read_latency_cycles=0.5ns", "clock_mhz=2GHz"})
+                  .platform.memory.read_latency_cycles,
+              1u);
+}
+
 TEST(SimConfigUnits, ResolvedConfigHoldsTheCanonicalNumber) {
     const auto yaml = resolved_yaml(load_config(
         std::vector<std::string>{}, {"workload.segment_bytes=4KiB", "clock_mhz=2.5GHz"}));
@@ -128,6 +160,34 @@ TEST(SimConfigUnits, FractionOfTheKeysUnitIsRejected) {
     EXPECT_TRUE(contains(
         error_of([] { load_config(std::vector<std::string>{}, {"workload.segment_bytes=0.5B"}); }),
         "not a whole number of bytes"));
+}
+
+TEST(SimConfigUnits, FractionTooSmallForADoubleToSeeIsStillRejected) {
+    // Issue 28: 1000000000.4 B was rounded to 10^9 bytes (the check allowed
+    // a relative 1e-9); whole is now judged in exact decimal arithmetic.
+    const auto message = error_of(
+        [] { load_config(std::vector<std::string>{}, {"memory.size_mib=1000000000.4B"}); });
+    EXPECT_TRUE(contains(message, "memory.size_mib = '1000000000.4B'")) << message;
+    EXPECT_TRUE(contains(message, "not a whole number of MiB")) << message;
+    EXPECT_TRUE(contains(error_of([] {
+                             load_config(std::vector<std::string>{},
+                                         {"workload.segment_bytes=4096.0000000001B"});
+                         }),
+                         "workload.segment_bytes = '4096.0000000001B'"));
+}
+
+TEST(SimConfigUnits, DecimalFractionsThatAreWholeInTheKeysUnitAreExact) {
+    // 1.5 KiB = 1536 B; 2^-10 KiB = 1 B; 4 x 2^20 B is 4 MiB, 0.5 MiB in a
+    // MiB key is not whole.
+    const auto c = load_config(std::vector<std::string>{},
+                               {"workload.segment_bytes=1.5KiB", "workload.offset=0.0009765625KiB",
+                                "memory.size_mib=4194304B"});
+    EXPECT_EQ(c.workload.segment_bytes, 1536u);
+    EXPECT_EQ(c.workload.offset, 1u);
+    EXPECT_EQ(c.memory_size_mib, 4u);
+    EXPECT_TRUE(contains(
+        error_of([] { load_config(std::vector<std::string>{}, {"memory.size_mib=0.5MiB"}); }),
+        "not a whole number of MiB"));
 }
 
 TEST(SimConfigUnits, UnitValueOutOfRangeIsReported) {

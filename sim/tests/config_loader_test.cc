@@ -2,6 +2,7 @@
 // cross-key checks and the messages users see.
 #include "config_loader.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "config_docs.h"
@@ -83,6 +84,24 @@ TEST(SimConfigLoader, WrongTypeIsRejected) {
     EXPECT_NE(error_of("dma:\n  descriptor_overlap: maybe\n").find("not a boolean"),
               std::string::npos);
     EXPECT_NE(error_of("workload:\n  entries: [1, 2]\n").find("needs a single value"),
+              std::string::npos);
+}
+
+TEST(SimConfigLoader, OnlyYaml12BooleansAreAccepted) {
+    // Issue 28: YAML 1.1's yes/on/No were accepted, against the YAML 1.2
+    // rule numbers follow (docs/configuration.md, "Numbers").
+    TempDir dir;
+    EXPECT_TRUE(load_text(dir, "dma.descriptor_overlap: True\n").platform.dma.descriptor_overlap);
+    EXPECT_FALSE(load_text(dir, "dma.descriptor_overlap: FALSE\n").platform.dma.descriptor_overlap);
+    for (const char* yes : {"yes", "on", "Y"})
+        EXPECT_NE(error_of(std::string("dma.descriptor_overlap: ") + yes + "\n")
+                      .find(fmt::format("cfg.yaml:1: dma.descriptor_overlap = '{}': a YAML 1.1 "
+                                        "boolean: write true",
+                                        yes)),
+                  std::string::npos)
+            << yes;
+    EXPECT_NE(error_of("", {"dma.descriptor_overlap=No"}).find("write false"), std::string::npos);
+    EXPECT_NE(error_of("dma.descriptor_overlap: maybe\n").find("write true or false"),
               std::string::npos);
 }
 
@@ -193,6 +212,18 @@ TEST(SimConfigValidate, CrossKeyErrorsPointAtTheKeyTheUserWrote) {
     std::string e = error_of("memory.size_mib: 4\n", {"workload.segment_bytes=16384"});
     EXPECT_NE(e.find("--set workload.segment_bytes=16384:"), std::string::npos) << e;
     EXPECT_NE(e.find("need 9 MiB"), std::string::npos) << e;
+}
+
+TEST(SimConfigValidate, CrossKeyErrorNamesTheSetThatBrokeItNotTheFile) {
+    // Issue 28: the file sets entries and segment_bytes (lines 1, 2), which
+    // fit in the default memory; --set memory.size_mib=1 breaks the rule,
+    // and the error pointed at the file's segment_bytes line instead.
+    std::string e =
+        error_of("workload.entries: 256\nworkload.segment_bytes: 4096\n", {"memory.size_mib=1"});
+    EXPECT_EQ(e.rfind("--set memory.size_mib=1: ", 0), 0u) << e;
+    // Within one file, the line set last (entries, line 2) is named.
+    e = error_of("memory.size_mib: 1\nworkload.entries: 512\n");
+    EXPECT_EQ(e.rfind("cfg.yaml:2: ", 0), 0u) << e;
 }
 
 TEST(SimConfigLoader, ShippedConfigsLoad) {

@@ -4,11 +4,13 @@
 // number grammar shared by config files, --set and sweep values. Each of
 // these once crashed, hung or was silently accepted; ctest runs the cases
 // with a timeout (sim/tests/CMakeLists.txt), so a hang fails too.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "config_loader.h"
 #include "number_grammar.h"
 #include "strict_yaml.h"
+#include "suggest.h"
 #include "support.h"
 #include "sweep_spec.h"
 
@@ -107,6 +109,75 @@ TEST(SimStrictYaml, HugeFileIsRefusedBeforeItIsBuilt) {
     for (uint64_t i = 0; i < kMaxYamlNodes; ++i) yaml += ",0";
     yaml += "]\n";
     EXPECT_TRUE(has(sweep_error(yaml), "sweep.yaml: more than 1000000 YAML nodes"));
+}
+
+TEST(SimStrictYaml, NestingPastTheLimitIsRefusedAtItsLine) {
+    // Issue 28, row 6's class: each nested list was a frame of the parser's
+    // recursion (and of the loader's walk over maps).
+    const size_t levels = 100000;
+    EXPECT_TRUE(
+        has(config_error("workload: " + std::string(levels, '[') + std::string(levels, ']') + "\n"),
+            fmt::format("cfg.yaml:1: lists and maps nested more than {} deep", kMaxYamlDepth)));
+    // Maps one line each: the map that passes the limit starts on line
+    // kMaxYamlDepth + 1 (line 1 is the top-level map's first key).
+    std::string maps;
+    for (size_t level = 0; level <= kMaxYamlDepth; ++level)
+        maps += std::string(2 * level, ' ') + "a:\n";
+    const std::string e = config_error(maps + std::string(2 * (kMaxYamlDepth + 1), ' ') + "b: 1\n");
+    EXPECT_TRUE(has(e, fmt::format("cfg.yaml:{}: lists and maps nested more than {} deep",
+                                   kMaxYamlDepth + 1, kMaxYamlDepth)))
+        << e;
+}
+
+TEST(SimStrictYaml, ValueLongerThanTheLimitIsRefusedAtItsLineAndQuotedShort) {
+    // Issue 28, row 18: a 60 MB workload.scenario took 36 s to reach
+    // "unknown scenario", whose message then quoted all of it.
+    const std::string e =
+        config_error("workload:\n  scenario: " + std::string(kMaxTextBytes + 1, 'x') + "\n");
+    EXPECT_TRUE(
+        has(e, fmt::format("cfg.yaml:2: '{}... ({} bytes)' is longer than {} bytes",
+                           std::string(kMaxQuotedChars, 'x'), kMaxTextBytes + 1, kMaxTextBytes)))
+        << e;
+    EXPECT_EQ(config_error("workload:\n  scenario: " + std::string(kMaxTextBytes, 'x') + "\n"),
+              "");  // the limit itself loads (the scenario check comes later)
+}
+
+TEST(SimStrictYaml, LongValueFromSetIsRefusedNamingTheKey) {
+    const std::string value(kMaxTextBytes + 1, 'y');
+    const std::string e = config_error("", {"workload.scenario=" + value});
+    EXPECT_TRUE(has(e, fmt::format("workload.scenario = '{}... ({} bytes)': longer than {} bytes",
+                                   std::string(kMaxQuotedChars, 'y'), value.size(), kMaxTextBytes)))
+        << e;
+    // The --set argument that names it is quoted short too.
+    EXPECT_LT(e.size(), 4 * kMaxQuotedChars + 200) << e;
+}
+
+TEST(SimStrictYaml, MessagesQuoteAnExcerptOfLongInput) {
+    EXPECT_EQ(excerpt("entries"), "entries");
+    EXPECT_EQ(excerpt(std::string(kMaxQuotedChars, 'a')), std::string(kMaxQuotedChars, 'a'));
+    EXPECT_EQ(excerpt(std::string(1000, 'a')),
+              std::string(kMaxQuotedChars, 'a') + "... (1000 bytes)");
+    // A cut never splits a UTF-8 character: the two-byte 'é' at the limit goes whole.
+    std::string accents = std::string(kMaxQuotedChars - 1, 'a') + "\xc3\xa9" + "bbb";
+    EXPECT_EQ(excerpt(accents), std::string(kMaxQuotedChars - 1, 'a') + "... (" +
+                                    std::to_string(accents.size()) + " bytes)");
+}
+
+TEST(SimStrictYaml, SuggestionForAHugeWordIsNotQuadratic) {
+    // 16 Mi characters against every key: an edit-distance table per key
+    // was about 10^11 steps (this case's ctest timeout fails a hang); no
+    // key is within a third of its length, so there is no suggestion.
+    std::vector<std::string> names;
+    for (const auto& key : config_keys()) names.push_back(key.name);
+    EXPECT_EQ(closest_match(std::string(16u << 20, 'q'), names), std::nullopt);
+}
+
+TEST(SimStrictYaml, MergeKeyIsRefusedByName) {
+    // Issue 28: "<<: *d" gave "unknown key 'workload.<<'".
+    const std::string e = config_error("x: &d {entries: 4}\nworkload:\n  <<: *d\n");
+    EXPECT_TRUE(has(e, "cfg.yaml:3: merge keys ('<<') are not supported")) << e;
+    EXPECT_TRUE(has(sweep_error("sweep:\n  <<: {workload.entries: [1]}\n"),
+                    "sweep.yaml:2: merge keys ('<<') are not supported"));
 }
 
 TEST(SimStrictYaml, DirectoryAsConfigIsNamed) {

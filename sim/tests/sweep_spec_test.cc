@@ -8,6 +8,7 @@
 
 #include "config_keys.h"
 #include "support.h"
+#include "sweep_memory.h"
 
 namespace dmasim::sim {
 namespace {
@@ -152,6 +153,60 @@ TEST(SimSweepExpand, InvalidCombinationsAreSkippedWithTheReason) {
     EXPECT_NE(points[1].skipped.find("must be at most workload.entries = 2"), std::string::npos);
     EXPECT_EQ(points[2].skipped, "");
     EXPECT_EQ(points[3].skipped, "");
+}
+
+TEST(SimSweepExpand, TimeNotWholeAtASweptClockSkipsOnlyThatPoint) {
+    // Issue 28, row 16: one such point refused the whole sweep.
+    TempDir dir;
+    const std::vector<double> clocks = {500, 1000, 333.333333};
+    auto points = expand_sweep(load_text(dir,
+                                         "set:\n  memory.read_latency_cycles: 100ns\n"
+                                         "sweep:\n  clock_mhz: [500, 1000, 333.333333]\n"));
+    ASSERT_EQ(points.size(), clocks.size());
+    // 100 ns is 100 * f / 1000 cycles at f MHz: 50 and 100, then 33.33 (not whole).
+    for (size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(points[i].skipped, "");
+        EXPECT_EQ(points[i].config.platform.memory.read_latency_cycles, 100 * clocks[i] / 1000);
+    }
+    EXPECT_NE(points[2].skipped.find("sweep.yaml:3: memory.read_latency_cycles = '100ns at "
+                                     "333.333333 MHz'"),
+              std::string::npos)
+        << points[2].skipped;
+    EXPECT_NE(points[2].skipped.find("not a whole number of cycles"), std::string::npos);
+}
+
+TEST(SimSweepExpand, TimeNotWholeAtAnUnsweptClockFailsTheSweep) {
+    // Every point would fail alike: an error in the sweep file, not a skip.
+    TempDir dir;
+    const auto spec = load_text(dir,
+                                "set:\n  clock_mhz: 333.333333\n"
+                                "  memory.read_latency_cycles: 100ns\n"
+                                "sweep:\n  workload.seed: [1, 2]\n");
+    EXPECT_THROW(expand_sweep(spec), ConfigError);
+}
+
+TEST(SimSweepMemory, PointsRunAtOnceMustFitTogether) {
+    // Issue 28: each point was checked alone against the host, so -j N
+    // points that each fit could together exhaust it. A point here needs
+    // `entries` GiB and the host has 10 GiB; the points need 2, 3, 4, 5.
+    std::vector<tb::SimConfig> configs(4);
+    for (size_t i = 0; i < configs.size(); ++i) configs[i].workload.entries = 2 + i;
+    std::vector<const tb::SimConfig*> points;
+    for (const auto& c : configs) points.push_back(&c);
+    const HostMemory host{[](const tb::SimConfig& c) { return c.workload.entries << 30; },
+                          [] { return std::optional<uint64_t>(10ull << 30); }};
+    // -j 2: the two largest, 5 + 4 = 9 GiB, fit.
+    EXPECT_EQ(host_memory_at_once_error(host, points, 2), "");
+    // -j 3: 5 + 4 + 3 = 12 GiB do not.
+    EXPECT_EQ(host_memory_at_once_error(host, points, 3),
+              "3 points at once need about 12.0 GiB of host memory (3 x up to 5.0 GiB per "
+              "point, the largest points of the sweep) but 10.0 GiB is available: lower -j or "
+              "shrink the points");
+    // -j past the point count runs them all: 14 GiB.
+    EXPECT_NE(host_memory_at_once_error(host, points, 64)
+                  .find("4 points at once need about "
+                        "14.0 GiB"),
+              std::string::npos);
 }
 
 TEST(SimShard, ParsesOneBasedKOverN) {

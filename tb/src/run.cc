@@ -119,6 +119,13 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
 
 }  // namespace
 
+uint64_t host_bytes_needed(const SimConfig& config) {
+    const ScenarioInfo& scenario = find_scenario(config.workload.scenario);
+    SimConfig resolved = config;
+    if (scenario.setup) scenario.setup(resolved);
+    return host_bytes_needed(scenario.lists(resolved));
+}
+
 RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     const ScenarioInfo& scenario = find_scenario(config.workload.scenario);
     SimConfig resolved = config;

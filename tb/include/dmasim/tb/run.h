@@ -139,4 +139,13 @@ struct ConfigError : std::runtime_error {
 /// Throws ConfigError for runs that cannot be set up.
 RunResult run_simulation(const SimConfig& config, const RunOptions& options = {});
 
+/// Host bytes a run of `config` needs, the estimate run_simulation()
+/// checks before it starts (docs/timing-model.md), so a caller that runs
+/// several at once (`dmasim sweep -j N`) can add them up.
+uint64_t host_bytes_needed(const SimConfig& config);
+
+/// Bytes the host can still give a process (MemAvailable, lowered by a
+/// cgroup v2 memory.max); none if neither can be read.
+std::optional<uint64_t> host_bytes_available();
+
 }  // namespace dmasim::tb
