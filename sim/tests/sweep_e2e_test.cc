@@ -174,12 +174,16 @@ TEST(SimPlotE2E, AnyStatisticIsAnAxisAndTheSweepChoosesTheDefaults) {
     ASSERT_EQ(svg.status, 0) << svg.err;
     const std::string text = read_file(dir.path() + "/stall.svg");
     // Human labels from the definitions; the legend names the chain depths.
-    for (const char* part : {"Descriptor stall cycles, channel 0 (cycles)", "Entries (segments)",
-                             "Chain depth (chunks)"})
+    // Counts ("segments") carry no unit; the title has names without units.
+    for (const char* part : {"Descriptor stall cycles, channel 0 (cycles)", "<!-- Entries -->",
+                             "<!-- Chain depth -->", "Descriptor stall cycles, channel 0 vs. entries"})
         EXPECT_NE(text.find(part), std::string::npos) << part;
-    // Swept keys stay out of the subtitle; fixed ones are in it.
-    EXPECT_NE(text.find("workload.segment_bytes=1024"), std::string::npos);
-    EXPECT_EQ(text.find("workload.entries="), std::string::npos);
+    // Swept keys stay out of the subtitle; fixed ones are in it, by name
+    // and with units, without spurious decimals.
+    for (const char* part : {"segment size 1 KiB", "clock 1000 MHz", "bus width 16 B",
+                             "read latency 50 cycles"})
+        EXPECT_NE(text.find(part), std::string::npos) << part;
+    EXPECT_EQ(text.find("1000.0"), std::string::npos);
     auto bad = run_dmasim(dir, {"plot", csv, "-o", dir.path() + "/p.gif"});
     EXPECT_EQ(bad.status, 2);
 }
