@@ -93,27 +93,34 @@ std::string name_of(const SweepContext& c, const std::string& column) {
     const auto info = find_column(column);
     if (info && !find_key(column)) return info->label;  // results and statistics
     const auto dot = column.rfind('.');
-    std::string last = column.substr(dot == std::string::npos ? 0 : dot + 1);
-    const std::string unit = unit_of(c, column);
-    // The unit in the name goes ("read_latency_cycles" -> "read latency");
-    // a byte count is a size unless the name says which ("width").
-    for (const std::string suffix : {"_bytes", "_cycles", "_mhz", "_ns"})
-        if (last.size() > suffix.size() &&
-            last.compare(last.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-            (unit == suffix.substr(1) || (suffix == "_mhz" && unit == "MHz"))) {
-            last.resize(last.size() - suffix.size());
-            if (suffix == "_bytes" && last != "width" && last != "size") last += "_size";
-        }
-    std::vector<std::string> words;
-    // A lone generic word ("width", "tags") needs its section: "bus width".
-    const std::string section = dot == std::string::npos ? "" : column.substr(0, column.find('.'));
-    if (last.find('_') == std::string::npos && !section.empty() && section != "workload" &&
-        section != "scenario")
-        words.push_back(spelled(section));
+    const std::string last = column.substr(dot == std::string::npos ? 0 : dot + 1);
+    std::string unit = unit_of(c, column);
+    std::transform(unit.begin(), unit.end(), unit.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    std::vector<std::string> raw;
     for (size_t at = 0, next; at <= last.size(); at = next + 1) {
         next = std::min(last.find('_', at), last.size());
-        words.push_back(spelled(last.substr(at, next - at)));
+        raw.push_back(last.substr(at, next - at));
     }
+    // The unit in the name goes, the axis shows it: "read_latency_cycles"
+    // -> "read latency"; a byte count is a size unless the name says which
+    // ("width"); a time in ns is a time ("iteration_ns_min" -> "iteration
+    // time min").
+    // Counts ("iotlb_entries", "max_burst_beats") keep their word.
+    const bool measure = unit == "bytes" || unit == "cycles" || unit == "mhz" || unit == "ns";
+    std::vector<std::string> words;
+    for (const std::string& word : raw) {
+        if (word != unit || !measure || raw.size() == 1)
+            words.push_back(spelled(word));
+        else if (unit == "bytes" && words.back() != "width" && words.back() != "size")
+            words.push_back("size");
+        else if (unit == "ns")
+            words.push_back("time");
+    }
+    // A lone generic word ("width", "tags") needs its section: "bus width".
+    const std::string section = dot == std::string::npos ? "" : column.substr(0, column.find('.'));
+    if (words.size() == 1 && !section.empty() && section != "workload" && section != "scenario")
+        words.insert(words.begin(), spelled(section));
     return fmt::format("{}", fmt::join(words, " "));
 }
 

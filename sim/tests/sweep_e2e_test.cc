@@ -201,6 +201,22 @@ TEST(SimPlotE2E, ThroughputPlotsShowTheBusPeak) {
               std::string::npos);
 }
 
+TEST(SimPlotE2E, KeyNamesReadAsWordsWithoutTheirUnitTwice) {
+    TempDir dir;
+    const std::string csv =
+        dir.write("r.csv", "iommu.iotlb_ways,memory.read_latency_cycles,throughput_gbps\n"
+                           "1,50,2.5\n4,50,3.5\n1,100,2\n4,100,3\n");
+    auto r = run_dmasim(dir, {"plot", csv, "--x", "iommu.iotlb_ways", "--series",
+                              "memory.read_latency_cycles", "-o", dir.path() + "/p.svg"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string text = read_file(dir.path() + "/p.svg");
+    for (const char* part : {"<!-- IOTLB ways -->", "<!-- Read latency -->", "<!-- 50 cycles -->",
+                             "<!-- Throughput vs. IOTLB ways -->"})
+        EXPECT_NE(text.find(part), std::string::npos) << part;
+    for (const char* part : {"Iotlb", "(entries)", "latency cycles"})
+        EXPECT_EQ(text.find(part), std::string::npos) << part;
+}
+
 TEST(SimPlotE2E, UnknownColumnIsAClearError) {
     TempDir dir;
     const std::string csv = dir.write("r.csv", "workload.entries,throughput_gbps\n1,2.5\n2,3.5\n");
