@@ -72,8 +72,11 @@ def number_or_text(text):
 
 
 def short_number(value):
-    """4096, 1.5, 0.25: at most four significant digits, no trailing zeros."""
-    return f"{value:.4g}" if abs(value) < 1e6 else f"{value:.3g}"
+    """16,384, 1.5, 0.25: whole numbers exact, others at most four
+    significant digits, no trailing zeros."""
+    if value == int(value) and abs(value) < 1e15:
+        return f"{value:,.0f}"
+    return f"{value:.4g}"
 
 
 def size_text(value):
@@ -94,10 +97,11 @@ def time_text(value, unit):
 
 
 def count_text(value):
-    """12k, 3.5M: large counts (cycles, interrupts per second) in SI steps."""
+    """12k, 3.5M: large round counts (cycles, interrupts per second) in SI
+    steps; others exact (32,768 on a power-of-two axis, not 32.77k)."""
     for suffix, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if abs(value) >= scale:
-            return f"{short_number(value / scale)}{suffix}"
+        if abs(value) >= scale and float(f"{value / scale:.3g}") == value / scale:
+            return f"{value / scale:.3g}{suffix}"
     return short_number(value)
 
 
@@ -186,12 +190,12 @@ def style(i):
             "marker": MARKERS[i % len(MARKERS)]}
 
 
-def figure(plt, legend_entries=0, legend_width=0):
+def figure(plt, legend_entries=0, legend_width=0, bottom=0.7):
     """A figure whose axes are AXES_INCHES whatever the legend: the legend
     sits right of the axes and the figure grows to hold it."""
     columns = max(1, math.ceil(legend_entries / LEGEND_ROWS))
     legend_inches = columns * (0.6 + 0.075 * legend_width) if legend_entries else 0
-    left, right, top, bottom = 0.9, 0.3 + legend_inches, 0.95, 0.7
+    left, right, top = 0.9, 0.3 + legend_inches, 0.95
     width, height = left + AXES_INCHES[0] + right, bottom + AXES_INCHES[1] + top
     fig = plt.figure(figsize=(width, height))
     ax = fig.add_axes([left / width, bottom / height, AXES_INCHES[0] / width,
@@ -313,7 +317,7 @@ def draw_heatmap(plt, rows, args, series):
         y = number_or_text(r[args.y])
         if isinstance(y, float):
             grid[ss.index(number_or_text(r[s]))][xs.index(number_or_text(r[args.x]))] = y
-    fig, ax, _ = figure(plt, 1, 12)
+    fig, ax, _ = figure(plt, 1, 12, bottom=1.3)  # room for slanted x ticks
     image = ax.imshow(grid, aspect="auto", origin="lower", cmap="viridis")
     xlabel, ylabel = labels(args)
     fig.colorbar(image, ax=ax, fraction=0.05, pad=0.02).set_label(ylabel)
@@ -328,7 +332,7 @@ def draw_heatmap(plt, rows, args, series):
                   ha="right", fontsize=8)
     ax.set_yticks(range(len(ss)), [value_text(v, unit) for v in ss], fontsize=8)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(axis_label(name, unit, None))
+    ax.set_ylabel(axis_label(name[:1].upper() + name[1:], unit, None))
     titles(fig, args, xlabel, ylabel)
     return fig
 

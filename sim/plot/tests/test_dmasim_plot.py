@@ -45,6 +45,8 @@ class Ticks(unittest.TestCase):
     def test_large_counts_tick_in_si_steps(self):
         self.assertEqual(plot.tick_text(120000.0, "cycles"), "120k")
         self.assertEqual(plot.tick_text(3.5e6, "1/s"), "3.5M")
+        # Powers of two on a log axis stay exact.
+        self.assertEqual(plot.tick_text(32768.0, ""), "32,768")
 
     def test_a_plot_of_byte_sizes_shows_kib_ticks(self):
         rows = "".join(f"{1 << k},{k}\n" for k in range(8, 17))
