@@ -190,12 +190,12 @@ def style(i):
             "marker": MARKERS[i % len(MARKERS)]}
 
 
-def figure(plt, legend_entries=0, legend_width=0, bottom=0.7):
+def figure(plt, legend_entries=0, legend_width=0, bottom=0.7, left=0.9):
     """A figure whose axes are AXES_INCHES whatever the legend: the legend
     sits right of the axes and the figure grows to hold it."""
     columns = max(1, math.ceil(legend_entries / LEGEND_ROWS))
     legend_inches = columns * (0.6 + 0.075 * legend_width) if legend_entries else 0
-    left, right, top = 0.9, 0.3 + legend_inches, 0.95
+    right, top = 0.3 + legend_inches, 0.95
     width, height = left + AXES_INCHES[0] + right, bottom + AXES_INCHES[1] + top
     fig = plt.figure(figsize=(width, height))
     ax = fig.add_axes([left / width, bottom / height, AXES_INCHES[0] / width,
@@ -317,7 +317,9 @@ def draw_heatmap(plt, rows, args, series):
         y = number_or_text(r[args.y])
         if isinstance(y, float):
             grid[ss.index(number_or_text(r[s]))][xs.index(number_or_text(r[args.x]))] = y
-    fig, ax, _ = figure(plt, 1, 12, bottom=1.3)  # room for slanted x ticks
+    # Room for the slanted x ticks and the row names.
+    rows_width = max(len(value_text(v, unit)) for v in ss)
+    fig, ax, _ = figure(plt, 1, 12, bottom=1.3, left=0.6 + 0.075 * rows_width)
     image = ax.imshow(grid, aspect="auto", origin="lower", cmap="viridis")
     xlabel, ylabel = labels(args)
     fig.colorbar(image, ax=ax, fraction=0.05, pad=0.02).set_label(ylabel)
