@@ -143,11 +143,11 @@ private:
     InFlight reads_;   ///< completion of the last max_outstanding_reads reads
     InFlight writes_;  ///< response of the last max_outstanding_writes writes
     uint64_t last_read_issue_ = 0, last_write_issue_ = 0;
-    uint64_t covered_ = 0;           ///< data_cycles counted up to here
-    uint64_t blocked_until_ = 0;     ///< the next read cannot issue before this
-    uint64_t granted_ = 0;           ///< stream offset up to which buffer space was granted
-    std::vector<uint8_t> staged_;    ///< staging: bytes read, not yet written
-    std::vector<uint8_t> unstaged_;  ///< staging: the write in progress
+    uint64_t covered_ = 0;         ///< data_cycles counted up to here
+    uint64_t blocked_until_ = 0;   ///< the next read cannot issue before this
+    uint64_t granted_ = 0;         ///< stream offset up to which buffer space was granted
+    std::vector<uint8_t> staged_;  ///< staging: bytes read, from staged_head_ not yet written
+    uint64_t staged_head_ = 0;
     dma_hw_error fault_ = DMA_ERR_NONE;
     uint64_t fault_at_ = 0;
     uint64_t fault_iova_ = 0;

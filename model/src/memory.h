@@ -54,6 +54,9 @@ public:
     ReadTiming read_burst(uint64_t t, uint64_t beats, uint64_t bytes);
     /// Books a write burst of `beats` beats whose first beat is ready at t.
     WriteTiming write_burst(uint64_t t, uint64_t beats, uint64_t bytes);
+    /// Cycles a burst of `beats` beats holds a channel: `beats`, or more
+    /// when memory.bandwidth_bytes_per_cycle is below the width.
+    uint64_t occupancy(uint64_t beats) const;
 
     /// Accesses at or above `from` (inside RAM) answer TLM_GENERIC_ERROR_RESPONSE
     /// and DMI stops below it: a faulty region for error-path tests.
@@ -71,7 +74,6 @@ private:
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
-    uint64_t occupancy(uint64_t beats) const;
     bool copy_data(tlm::tlm_generic_payload& trans);
 
     MemoryParams params_;

@@ -89,22 +89,37 @@ Memory::ReadTiming PcieLink::read(uint64_t t, uint64_t addr, uint64_t bytes) {
 // host memory absorbs each TLP half a round trip later. A TLP cannot leave
 // before the engine's datapath (width bytes per cycle) has handed over its
 // payload, so a link faster than the engine runs at the engine's pace.
+//
+// A memory slower than that datapath (memory.bandwidth_bytes_per_cycle
+// below the width; a faster one never holds the link) paces the link too:
+// flow-control credits hold a TLP until the memory's write channel is
+// free for it on arrival. The completion interrupt is posted as well and
+// cannot pass the data, so the write answers once the memory has absorbed
+// the last TLP, less what it absorbed while the TLP was still streaming in.
 Memory::WriteTiming PcieLink::write(uint64_t t, uint64_t addr, uint64_t bytes) {
     const double half_trip = params_.read_latency_cycles / 2.0;
     const uint64_t mps = params_.max_payload_bytes;
     double sent = static_cast<double>(t);
+    double absorbing = 0;  // the last TLP's memory time beyond its link time
     for (uint64_t off = 0; off < bytes;) {
         const uint64_t a = addr + off;
         const uint64_t n = std::min(bytes - off, mps - a % mps);
+        const uint64_t beats = beats_of(a, n, width_);
         // The engine's port hands over one beat per cycle, write after write.
-        port_free_ = std::max(static_cast<double>(t), port_free_) +
-                     static_cast<double>(beats_of(a, n, width_));
+        port_free_ = std::max(static_cast<double>(t), port_free_) + static_cast<double>(beats);
         sent = send(upstream_free_, static_cast<double>(t), n + request_overhead_);
         if (sent < port_free_) sent = upstream_free_ = port_free_;
-        memory_.write_burst(whole_cycle(sent + half_trip), beats_of(a, n, width_), n);
+        const uint64_t arrival = whole_cycle(sent + half_trip);
+        const uint64_t occupancy = memory_.occupancy(beats);
+        const uint64_t start = memory_.write_burst(arrival, beats, n).data_end - occupancy;
+        if (occupancy > beats) {
+            if (start > arrival) sent = upstream_free_ = static_cast<double>(start) - half_trip;
+            const double streaming = static_cast<double>(n + request_overhead_) / rate_;
+            absorbing = std::max(0.0, static_cast<double>(occupancy) - streaming);
+        }
         off += n;
     }
-    return {whole_cycle(sent), whole_cycle(sent)};
+    return {whole_cycle(sent), whole_cycle(sent + absorbing)};
 }
 
 }  // namespace dmasim::model

@@ -29,8 +29,13 @@ MemoryParams memory_params(const SimMemory& mem) {
 }
 
 struct LinkRig {
-    explicit LinkRig(const PcieParams& p)
-        : memory("memory", memory_params(mem), kWidth, clock), link(p, memory, kWidth, clock) {}
+    explicit LinkRig(const PcieParams& p, double memory_bandwidth = 0)
+        : memory("memory", with_bandwidth(memory_params(mem), memory_bandwidth), kWidth, clock),
+          link(p, memory, kWidth, clock) {}
+    static MemoryParams with_bandwidth(MemoryParams m, double bandwidth) {
+        m.bandwidth_bytes_per_cycle = bandwidth;
+        return m;
+    }
     SimMemory mem{1 * MiB};
     Clock clock{1000};
     Memory memory;
@@ -70,6 +75,36 @@ TEST(ModelPcieLink, WritesAreSplitAtMpsAndPostedWhenTheLastTlpLeaves) {
     // 1024 / 256 = 4 MWr TLPs back to back; no response travels back.
     EXPECT_EQ(w.response, 4 * (256 + kRequest) / kRate);
     EXPECT_EQ(w.data_end, w.response);
+}
+
+// Memory at 1 byte per cycle, half the link's rate: a 256-byte TLP holds
+// the write channel o = 256 cycles but crosses the link in L = 140. TLP 0
+// reaches memory at L + RL/2; flow control holds each later one until the
+// memory is free, so TLP k starts at L + RL/2 + k o; the last answers when
+// its data is absorbed, less what streamed in while it crossed:
+// (L + RL/2 + (N - 1) o) - RL/2 + (o - L) = N o, the memory's own pace.
+TEST(ModelPcieLink, PostedWritesWaitForAMemorySlowerThanTheLink) {
+    PcieParams p = gen2_x4();
+    p.max_payload_bytes = 256;
+    constexpr double kBandwidth = 1;
+    LinkRig rig(p, kBandwidth);
+    constexpr uint64_t kTlps = 4, kTlp = 256;
+    const uint64_t occupancy = static_cast<uint64_t>(kTlp / kBandwidth);
+    const uint64_t streaming = (kTlp + kRequest) / kRate;
+    const Memory::WriteTiming w = rig.link.write(0, 0, kTlps * kTlp);
+    EXPECT_EQ(w.response, kTlps * occupancy);
+    // The engine's buffer is free once the last TLP has left.
+    EXPECT_EQ(w.data_end, w.response - (occupancy - streaming));
+    EXPECT_LE(static_cast<double>(kTlps * kTlp), kBandwidth * static_cast<double>(w.response));
+}
+
+// A memory cap at or above the width never holds the link.
+TEST(ModelPcieLink, MemoryAsFastAsThePortLeavesPostedWritesAlone) {
+    PcieParams p = gen2_x4();
+    p.max_payload_bytes = 256;
+    LinkRig rig(p, kWidth);
+    const Memory::WriteTiming w = rig.link.write(0, 0, 1024);
+    EXPECT_EQ(w.response, 4 * (256 + kRequest) / kRate);
 }
 
 TEST(ModelPcieLink, CompletionsEndOnReadCompletionBoundaries) {

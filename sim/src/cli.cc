@@ -12,6 +12,7 @@
 #include "config_loader.h"
 #include "config_schema.h"
 #include "diff.h"
+#include "fit.h"
 #include "merge.h"
 #include "paths.h"
 #include "plot.h"
@@ -160,6 +161,31 @@ void add_diff(CLI::App& app, DiffRequest& d) {
     cmd->add_flag("--check", d.fail_on_change, "Exit 1 if anything is flagged (regression checks)");
 }
 
+void add_fit(CLI::App& app, FitRequest& f) {
+    auto* cmd = app.add_subcommand(
+        "fit",
+        "Fit whole-number keys of a profile to measured points (docs/engines.md, "
+        "\"Profile your own engine\")");
+    cmd->add_option("profile", f.profile, "Profile YAML the fit starts from")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--points", f.points,
+                    "CSV: config-key columns per point and a cycles or throughput_gbps column")
+        ->required();
+    cmd->add_option("--key", f.keys, "A key to fit and its range: --key KEY=LO..HI (repeatable)")
+        ->required();
+    cmd->add_option("-o,--output", f.output, "The fitted profile YAML to write")->required();
+    cmd->add_option("--work", f.work_dir,
+                    "Sweep folder of the fit's runs, reused by a rerun (default: OUTPUT.d)");
+    f.jobs = std::max(1u, std::thread::hardware_concurrency());
+    cmd->add_option("-j,--jobs", f.jobs, "Points run at a time (default: cores)")
+        ->check(CLI::Range(1u, 4096u));
+    f.max_sim_cycles = tb::kDefaultMaxSimCycles;
+    add_max_sim_cycles(*cmd, f.max_sim_cycles,
+                       "Passed to every point's run: a point not finished after this many "
+                       "simulated cycles fails the fit");
+}
+
 void add_stats(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "stats", "Print every result and statistic with unit and meaning (docs/statistics.md)");
@@ -222,6 +248,8 @@ int cli_main(int argc, char* argv[]) {
     add_stats(app);
     DiffRequest diff;
     add_diff(app, diff);
+    FitRequest fit;
+    add_fit(app, fit);
     app.add_subcommand("completion",
                        "Print the bash completion script: "
                        "source <(dmasim completion bash)")
@@ -239,6 +267,10 @@ int cli_main(int argc, char* argv[]) {
         if (app.got_subcommand("merge")) return merge_sweeps(merge.dirs, merge.out, !merge.no_plot);
         if (app.got_subcommand("plot")) return plot_command(plot);
         if (app.got_subcommand("diff")) return run_diff(diff);
+        if (app.got_subcommand("fit")) {
+            fit.dmasim_exe = self_exe();
+            return run_fit(fit);
+        }
         if (app.got_subcommand("stats")) {
             fmt::print("{}", statistics_markdown());
             return 0;

@@ -93,6 +93,21 @@ std::string statistics_markdown() {
         out += fmt::format("| `{}` | {} | {} | {} |\n", def.name, def.unit, cell(def.description),
                            cell(def.how));
     out += "| `integrity` | | `pass` or `fail` | every destination byte compared |\n";
+    out +=
+        "\nOnly the measured transfers count: a warm-up's or a faulted channel's\n"
+        "interrupts and CPU time stay out of `interrupts`, `interrupts_per_second`\n"
+        "and `cpu_busy_cycles`, as its bytes and descriptors do.\n\n"
+        "**Invariants.** Every run checks its figures before reporting them\n"
+        "(`invariant_violations` in `tb/src/measure.h`, the only statement of\n"
+        "these rules): `bytes_per_cycle` at most `bus.width_bytes`, and at most\n"
+        "`memory.bandwidth_bytes_per_cycle` when set, PCIe's posted writes\n"
+        "included; `interrupts` at most `descriptors` when integrity passes (each\n"
+        "handled interrupt reaps at least one descriptor; only a measured transfer\n"
+        "stopped by an error interrupts without one); `bus_utilization` at most 1;\n"
+        "`cycles` within one clock period of `sim_time_ns`. A violation is a model\n"
+        "bug: exit status 1 with \"internal error\" and no report. The soak and\n"
+        "`scripts/config-mutate` rely on that status and message rather than\n"
+        "restating the rules; `TbInvariants.*` doctor a result to break each one.\n";
     for (const model::StatGroupDef& group : model::statistic_groups()) {
         out += fmt::format(
             "\n## `{}`: {}\n\n| name | unit | description | how measured |\n"

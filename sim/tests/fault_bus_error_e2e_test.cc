@@ -126,5 +126,32 @@ TEST(SimFaultE2E, FaultInThroughputRunFailsIntegrityWithDataBusError) {
     EXPECT_EQ(j["result"]["descriptors"], 3);
 }
 
+// Issue 28: the faulted channel is not measured, yet its interrupts and
+// their CPU time were counted (7 interrupts for 4 measured descriptors).
+// With an interrupt per descriptor the measured window holds exactly one
+// per measured descriptor, and the CPU time of those alone.
+TEST(SimFaultE2E, FaultedChannelsInterruptsStayOutOfTheMeasuredFigures) {
+    TempDir dir;
+    const std::string report = dir.path() + "/r.json";
+    constexpr uint64_t kHandler = 100, kPerDescriptor = 10, kListEntries = 4;
+    std::vector<std::string> args = {"run", "--quiet", "--report", report};
+    for (const std::string& set :
+         {std::string("workload.scenario=bus_fault"), std::string("dma.channels=2"),
+          fmt_key("workload.entries", kListEntries), std::string("workload.chain_depth=1"),
+          std::string("workload.irq_per_descriptor=true"), std::string("fault.kind=data"),
+          std::string("fault.channel=1"), std::string("fault.index=2"),
+          fmt_key("cpu.irq_handler_cycles", kHandler),
+          fmt_key("cpu.per_descriptor_cycles", kPerDescriptor)}) {
+        args.push_back("--set");
+        args.push_back(set);
+    }
+    auto r = run_dmasim(dir, args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json result = json::parse(test::read_file(report))["result"];
+    EXPECT_EQ(result["descriptors"], kListEntries);  // channel 0's, the measured one
+    EXPECT_EQ(result["interrupts"], kListEntries);
+    EXPECT_EQ(result["cpu_busy_cycles"], kListEntries * (kHandler + kPerDescriptor));
+}
+
 }  // namespace
 }  // namespace dmasim::sim

@@ -1,8 +1,9 @@
 // figures_e2e_test.cc - issue 14's impossible figures and runaway runs,
 // through the real binary: each case failed (wrong figure, hang or crash)
-// before the fix. Every report is also checked against the invariants
-// (bytes per cycle within the bus and memory peaks, utilisation within 1,
-// cycles within one clock period of the simulated time).
+// before the fix. Exit status 0 also vouches for the invariants (bytes per
+// cycle within the bus and memory peaks, utilisation within 1, cycles
+// within one clock period of the simulated time): every run checks them
+// itself (tb/src/measure.h).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -11,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e_support.h"
-#include "soak_check.h"
 
 namespace dmasim::sim {
 namespace {
@@ -39,9 +39,7 @@ json run_report(const std::vector<std::string>& args) {
     auto r = run_dmasim(dir, argv);
     EXPECT_EQ(r.status, 0) << r.err;
     if (r.status != 0) return json::object();
-    const json j = json::parse(test::read_file(report));
-    for (const auto& v : soak::invariant_violations(j)) ADD_FAILURE() << v;
-    return j;
+    return json::parse(test::read_file(report));
 }
 
 test::Outcome run_args(const std::vector<std::string>& args) {

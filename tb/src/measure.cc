@@ -45,6 +45,13 @@ std::vector<std::string> invariant_violations(const RunResult& r,
             fmt::format("bytes_per_cycle = {} exceeds memory.bandwidth_bytes_per_cycle "
                         "= {}",
                         r.bytes_per_cycle, bandwidth));
+    // Every handled interrupt reaped a descriptor of the measured window
+    // (one each at most, fewer when they coalesce). Only a measured
+    // transfer stopped by an error interrupts without one, and that run
+    // fails integrity.
+    if (r.integrity && r.interrupts > r.descriptors)
+        out.push_back(fmt::format("interrupts = {} exceeds descriptors = {} in the measured window",
+                                  r.interrupts, r.descriptors));
     if (r.bus_utilization > 1 + kSlack)
         out.push_back(fmt::format("bus_utilization = {} exceeds 1", r.bus_utilization));
     // cycles counts clock edges between the window's ends, so it is within

@@ -30,14 +30,18 @@ struct Window {
 /// Fills the time, throughput, count and utilisation keys of `result` if
 /// anything was measured, and its statistics (model counters plus each
 /// channel's phases as shares of the measured cycles) in any case. Throws
-/// std::logic_error if a figure is impossible (check_invariants).
+/// std::logic_error if a figure is impossible (invariant_violations;
+/// `result.integrity` must be judged already).
 void measure(const std::optional<Window>& window, const model::Platform& platform,
              RunResult& result);
 
 /// The figures no correct model can produce: bytes per cycle above the
-/// bus width or the memory bandwidth, utilisation above 1, cycles that
-/// disagree with the simulated time and the clock period. Returns one
-/// message per violation (empty = sound).
+/// bus width or the memory bandwidth (PCIe writes included), more
+/// interrupts than descriptors in the measured window, utilisation above
+/// 1, cycles that disagree with the simulated time and the clock period.
+/// Returns one message per violation (empty = sound). The one statement of
+/// these rules: every run applies it, so the soak and the config mutator
+/// rely on dmasim's exit status and message instead of restating them.
 std::vector<std::string> invariant_violations(const RunResult& result,
                                               const model::PlatformParams& params,
                                               sc_core::sc_time period);

@@ -103,8 +103,8 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     RunResult result;
     tb.release_all();
     result.leaked_pages = sim_mem_pages_in_use() - pages_before;
+    judge(tb, finished, result);  // first: the invariants depend on integrity
     measure(tb.measured(), platform, result);
-    judge(tb, finished, result);
     result.scenario_results = tb.results();
     platform.set_trace(nullptr);
     if (trace) result.trace_note = trace->cap_note();

@@ -67,9 +67,14 @@ private:
     /// [[noreturn]]: that makes AddressSanitizer treat the call like a throw.)
     void stop_scenario(bool config_error, std::string why);
     bool on_interrupt(sc_core::sc_time raised);
+    struct Reaped {
+        uint64_t descriptors = 0;           ///< on every channel
+        uint64_t measured_descriptors = 0;  ///< on channels running a measured transfer
+        bool for_measured = false;          ///< a measured transfer's channel was acknowledged
+    };
     /// Descriptors the handler run just finished reaps on the channels it
     /// acknowledged (as the channel counts them).
-    uint64_t reap_completions();
+    Reaped reap_completions();
     void fail(const Mismatch& m);
     bool record(const std::optional<Mismatch>& m);
     uint64_t next_pattern_base(uint64_t bytes);
@@ -95,8 +100,8 @@ private:
     std::vector<ScenarioResult> results_;
     model::BusBusy bus_at_first_start_;
     model::BusBusy bus_at_last_completion_;
-    uint64_t interrupts_ = 0;  ///< handler runs that found work
-    uint64_t cpu_busy_ = 0;    ///< CPU cycles spent completing descriptors
+    uint64_t interrupts_ = 0;  ///< handler runs that found a measured transfer's work
+    uint64_t cpu_busy_ = 0;    ///< CPU cycles they spent on it
     uint64_t interrupts_at_first_start_ = 0, cpu_busy_at_first_start_ = 0;
     uint64_t interrupts_at_last_completion_ = 0, cpu_busy_at_last_completion_ = 0;
     Window counts_;  ///< the measured transfers' bytes, descriptors and links

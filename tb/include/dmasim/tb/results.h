@@ -47,12 +47,14 @@ inline constexpr ResultDef kResultDefs[] = {
      "busy cycles of the busiest RAM channel (read or write) / cycles",
      &RunResult::bus_utilization},
     {"interrupts", "interrupts", "interrupts", "interrupts the CPU handled",
-     "handler runs that found a channel pending, START to the last completion handled",
+     "handler runs that found a measured transfer's channel pending, START to the last "
+     "completion handled",
      &RunResult::interrupts},
     {"interrupts_per_second", "1/s", "interrupts per second", "interrupt rate",
      "interrupts / (sim_time_ns / 1e9)", &RunResult::interrupts_per_second},
     {"cpu_busy_cycles", "cycles", "CPU busy cycles", "CPU time completing descriptors",
-     "cpu.irq_handler_cycles per interrupt + cpu.per_descriptor_cycles per descriptor reaped",
+     "cpu.irq_handler_cycles per interrupt + cpu.per_descriptor_cycles per measured "
+     "descriptor reaped",
      &RunResult::cpu_busy_cycles},
     {"cpu_utilization", "fraction", "CPU utilisation",
      "share of cycles the CPU spent in completions", "cpu_busy_cycles / cycles",

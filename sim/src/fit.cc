@@ -1,0 +1,379 @@
+// fit.cc - the search behind `dmasim fit`, its sweeps, and what it prints
+// and writes.
+#include "fit.h"
+
+#include <dmasim/tb/atomic_file.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "config_error.h"
+#include "config_loader.h"
+#include "csv_table.h"
+#include "fit_input.h"
+#include "process.h"
+
+namespace dmasim::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Grid points per key and round: the window around the best shrinks by
+/// about this factor each round, so a range of R values takes log_8(R)
+/// rounds of one sweep each.
+constexpr uint64_t kGrid = 9;
+/// Passes of the grid phase over all keys; it stops earlier once a pass
+/// changes nothing.
+constexpr int kMaxPasses = 3;
+/// Sweeps the pattern phase may take (each scores all 3^n - 1 neighbours).
+constexpr size_t kMaxPatternSweeps = 200;
+
+using Assignment = std::vector<uint64_t>;  ///< value index per fitted key
+
+struct Score {
+    double train = 0, held_out = 0;
+    std::vector<double> predicted;  ///< per row
+};
+
+std::string yaml_list(const std::vector<std::string>& items) {
+    return fmt::format("[{}]", fmt::join(items, ", "));
+}
+
+/// A scalar as YAML reads it back to the same text (keys' canonical texts
+/// are numbers, true/false or plain words; quoting keeps words words).
+std::string yaml_scalar(const KeyDef& key, const std::string& text) {
+    const bool plain =
+        key.type == KeyType::integer || key.type == KeyType::real || key.type == KeyType::boolean;
+    return plain ? text : nlohmann::json(text).dump();
+}
+
+class Fitter {
+public:
+    Fitter(const FitRequest& r, std::vector<FitKey> keys, FitPoints points)
+        : r_(r),
+          keys_(std::move(keys)),
+          points_(std::move(points)),
+          work_(r.work_dir.empty() ? r.output + ".d" : r.work_dir) {}
+
+    /// First each key in turn over shrinking grids (fast on separable
+    /// errors), then a pattern search over every key at once (keys that
+    /// trade off against each other leave a diagonal valley that one key
+    /// at a time cannot walk along).
+    Assignment search(const Assignment& start) {
+        Assignment best = start;
+        for (int pass = 0; pass < kMaxPasses; ++pass) {
+            const Assignment before = best;
+            for (size_t k = 0; k < keys_.size(); ++k) best[k] = search_key(best, k);
+            if (best == before) break;
+        }
+        return pattern_search(best);
+    }
+
+    Score score(const Assignment& a) { return evaluate({a}).front(); }
+    size_t evaluations() const { return evaluations_; }
+    const std::vector<FitKey>& keys() const { return keys_; }
+    const FitPoints& points() const { return points_; }
+
+private:
+    uint64_t search_key(const Assignment& a, size_t k) {
+        uint64_t lo = 0, hi = keys_[k].size() - 1, best = a[k];
+        while (true) {
+            std::vector<uint64_t> grid = grid_over(lo, hi);
+            if (std::find(grid.begin(), grid.end(), best) == grid.end()) grid.push_back(best);
+            std::sort(grid.begin(), grid.end());
+            std::vector<Assignment> candidates(grid.size(), a);
+            for (size_t i = 0; i < grid.size(); ++i) candidates[i][k] = grid[i];
+            const std::vector<Score> scores = evaluate(candidates);
+            size_t at = std::find(grid.begin(), grid.end(), best) - grid.begin();
+            for (size_t i = 0; i < grid.size(); ++i)
+                if (scores[i].train < scores[at].train) at = i;
+            best = grid[at];
+            if (hi - lo + 1 <= kGrid) return best;
+            lo = at > 0 ? grid[at - 1] : grid[at];
+            hi = at + 1 < grid.size() ? grid[at + 1] : grid[at];
+            if (hi - lo < 2) return best;
+        }
+    }
+
+    static std::vector<uint64_t> grid_over(uint64_t lo, uint64_t hi) {
+        std::vector<uint64_t> grid;
+        const uint64_t span = hi - lo;
+        const uint64_t steps = std::min<uint64_t>(span, kGrid - 1);
+        for (uint64_t i = 0; i <= steps; ++i) grid.push_back(lo + (steps ? span * i / steps : 0));
+        grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+        return grid;
+    }
+
+    /// Moves to the best of the 3^n - 1 neighbours at the current steps
+    /// while that improves, halving the steps when none does, down to 1.
+    Assignment pattern_search(Assignment best) {
+        std::vector<uint64_t> step(keys_.size());
+        for (size_t k = 0; k < keys_.size(); ++k)
+            step[k] = std::max<uint64_t>(1, keys_[k].size() / 16);
+        double best_error = score(best).train;
+        for (size_t sweeps = 0; sweeps < kMaxPatternSweeps; ++sweeps) {
+            const std::vector<Assignment> around = neighbours(best, step);
+            const std::vector<Score> scores = evaluate(around);
+            size_t at = around.size();
+            for (size_t i = 0; i < around.size(); ++i)
+                if (scores[i].train < best_error &&
+                    (at == around.size() || scores[i].train < scores[at].train))
+                    at = i;
+            if (at < around.size()) {
+                best = around[at];
+                best_error = scores[at].train;
+            } else if (*std::max_element(step.begin(), step.end()) > 1) {
+                for (auto& s : step) s = std::max<uint64_t>(1, s / 2);
+            } else {
+                break;
+            }
+        }
+        return best;
+    }
+
+    std::vector<Assignment> neighbours(const Assignment& at,
+                                       const std::vector<uint64_t>& step) const {
+        std::vector<Assignment> out = {at};
+        for (size_t k = 0; k < keys_.size(); ++k) {
+            const size_t n = out.size();
+            for (size_t i = 0; i < n; ++i) {
+                if (out[i][k] >= step[k]) out.push_back(out[i]), out.back()[k] -= step[k];
+                if (out[i][k] + step[k] < keys_[k].size())
+                    out.push_back(out[i]), out.back()[k] += step[k];
+            }
+        }
+        out.erase(out.begin());  // `at` itself is scored already
+        return out;
+    }
+
+    /// Scores every assignment in one sweep: each assignment's values for
+    /// the fitted keys, zipped with each point's.
+    std::vector<Score> evaluate(const std::vector<Assignment>& assignments) {
+        ++evaluations_;
+        fs::create_directories(work_);
+        const std::string sweep = (work_ / "fit-sweep.yaml").string();
+        tb::write_file_atomically(sweep, sweep_yaml(assignments));
+        const std::string log = (work_ / "fit-sweep.log").string();
+        const std::vector<std::string> argv = {r_.dmasim_exe,
+                                               "sweep",
+                                               sweep,
+                                               "--out",
+                                               (work_ / "points").string(),
+                                               "-j",
+                                               std::to_string(r_.jobs),
+                                               "--resume",
+                                               "--no-plot",
+                                               "--max-sim-cycles",
+                                               std::to_string(r_.max_sim_cycles)};
+        const pid_t pid = spawn(argv, log, log);
+        int status = 0;
+        for (pid_t done = 0; done != pid;) std::tie(done, status) = wait_any();
+        if (status != 0)
+            throw std::runtime_error(fmt::format(
+                "a point of the fit's sweep failed (exit status {}); see {}", status, log));
+        return read_scores(assignments);
+    }
+
+    /// The values of a zipped column: each assignment's, for every point.
+    std::string sweep_yaml(const std::vector<Assignment>& assignments) const {
+        std::string y = fmt::format(
+            "# Written by dmasim fit: one evaluation of its search.\n"
+            "base: {}\nzip:\n",
+            nlohmann::json(fs::absolute(r_.profile).string()).dump());
+        for (size_t k = 0; k < keys_.size(); ++k) {
+            std::vector<std::string> column;
+            for (const Assignment& a : assignments)
+                column.insert(column.end(), points_.measured.size(),
+                              std::to_string(keys_[k].value(a[k])));
+            y += fmt::format("  {}: {}\n", keys_[k].def->name, yaml_list(column));
+        }
+        for (size_t c = 0; c < points_.keys.size(); ++c) {
+            const KeyDef& key = *find_key(points_.keys[c]);
+            std::vector<std::string> column;
+            for (size_t i = 0; i < assignments.size(); ++i)
+                for (const auto& row : points_.values) column.push_back(yaml_scalar(key, row[c]));
+            y += fmt::format("  {}: {}\n", key.name, yaml_list(column));
+        }
+        return y;
+    }
+
+    /// Reads the sweep's results.csv back, matching rows by their swept
+    /// values (so the sweep's point order does not matter).
+    std::vector<Score> read_scores(const std::vector<Assignment>& assignments) const {
+        const CsvTable results = read_csv((work_ / "points" / "results.csv").string());
+        std::vector<int> columns;
+        for (const auto& key : keys_) columns.push_back(results.column(key.def->name));
+        for (const auto& key : points_.keys) columns.push_back(results.column(key));
+        const int measure = results.column(points_.measure);
+        if (measure < 0 || std::find(columns.begin(), columns.end(), -1) != columns.end())
+            throw std::runtime_error(
+                fmt::format("{}: the fit's sweep results lack a column", results.file));
+        std::map<std::vector<std::string>, double> predicted;
+        for (const CsvRow& row : results.rows) {
+            std::vector<std::string> id;
+            for (int c : columns) id.push_back(row.fields[c]);
+            predicted[id] = std::stod(row.fields[measure]);
+        }
+        std::vector<Score> scores;
+        for (const Assignment& a : assignments) {
+            Score s;
+            size_t train = 0, held = 0;
+            for (size_t p = 0; p < points_.measured.size(); ++p) {
+                std::vector<std::string> id;
+                for (size_t k = 0; k < keys_.size(); ++k)
+                    id.push_back(std::to_string(keys_[k].value(a[k])));
+                id.insert(id.end(), points_.values[p].begin(), points_.values[p].end());
+                const auto it = predicted.find(id);
+                if (it == predicted.end())
+                    throw std::runtime_error(fmt::format("{}: no result for the point of {}:{}",
+                                                         results.file, points_.file,
+                                                         points_.lines[p]));
+                s.predicted.push_back(it->second);
+                const double error = std::fabs(it->second / points_.measured[p] - 1);
+                (points_.held_out[p] ? s.held_out : s.train) += error;
+                ++(points_.held_out[p] ? held : train);
+            }
+            if (train) s.train /= train;
+            if (held) s.held_out /= held;
+            scores.push_back(std::move(s));
+        }
+        return scores;
+    }
+
+    const FitRequest& r_;
+    std::vector<FitKey> keys_;
+    FitPoints points_;
+    fs::path work_;
+    size_t evaluations_ = 0;
+};
+
+/// The profile's own value of each key (nearest allowed), where the search starts.
+Assignment starting_point(const std::vector<FitKey>& keys, const std::string& profile) {
+    const tb::SimConfig config = load_config(profile, {});
+    Assignment a;
+    for (const FitKey& key : keys)
+        a.push_back(key.index_of(std::get<uint64_t>(key.def->get(config))));
+    return a;
+}
+
+std::vector<std::string> split_dots(const std::string& name) {
+    std::vector<std::string> parts;
+    for (size_t from = 0;;) {
+        const size_t dot = name.find('.', from);
+        parts.push_back(name.substr(from, dot - from));
+        if (dot == std::string::npos) return parts;
+        from = dot + 1;
+    }
+}
+
+void print_residuals(const Fitter& f, const Score& s) {
+    const FitPoints& p = f.points();
+    fmt::print("{:>6}  {:<60} {:>14} {:>14} {:>9}\n", "line", "point", "measured",
+               fmt::format("dmasim {}", p.measure == "cycles" ? "cycles" : "GB/s"), "error");
+    for (size_t r = 0; r < p.measured.size(); ++r) {
+        std::vector<std::string> kv;
+        for (size_t c = 0; c < p.keys.size(); ++c)
+            kv.push_back(fmt::format("{}={}", p.keys[c], p.values[r][c]));
+        fmt::print("{:>6}  {:<60} {:>14.6g} {:>14.6g} {:>+8.2f}%{}\n", p.lines[r],
+                   fmt::format("{}", fmt::join(kv, " ")), p.measured[r], s.predicted[r],
+                   100 * (s.predicted[r] / p.measured[r] - 1), p.held_out[r] ? "  held out" : "");
+    }
+}
+
+std::string held_out_text(const FitPoints& p, const Score& s) {
+    const auto n = std::count(p.held_out.begin(), p.held_out.end(), true);
+    return n ? fmt::format("{:.2f} % ({} point{})", 100 * s.held_out, n, n == 1 ? "" : "s")
+             : std::string("none (fewer than 5 points)");
+}
+
+/// The fitted profile: the original as its base, the fitted keys nested
+/// by section, each with a comment saying what it was fitted to.
+std::string fitted_yaml(const FitRequest& r, const Fitter& f, const Assignment& a, const Score& s) {
+    const FitPoints& p = f.points();
+    const fs::path out_dir = fs::absolute(r.output).parent_path();
+    std::string y = fmt::format(
+        "# Fitted by `dmasim fit` to {} ({} points, measurement {}).\n"
+        "# Mean |relative error|: training {:.2f} %, held-out {}.\n"
+        "base: {}\n",
+        r.points, p.measured.size(), p.measure, 100 * s.train, held_out_text(p, s),
+        nlohmann::json(fs::relative(fs::absolute(r.profile), out_dir).string()).dump());
+    // Sorted by name, so each section opens once; a section header is
+    // written where a key's path first differs from the previous key's.
+    std::vector<size_t> order(f.keys().size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+        return split_dots(f.keys()[i].def->name) < split_dots(f.keys()[j].def->name);
+    });
+    std::vector<std::string> previous;
+    for (size_t k : order) {
+        const FitKey& key = f.keys()[k];
+        const std::vector<std::string> path = split_dots(key.def->name);
+        size_t same = 0;
+        while (same + 1 < path.size() && same < previous.size() && path[same] == previous[same])
+            ++same;
+        for (size_t d = same; d + 1 < path.size(); ++d)
+            y += fmt::format("{:{}}{}:\n", "", 2 * d, path[d]);
+        y += fmt::format("{:{}}{}: {}  # fitted over {}..{}\n", "", 2 * (path.size() - 1),
+                         path.back(), key.value(a[k]), key.lo, key.hi);
+        previous = path;
+    }
+    return y;
+}
+
+/// Every point must be a valid configuration with the fitted keys at any
+/// value of their ranges; checked at both ends of each range, before
+/// anything runs, so a bad row is named rather than skipped by a sweep.
+void check_points(const std::string& profile, const std::vector<FitKey>& keys,
+                  const FitPoints& points) {
+    for (size_t r = 0; r < points.measured.size(); ++r) {
+        for (const bool high : {false, true}) {
+            std::vector<std::string> sets;
+            for (size_t c = 0; c < points.keys.size(); ++c)
+                sets.push_back(points.keys[c] + "=" + points.values[r][c]);
+            for (const FitKey& key : keys)
+                sets.push_back(fmt::format("{}={}", key.def->name, high ? key.hi : key.lo));
+            try {
+                load_config(profile, sets);
+            } catch (const ConfigError& e) {
+                throw ConfigError({points.file, points.lines[r]}, e.what(), e.keys);
+            } catch (const tb::ConfigError& e) {
+                throw ConfigError({points.file, points.lines[r]}, e.what());
+            }
+        }
+    }
+}
+
+}  // namespace
+
+int run_fit(const FitRequest& r) {
+    std::vector<FitKey> keys;
+    for (const auto& arg : r.keys) {
+        keys.push_back(parse_fit_key(arg));
+        for (size_t i = 0; i + 1 < keys.size(); ++i)
+            if (keys[i].def == keys.back().def)
+                throw ConfigError({"--key", 0},
+                                  fmt::format("'{}' is given twice", keys.back().def->name));
+    }
+    FitPoints points = read_fit_points(r.points, keys);
+    check_points(r.profile, keys, points);
+    Fitter fitter(r, keys, std::move(points));
+    const Assignment best = fitter.search(starting_point(keys, r.profile));
+    const Score s = fitter.score(best);
+
+    print_residuals(fitter, s);
+    for (size_t k = 0; k < keys.size(); ++k)
+        fmt::print("fitted {} = {} (searched {}..{})\n", keys[k].def->name, keys[k].value(best[k]),
+                   keys[k].lo, keys[k].hi);
+    fmt::print("mean |relative error|: training {:.2f} %, held-out {}; {} sweeps\n", 100 * s.train,
+               held_out_text(fitter.points(), s), fitter.evaluations());
+    tb::write_file_atomically(r.output, fitted_yaml(r, fitter, best, s));
+    fmt::print("wrote {}\n", r.output);
+    return 0;
+}
+
+}  // namespace dmasim::sim

@@ -1,0 +1,49 @@
+// fit_input.h - what `dmasim fit` reads: the keys to fit with their
+// ranges, and the measured points, each checked before anything runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config_keys.h"
+
+namespace dmasim::sim {
+
+/// A whole-number key and the values the search may give it: every
+/// integer of [lo, hi], or only the powers of two there for keys that
+/// must be one. Values are addressed by index, 0 .. size() - 1.
+struct FitKey {
+    const KeyDef* def = nullptr;
+    uint64_t lo = 0, hi = 0;
+
+    uint64_t size() const;
+    uint64_t value(uint64_t index) const;
+    /// Index of the allowed value nearest `v` (clamped into the range).
+    uint64_t index_of(uint64_t v) const;
+};
+
+/// Parses "KEY=LO..HI" (LO and HI may carry units, e.g. 1KiB..64KiB).
+/// Throws ConfigError naming the argument: unknown key, a key that is not a
+/// whole number (only those can be fitted), LO > HI, or a bound outside
+/// the key's own range.
+FitKey parse_fit_key(const std::string& arg);
+
+/// The measured points: config columns (canonical value text per row) and
+/// one measurement per row.
+struct FitPoints {
+    std::string file;
+    std::string measure;                           ///< "cycles" or "throughput_gbps"
+    std::vector<std::string> keys;                 ///< config key columns, file order
+    std::vector<std::vector<std::string>> values;  ///< [row][key], canonical
+    std::vector<double> measured;                  ///< [row]
+    std::vector<int> lines;                        ///< [row] line in the file
+    std::vector<bool> held_out;                    ///< [row]
+};
+
+/// Reads POINTS.csv. Throws ConfigError naming file, line and column for
+/// an unknown column, a fitted key given as a column, a value its key
+/// refuses, or a measurement that is missing, not a number or not > 0.
+FitPoints read_fit_points(const std::string& path, const std::vector<FitKey>& fitted);
+
+}  // namespace dmasim::sim

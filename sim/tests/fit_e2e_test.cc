@@ -1,0 +1,148 @@
+// fit_e2e_test.cc - `dmasim fit` through the real binary: it recovers
+// settings hidden in points dmasim itself made, and refuses bad input
+// naming the file, line and column before anything runs.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "e2e_support.h"
+
+namespace dmasim::sim {
+namespace {
+
+using test::read_file;
+using test::run_dmasim;
+using test::TempDir;
+
+const std::string kProfile = DMASIM_SOURCE_DIR "/configs/default.yaml";
+
+/// A serial engine, one read in flight: every descriptor pays its setup
+/// once and every burst the read latency, so lists of one-burst and of
+/// many-burst segments tell the two apart (cycles ~ N (S + b L + ...)).
+std::string serial_profile(const TempDir& dir) {
+    return dir.write("serial.yaml", fmt::format("base: {}\ndma:\n  descriptor_overlap: false\n"
+                                                "  max_outstanding_reads: 1\n",
+                                                kProfile));
+}
+
+/// Cycles of one small list with the hidden settings `hidden`.
+uint64_t cycles_of(const TempDir& dir, const std::string& profile, unsigned entries,
+                   unsigned segment_bytes, const std::vector<std::string>& hidden) {
+    const std::string report = dir.path() + "/point.json";
+    std::vector<std::string> args = {"run",
+                                     profile,
+                                     "--quiet",
+                                     "--report",
+                                     report,
+                                     "--set",
+                                     fmt::format("workload.entries={}", entries),
+                                     "--set",
+                                     fmt::format("workload.segment_bytes={}", segment_bytes),
+                                     "--set",
+                                     "workload.chain_depth=1"};
+    for (const auto& h : hidden) args.insert(args.end(), {"--set", h});
+    EXPECT_EQ(run_dmasim(dir, args).status, 0);
+    return nlohmann::json::parse(read_file(report))["result"]["cycles"].get<uint64_t>();
+}
+
+TEST(SimFitE2E, RecoversTwoSettingsHiddenInPointsDmasimMade) {
+    TempDir dir;
+    const std::string profile = serial_profile(dir);
+    // Neither hidden value is the profile's (2 and 50) nor a first-round
+    // grid point of its range, so the search has to find them.
+    const std::vector<std::string> hidden = {"dma.descriptor_setup_cycles=7",
+                                             "memory.read_latency_cycles=23"};
+    std::string csv = "workload.entries,workload.segment_bytes,workload.chain_depth,cycles\n";
+    const std::pair<unsigned, unsigned> rows[] = {
+        {2, 64}, {4, 4096}, {16, 64}, {8, 512}, {3, 1024}};
+    for (const auto& [entries, bytes] : rows)
+        csv += fmt::format("{},{},1,{}\n", entries, bytes,
+                           cycles_of(dir, profile, entries, bytes, hidden));
+    const std::string points = dir.write("points.csv", csv);
+    const std::string fitted = dir.path() + "/fitted.yaml";
+
+    const auto out = run_dmasim(
+        dir, {"fit", profile, "--points", points, "--key", "dma.descriptor_setup_cycles=0..12",
+              "--key", "memory.read_latency_cycles=1..40", "-o", fitted, "-j", "2"});
+
+    ASSERT_EQ(out.status, 0) << out.err;
+    EXPECT_NE(out.out.find("fitted dma.descriptor_setup_cycles = 7 "), std::string::npos)
+        << out.out;
+    EXPECT_NE(out.out.find("fitted memory.read_latency_cycles = 23 "), std::string::npos)
+        << out.out;
+    // Five points: the fifth is held out, and both errors are zero.
+    EXPECT_NE(out.out.find("training 0.00 %, held-out 0.00 % (1 point)"), std::string::npos)
+        << out.out;
+    const std::string yaml = read_file(fitted);
+    EXPECT_NE(yaml.find("descriptor_setup_cycles: 7  # fitted over 0..12"), std::string::npos)
+        << yaml;
+    EXPECT_NE(yaml.find("read_latency_cycles: 23  # fitted over 1..40"), std::string::npos) << yaml;
+    // The fitted profile runs as a config and gives the measured cycles.
+    const std::string report = dir.path() + "/check.json";
+    ASSERT_EQ(run_dmasim(
+                  dir, {"run", fitted, "--quiet", "--report", report, "--set", "workload.entries=4",
+                        "--set", "workload.segment_bytes=4096", "--set", "workload.chain_depth=1"})
+                  .status,
+              0);
+    EXPECT_EQ(nlohmann::json::parse(read_file(report))["result"]["cycles"].get<uint64_t>(),
+              cycles_of(dir, profile, 4, 4096, hidden));
+}
+
+struct BadFit {
+    std::string name, csv, key, message;
+};
+
+// Names the case in ctest's output rather than dumping its bytes.
+void PrintTo(const BadFit& bad, std::ostream* os) { *os << bad.name; }
+
+class SimFitBadInputE2E : public testing::TestWithParam<BadFit> {};
+
+TEST_P(SimFitBadInputE2E, ExitsTwoNamingTheProblemBeforeAnythingRuns) {
+    TempDir dir;
+    const BadFit& bad = GetParam();
+    const std::string points = dir.write("points.csv", bad.csv);
+    const auto out = run_dmasim(dir, {"fit", kProfile, "--points", points, "--key", bad.key, "-o",
+                                      dir.path() + "/fitted.yaml"});
+    EXPECT_EQ(out.status, 2) << out.err;
+    EXPECT_NE(out.err.find(bad.message), std::string::npos) << out.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() + "/fitted.yaml"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() + "/fitted.yaml.d"));
+}
+
+const std::string kSetup = "dma.descriptor_setup_cycles=0..8";
+
+INSTANTIATE_TEST_SUITE_P(
+    Inputs, SimFitBadInputE2E,
+    testing::Values(
+        BadFit{"UnknownColumn", "workload.entriez,cycles\n4,100\n", kSetup,
+               "points.csv:1: column 'workload.entriez' is neither a config key"},
+        BadFit{"NonNumericMeasurement", "workload.entries,cycles\n4,100\n8,fast\n", kSetup,
+               "points.csv:3: column 'cycles': 'fast' is not a positive number"},
+        BadFit{"MissingMeasurement", "workload.entries,cycles\n4,\n", kSetup,
+               "points.csv:2: column 'cycles': '' is not a positive number"},
+        BadFit{"NoMeasurementColumn", "workload.entries\n4\n", kSetup,
+               "points.csv:1: no measurement column"},
+        BadFit{"TwoMeasurements", "cycles,throughput_gbps\n4,1\n", kSetup,
+               "two measurements, 'cycles' and 'throughput_gbps'"},
+        BadFit{"ValueTheKeyRefuses", "workload.entries,cycles\n0,100\n", kSetup,
+               "points.csv:2: column 'workload.entries'"},
+        BadFit{"FieldCountOff", "workload.entries,cycles\n4,100,7\n", kSetup,
+               "points.csv:2: 3 fields where the header has 2"},
+        BadFit{"InvalidCombination", "workload.entries,workload.chain_depth,cycles\n4,8,100\n",
+               kSetup, "points.csv:2: "},
+        BadFit{"FittedKeyAsColumn", "dma.descriptor_setup_cycles,cycles\n4,100\n", kSetup,
+               "column 'dma.descriptor_setup_cycles' is a key being fitted"},
+        BadFit{"KeyNotFittable", "workload.entries,cycles\n4,100\n", "dma.descriptor_format=0..1",
+               "'dma.descriptor_format' cannot be fitted"},
+        BadFit{"EmptyRange", "workload.entries,cycles\n4,100\n", "dma.descriptor_setup_cycles=9..4",
+               "the range 9..4 is empty"},
+        BadFit{"RangeOutsideTheKeys", "workload.entries,cycles\n4,100\n",
+               "dma.descriptor_setup_cycles=0..99999999", "out of range"},
+        BadFit{"NotARange", "workload.entries,cycles\n4,100\n", "dma.descriptor_setup_cycles=4",
+               "is not KEY=LO..HI"}),
+    [](const testing::TestParamInfo<BadFit>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace dmasim::sim
