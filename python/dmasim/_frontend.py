@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,7 +24,7 @@ def binary():
     """Path of the dmasim binary: $DMASIM_EXE, else the source tree's
     build/sim/dmasim, else `dmasim` on PATH."""
     if os.environ.get("DMASIM_EXE"):
-        return os.environ["DMASIM_EXE"]
+        return os.environ["DMASIM_EXE"]  # checked when it runs (_call)
     built = os.path.join(_HERE, "..", "..", "build", "sim", "dmasim")
     if os.access(built, os.X_OK):
         return os.path.normpath(built)
@@ -39,7 +40,12 @@ def _call(args, failure_ok=False):
     (bad input) raises DmasimError, and so does 1 unless `failure_ok` (a
     failed run or sweep point whose outcome the caller reads from files)."""
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    done = subprocess.run([binary()] + args, capture_output=True, text=True, env=env)
+    exe = binary()
+    try:
+        done = subprocess.run([exe] + args, capture_output=True, text=True, env=env)
+    except OSError as e:  # missing, not executable, not a program
+        raise DmasimError(f"cannot run the dmasim binary {exe}: {e.strerror}; build it "
+                          "(cmake --build build) or set DMASIM_EXE", 2) from None
     if done.returncode not in (0, 1) or (done.returncode == 1 and not failure_ok):
         message = done.stderr.strip() or done.stdout.strip() or f"exit status {done.returncode}"
         raise DmasimError(message, done.returncode)
@@ -110,14 +116,16 @@ def run(config=None, *, trace=None, vcd=None, **sets):
 
 def sweep(spec, out=None, *, jobs=None, resume=False, frame=None, **sets):
     """Runs a sweep and returns its results.csv as a pandas DataFrame (a
-    list of dicts without pandas, or with frame=False).
+    list of dicts with frame=False; without pandas, frame=None raises
+    DmasimError naming the package to install).
 
     `spec`: a sweep file path, or a dict with the sections of a sweep file
     (`base`, `set`, `sweep`, `zip`; docs/sweeps.md). `out`: the output
     folder (default: a temporary one, removed afterwards); `resume` reruns
     only points without a complete report. Keyword arguments are --set
-    overrides for every point. Failed points are missing from the result
-    (dmasim lists them in OUT/failures.txt)."""
+    overrides for every point. Failed points, including those whose
+    integrity check failed, are missing from the result (dmasim lists them
+    in OUT/failures.txt)."""
     if out is None:
         with tempfile.TemporaryDirectory(prefix="dmasim-sweep-") as folder:
             return sweep(spec, os.path.join(folder, "out"), jobs=jobs, resume=resume,
@@ -145,30 +153,78 @@ def _number(text):
     return text
 
 
+class Rows(list):
+    """load()'s list of dicts; `context` is what plot() needs of the sweep
+    (its subtitle and peak line) once the sweep folder is gone."""
+    context = None
+
+
 def load(folder, frame=None):
-    """The results.csv of an existing sweep folder (or a CSV path), as a
-    pandas DataFrame, or a list of dicts (numbers converted) when pandas is
-    missing or frame=False."""
+    """The results.csv of an existing sweep folder (or a CSV path) without
+    the points whose integrity check failed: a pandas DataFrame, or with
+    frame=False a list of dicts (numbers converted). Without pandas,
+    frame=None raises DmasimError naming the package to install."""
     path = os.fspath(folder)
     if os.path.isdir(path):
         path = os.path.join(path, "results.csv")
-    if frame is not False:
-        try:
-            import pandas
-            return pandas.read_csv(path)
-        except ImportError:
-            if frame:
-                raise
-    with open(path, newline="") as f:
-        return [{k: _number(v) for k, v in row.items()} for row in csv.DictReader(f)]
+    context = _sweep_context(os.path.dirname(path))
+    if frame is False:
+        with open(path, newline="") as f:
+            rows = Rows({k: _number(v) for k, v in row.items()} for row in csv.DictReader(f))
+        rows[:] = [r for r in rows if r.get("integrity") != "fail"]
+        rows.context = context
+        return rows
+    try:
+        import pandas
+    except ImportError:
+        raise DmasimError(f"pandas is missing for {sys.executable}: install the Debian package "
+                          "python3-pandas (sudo apt-get install python3-pandas), or pass "
+                          "frame=False for a list of dicts", 1) from None
+    df = pandas.read_csv(path)
+    if "integrity" in df.columns:
+        df = df[df["integrity"] != "fail"].reset_index(drop=True)
+    df.attrs["dmasim"] = context
+    return df
+
+
+def _sweep_context(folder):
+    """sweep.json's swept keys and plot choice, and the first complete
+    point report's config and result; None outside a sweep folder."""
+    try:
+        with open(os.path.join(folder, "sweep.json")) as f:
+            manifest = json.load(f)
+        for point in manifest.get("points", []):
+            if "skipped" in point:
+                continue
+            try:
+                with open(os.path.join(folder, "points", point["id"] + ".json")) as f:
+                    report = json.load(f)
+            except (OSError, ValueError):
+                continue
+            return {"manifest": {"swept_keys": manifest.get("swept_keys", []),
+                                 "plot": manifest.get("plot", {}),
+                                 "points": [{"index": 0, "id": point["id"], "values": {}}]},
+                    "report": {"config": report["config"], "result": report["result"]}}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return None
+
+
+# Files plot() wrote in this process: it replaces those, nothing else.
+_drawn = set()
 
 
 def plot(data, output, *, x="workload.entries", y="throughput_gbps",
-         series=("workload.chain_depth",), logx=False, logy=False):
+         series=("workload.chain_depth",), logx=False, logy=False, overwrite=False):
     """Draws `y` against `x`, one line per value of the `series` columns,
-    with `dmasim plot` (the same code, labels and units as the CLI).
-    `data`: a sweep folder, a CSV path, a DataFrame or a list of dicts.
-    Returns `output`."""
+    with `dmasim plot` (the same code, labels, units, subtitle and peak
+    line as the CLI). `data`: a sweep folder, a CSV path, or what sweep()
+    or load() returned. An existing `output` that plot() did not draw is
+    kept (DmasimError) unless overwrite=True. Returns `output`."""
+    target = os.path.realpath(os.fspath(output))
+    if os.path.lexists(output) and target not in _drawn and not overwrite:
+        raise DmasimError(f"{os.fspath(output)} exists and dmasim.plot() did not draw it: "
+                          "choose another name or pass overwrite=True", 2)
     with tempfile.TemporaryDirectory(prefix="dmasim-plot-") as folder:
         path = _csv_of(data, folder)
         args = ["plot", path, "-o", os.fspath(output), "--x", x, "--y", y]
@@ -177,6 +233,7 @@ def plot(data, output, *, x="workload.entries", y="throughput_gbps",
         args += ["--logx"] if logx else []
         args += ["--logy"] if logy else []
         _call(args)
+    _drawn.add(target)
     return output
 
 
@@ -186,6 +243,8 @@ def _csv_of(data, folder):
         path = os.fspath(data)
         return os.path.join(path, "results.csv") if os.path.isdir(path) else path
     path = os.path.join(folder, "results.csv")
+    _write_context(getattr(data, "attrs", {}).get("dmasim") or getattr(data, "context", None),
+                   folder)
     if hasattr(data, "to_csv"):
         data.to_csv(path, index=False)
         return path
@@ -195,3 +254,16 @@ def _csv_of(data, folder):
         writer.writeheader()
         writer.writerows(rows)
     return path
+
+
+def _write_context(context, folder):
+    """The sweep's context as `dmasim plot` reads it beside the CSV: a
+    sweep.json and the one point report it names."""
+    if not context:
+        return
+    os.makedirs(os.path.join(folder, "points"))
+    with open(os.path.join(folder, "sweep.json"), "w") as f:
+        json.dump(context["manifest"], f)
+    point = context["manifest"]["points"][0]["id"]
+    with open(os.path.join(folder, "points", point + ".json"), "w") as f:
+        json.dump(context["report"], f)

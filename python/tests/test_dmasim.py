@@ -55,6 +55,85 @@ class SweepTest(unittest.TestCase):
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
 
+class PlotTest(unittest.TestCase):
+    def draw_svg(self, data, folder):
+        svg = dmasim.plot(data, os.path.join(folder, "t.svg"))
+        with open(svg) as f:
+            return f.read()
+
+    def test_plot_of_a_table_keeps_the_sweeps_subtitle_and_peak_line(self):
+        # default.yaml: 16-byte bus at 1000 MHz peaks at 16 x 1000 / 1000 = 16 GB/s.
+        tables = [dmasim.sweep(GRID, frame=False)] + ([dmasim.sweep(GRID)] if pandas else [])
+        for table in tables:
+            with tempfile.TemporaryDirectory() as tmp:
+                text = self.draw_svg(table, tmp)
+                self.assertIn("peak: 16 B x 1000 MHz = 16 GB/s", text)
+                self.assertIn("clock 1000 MHz", text)
+
+    def test_plot_keeps_a_file_it_did_not_draw_unless_asked(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = dmasim.sweep(GRID, os.path.join(tmp, "out"), frame=False)
+            mine = os.path.join(tmp, "mine.png")
+            with open(mine, "w") as f:
+                f.write("my own picture")
+            with self.assertRaises(dmasim.DmasimError) as caught:
+                dmasim.plot(rows, mine)
+            self.assertIn("overwrite=True", str(caught.exception))
+            with open(mine) as f:
+                self.assertEqual(f.read(), "my own picture")
+            # Its own drawing it redraws; someone else's only when asked.
+            drawn = os.path.join(tmp, "drawn.png")
+            dmasim.plot(rows, drawn)
+            dmasim.plot(rows, drawn)
+            dmasim.plot(rows, mine, overwrite=True)
+            with open(mine, "rb") as f:
+                self.assertEqual(f.read(4), b"\x89PNG")
+
+
+class FailureTest(unittest.TestCase):
+    def test_points_whose_integrity_failed_are_missing_from_the_table(self):
+        spec = {"set": {"workload.entries": 4, "workload.segment_bytes": "1KiB"},
+                "sweep": {"fault.kind": ["none", "data"]}}
+        rows = dmasim.sweep(spec, frame=False)
+        self.assertEqual([r["integrity"] for r in rows], ["pass"])
+        if pandas:
+            self.assertEqual(list(dmasim.sweep(spec)["integrity"]), ["pass"])
+
+    def test_missing_pandas_names_the_package_or_a_list(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            dmasim.sweep(GRID, out, frame=False)
+            saved = sys.modules.get("pandas")
+            sys.modules["pandas"] = None  # import pandas now raises ImportError
+            try:
+                with self.assertRaises(dmasim.DmasimError) as caught:
+                    dmasim.load(out)
+                self.assertIn("python3-pandas", str(caught.exception))
+                self.assertIn("frame=False", str(caught.exception))
+                self.assertEqual(len(dmasim.load(out, frame=False)), 4)
+            finally:
+                if saved is None:
+                    del sys.modules["pandas"]
+                else:
+                    sys.modules["pandas"] = saved
+
+    def test_a_missing_or_unrunnable_binary_is_a_dmasim_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            not_executable = os.path.join(tmp, "dmasim")
+            with open(not_executable, "w") as f:
+                f.write("#!/bin/sh\n")
+            saved = os.environ["DMASIM_EXE"]
+            try:
+                for exe in (os.path.join(tmp, "missing"), not_executable):
+                    os.environ["DMASIM_EXE"] = exe
+                    with self.assertRaises(dmasim.DmasimError) as caught:
+                        dmasim.version()
+                    self.assertEqual(caught.exception.status, 2)
+                    self.assertIn(exe, str(caught.exception))
+            finally:
+                os.environ["DMASIM_EXE"] = saved
+
+
 class RunTest(unittest.TestCase):
     def test_run_returns_the_report_of_a_nested_config_with_sets(self):
         report = dmasim.run({"workload": {"entries": 8, "segment_bytes": 1024}},

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "config_keys.h"
@@ -40,6 +41,7 @@ struct SweepContext {
     std::vector<std::string> swept;
     Json plot = Json::object();
     Json config = Json::object();
+    Json report = Json::object();
 };
 
 SweepContext sweep_context(const std::string& csv) {
@@ -53,6 +55,7 @@ SweepContext sweep_context(const std::string& csv) {
         if (point.contains("skipped")) continue;
         if (auto report = read_complete_report(dir.report(point["id"].get<std::string>()))) {
             out.config = (*report)["config"];
+            out.report = std::move(*report);
             break;
         }
     }
@@ -63,17 +66,94 @@ bool swept(const SweepContext& c, const std::string& key) {
     return std::find(c.swept.begin(), c.swept.end(), key) != c.swept.end();
 }
 
-std::string short_label(const std::string& column) {
-    const auto info = find_column(column);
-    return info ? info->label : column;
+/// A column's unit: from the definitions, else (a scenario's own result)
+/// from the report that defines it.
+std::string unit_of(const SweepContext& c, const std::string& column) {
+    if (const auto info = find_column(column)) return info->unit;
+    const Json* result = c.report.contains("result") ? &c.report["result"] : nullptr;
+    if (result && result->contains("scenario_results") &&
+        (*result)["scenario_results"].contains(column))
+        return (*result)["scenario_results"][column].value("unit", "");
+    return "";
 }
 
+/// "iotlb" reads "IOTLB": the abbreviations key names use.
+std::string spelled(std::string word) {
+    static const std::pair<const char*, const char*> kWords[] = {
+        {"iotlb", "IOTLB"}, {"iommu", "IOMMU"}, {"irq", "IRQ"}, {"cpu", "CPU"}, {"dma", "DMA"},
+        {"pcie", "PCIe"},   {"mhz", "MHz"},     {"tlb", "TLB"}, {"ns", "ns"}};
+    for (const auto& [raw, text] : kWords)
+        if (word == raw) return text;
+    return word;
+}
+
+/// A readable name for a column, without its unit (the plot adds that):
+/// "iommu.iotlb_ways" -> "IOTLB ways", "bus.width_bytes" -> "bus width",
+/// "clock_mhz" -> "clock", "throughput_gbps" -> "throughput".
+std::string name_of(const SweepContext& c, const std::string& column) {
+    const auto info = find_column(column);
+    if (info && !find_key(column)) return info->label;  // results and statistics
+    const auto dot = column.rfind('.');
+    const std::string last = column.substr(dot == std::string::npos ? 0 : dot + 1);
+    std::string unit = unit_of(c, column);
+    std::transform(unit.begin(), unit.end(), unit.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    std::vector<std::string> raw;
+    for (size_t at = 0, next; at <= last.size(); at = next + 1) {
+        next = std::min(last.find('_', at), last.size());
+        raw.push_back(last.substr(at, next - at));
+    }
+    // The unit in the name goes, the axis shows it: "read_latency_cycles"
+    // -> "read latency"; a byte count is a size unless the name says which
+    // ("width"); a time in ns is a time ("iteration_ns_min" -> "iteration
+    // time min").
+    // Counts ("iotlb_entries", "max_burst_beats") keep their word.
+    const bool measure = unit == "bytes" || unit == "cycles" || unit == "mhz" || unit == "ns";
+    std::vector<std::string> words;
+    for (const std::string& word : raw) {
+        if (word != unit || !measure || raw.size() == 1)
+            words.push_back(spelled(word));
+        else if (unit == "bytes" && words.back() != "width" && words.back() != "size")
+            words.push_back("size");
+        else if (unit == "ns")
+            words.push_back("time");
+    }
+    // A lone generic word ("width", "tags") needs its section: "bus width".
+    const std::string section = dot == std::string::npos ? "" : column.substr(0, column.find('.'));
+    if (words.size() == 1 && !section.empty() && section != "workload" && section != "scenario")
+        words.insert(words.begin(), spelled(section));
+    return fmt::format("{}", fmt::join(words, " "));
+}
+
+std::string capitalised(std::string s) {
+    if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+    return s;
+}
+
+/// 1000.0 -> "1000", 4096 bytes -> "4 KiB", "mem_to_dev" as it is.
+std::string value_text(const Json& v, const std::string& unit) {
+    if (v.is_string()) return v.get<std::string>();
+    if (!v.is_number()) return v.dump();
+    const double x = v.get<double>();
+    if (unit == "bytes" || unit == "B") {
+        static const std::pair<const char*, double> kSizes[] = {
+            {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}};
+        for (const auto& [name, scale] : kSizes)
+            if (x >= scale) return fmt::format("{:g} {}", x / scale, name);
+        return fmt::format("{:g} B", x);
+    }
+    // A count's unit ("entries", "beats") is what the name already says.
+    const bool measure = unit == "cycles" || unit == "MHz" || unit == "ns";
+    return measure ? fmt::format("{:g} {}", x, unit) : fmt::format("{:g}", x);
+}
+
+/// The settings the sweep holds fixed: "clock 1000 MHz, bus width 16 B, ...".
 std::string subtitle(const SweepContext& c) {
     std::vector<std::string> parts;
     for (const char* key : kHeadlineKeys) {
         if (swept(c, key) || !c.config.contains(key)) continue;
-        const Json& v = c.config[key];
-        parts.push_back(fmt::format("{}={}", key, v.is_string() ? v.get<std::string>() : v.dump()));
+        parts.push_back(
+            fmt::format("{} {}", name_of(c, key), value_text(c.config[key], unit_of(c, key))));
     }
     return fmt::format("{}", fmt::join(parts, ", "));
 }
@@ -93,11 +173,6 @@ std::optional<std::pair<double, std::string>> peak(const SweepContext& c, const 
     return std::nullopt;
 }
 
-std::string unit_of(const std::string& column) {
-    const auto info = find_column(column);
-    return info ? info->unit : "";
-}
-
 }  // namespace
 
 int run_plot(const PlotRequest& request) {
@@ -112,34 +187,31 @@ int run_plot(const PlotRequest& request) {
         r.series ? *r.series
                  : sweep.plot.value("series", std::vector<std::string>{"workload.chain_depth"});
 
-    std::vector<std::string> series_labels;
-    for (const auto& s : series) series_labels.push_back(axis_label(s));
-    std::vector<std::string> argv = {
-        "/usr/bin/python3",
-        plot_script_path(),
-        r.csv,
-        "-o",
-        r.output,
-        "--x",
-        r.x,
-        "--y",
-        r.y,
-        "--xlabel",
-        r.xlabel.empty() ? axis_label(r.x) : r.xlabel,
-        "--ylabel",
-        r.ylabel.empty() ? axis_label(r.y) : r.ylabel,
-        "--xunit",
-        unit_of(r.x),
-        "--yunit",
-        unit_of(r.y),
-        "--title",
-        r.title.empty() ? fmt::format("{} vs. {}", axis_label(r.y), short_label(r.x)) : r.title,
-        "--subtitle",
-        subtitle(sweep),
-        "--series-title",
-        fmt::format("{}", fmt::join(series_labels, ", "))};
+    std::vector<std::string> argv = {"/usr/bin/python3",
+                                     plot_script_path(),
+                                     r.csv,
+                                     "-o",
+                                     r.output,
+                                     "--x",
+                                     r.x,
+                                     "--y",
+                                     r.y,
+                                     "--xname",
+                                     capitalised(name_of(sweep, r.x)),
+                                     "--yname",
+                                     capitalised(name_of(sweep, r.y)),
+                                     "--xunit",
+                                     unit_of(sweep, r.x),
+                                     "--yunit",
+                                     unit_of(sweep, r.y),
+                                     "--subtitle",
+                                     subtitle(sweep)};
+    if (!r.xlabel.empty()) argv.insert(argv.end(), {"--xlabel", r.xlabel});
+    if (!r.ylabel.empty()) argv.insert(argv.end(), {"--ylabel", r.ylabel});
+    if (!r.title.empty()) argv.insert(argv.end(), {"--title", r.title});
     for (const auto& s : series)
-        argv.insert(argv.end(), {"--series", s, "--series-unit", unit_of(s)});
+        argv.insert(argv.end(), {"--series", s, "--series-unit", unit_of(sweep, s),
+                                 "--series-name", name_of(sweep, s)});
     if (const auto p = peak(sweep, r.y))
         argv.insert(argv.end(), {"--peak", fmt::format("{}", p->first), "--peak-label", p->second});
     if (r.logx) argv.push_back("--logx");

@@ -20,12 +20,24 @@ const SweepAxis& axis_of(const SweepSpec& spec, const std::string& key) {
     return spec.axes.front();
 }
 
-/// x: the list length if swept, else the chain depth, else the first swept
-/// key; one line per combination of the other axes' keys (chain depth
-/// first); a log x axis when x is numeric and spans a factor of 16 or more.
+bool numeric(const std::string& key) {
+    const KeyDef* def = find_key(key);
+    return def && (def->type == KeyType::integer || def->type == KeyType::real);
+}
+
+/// x: the list length if swept, else the chain depth, else the numeric
+/// swept key with the most steps (a category reads badly on x); one
+/// line per combination of the other axes' keys (chain depth first); a log
+/// x axis when x is numeric and spans a factor of 16 or more.
 Json choose_plot(const SweepSpec& spec) {
     const auto keys = spec.swept_keys();
     std::string x = keys.front();
+    size_t most_steps = 0;
+    for (const auto& key : keys)
+        if (numeric(key) && axis_of(spec, key).steps.size() > most_steps) {
+            x = key;
+            most_steps = axis_of(spec, key).steps.size();
+        }
     for (const char* preferred : {"workload.chain_depth", "workload.entries"})
         if (std::find(keys.begin(), keys.end(), preferred) != keys.end()) x = preferred;
     const SweepAxis& x_axis = axis_of(spec, x);
@@ -38,8 +50,7 @@ Json choose_plot(const SweepSpec& spec) {
 
     const size_t column =
         std::find(x_axis.keys.begin(), x_axis.keys.end(), x) - x_axis.keys.begin();
-    const KeyDef* key = find_key(x);
-    bool logx = key && (key->type == KeyType::integer || key->type == KeyType::real);
+    bool logx = numeric(x);
     if (logx) {
         double lo = 1e300, hi = 0;
         for (const auto& step : x_axis.steps) {

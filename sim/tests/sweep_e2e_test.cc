@@ -175,12 +175,16 @@ TEST(SimPlotE2E, AnyStatisticIsAnAxisAndTheSweepChoosesTheDefaults) {
     ASSERT_EQ(svg.status, 0) << svg.err;
     const std::string text = read_file(dir.path() + "/stall.svg");
     // Human labels from the definitions; the legend names the chain depths.
-    for (const char* part : {"Descriptor stall cycles, channel 0 (cycles)", "Entries (segments)",
-                             "Chain depth (chunks)"})
+    // Counts ("segments") carry no unit; the title has names without units.
+    for (const char* part : {"Descriptor stall cycles, channel 0 (cycles)", "<!-- Entries -->",
+                             "<!-- Chain depth -->", "Descriptor stall cycles, channel 0 vs. entries"})
         EXPECT_NE(text.find(part), std::string::npos) << part;
-    // Swept keys stay out of the subtitle; fixed ones are in it.
-    EXPECT_NE(text.find("workload.segment_bytes=1024"), std::string::npos);
-    EXPECT_EQ(text.find("workload.entries="), std::string::npos);
+    // Swept keys stay out of the subtitle; fixed ones are in it, by name
+    // and with units, without spurious decimals.
+    for (const char* part : {"segment size 1 KiB", "clock 1000 MHz", "bus width 16 B",
+                             "read latency 50 cycles"})
+        EXPECT_NE(text.find(part), std::string::npos) << part;
+    EXPECT_EQ(text.find("1000.0"), std::string::npos);
     auto bad = run_dmasim(dir, {"plot", csv, "-o", dir.path() + "/p.gif"});
     EXPECT_EQ(bad.status, 2);
 }
@@ -196,6 +200,22 @@ TEST(SimPlotE2E, ThroughputPlotsShowTheBusPeak) {
     // default.yaml: 16-byte bus at 1000 MHz peaks at 16 x 1000 / 1000 = 16 GB/s.
     EXPECT_NE(read_file(dir.path() + "/t.svg").find("peak: 16 B x 1000 MHz = 16 GB/s"),
               std::string::npos);
+}
+
+TEST(SimPlotE2E, KeyNamesReadAsWordsWithoutTheirUnitTwice) {
+    TempDir dir;
+    const std::string csv =
+        dir.write("r.csv", "iommu.iotlb_ways,memory.read_latency_cycles,throughput_gbps\n"
+                           "1,50,2.5\n4,50,3.5\n1,100,2\n4,100,3\n");
+    auto r = run_dmasim(dir, {"plot", csv, "--x", "iommu.iotlb_ways", "--series",
+                              "memory.read_latency_cycles", "-o", dir.path() + "/p.svg"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string text = read_file(dir.path() + "/p.svg");
+    for (const char* part : {"<!-- IOTLB ways -->", "<!-- Read latency -->", "<!-- 50 cycles -->",
+                             "<!-- Throughput vs. IOTLB ways -->"})
+        EXPECT_NE(text.find(part), std::string::npos) << part;
+    for (const char* part : {"Iotlb", "(entries)", "latency cycles"})
+        EXPECT_EQ(text.find(part), std::string::npos) << part;
 }
 
 TEST(SimPlotE2E, UnknownColumnIsAClearError) {
