@@ -201,8 +201,9 @@ def _sweep_context(folder):
                     report = json.load(f)
             except (OSError, ValueError):
                 continue
-            return {"manifest": {"swept_keys": manifest.get("swept_keys", []),
-                                 "plot": manifest.get("plot", {}),
+            # The whole manifest (dmasim plot checks its shape), naming
+            # only the one point whose report goes with it.
+            return {"manifest": {**manifest,
                                  "points": [{"index": 0, "id": point["id"], "values": {}}]},
                     "report": {"config": report["config"], "result": report["result"]}}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
