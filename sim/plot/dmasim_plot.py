@@ -38,6 +38,8 @@ def parse_args():
     p.add_argument("--logx", action="store_true")
     p.add_argument("--logy", action="store_true")
     p.add_argument("--heatmap", action="store_true")
+    p.add_argument("--stack", metavar="GROUP",
+                   help="stacked bars of every GROUP.* column as shares of their sum per x")
     return p.parse_args()
 
 
@@ -81,7 +83,7 @@ def read_rows(path):
 
 def check_columns(rows, args):
     columns = rows[0].keys()
-    for column in (args.x, args.y):
+    for column in (args.x,) if args.stack else (args.x, args.y):
         if column not in columns:
             fail(2, f"no column '{column}' in {args.csv} (columns: {', '.join(columns)})")
     units = dict(zip(args.series, args.series_unit))
@@ -175,6 +177,37 @@ def draw_heatmap(plt, rows, args, series, units):
     return fig
 
 
+def draw_stack(plt, rows, args, series, units):
+    """One bar per x value, split into the group's columns (a cycle account's
+    causes, in the CSV's order = priority order) as shares of their sum;
+    columns that are zero at every x are left out of the legend."""
+    prefix = args.stack + "."
+    parts = [c for c in rows[0].keys() if c.startswith(prefix) and "." not in c[len(prefix):]]
+    if not parts:
+        fail(2, f"no column '{prefix}*' in {args.csv}")
+    values = [{c: float(number_or_text(r[c]) or 0) for c in parts} for r in rows]
+    parts = [c for c in parts if any(v[c] for v in values)]
+    order = sorted(range(len(rows)), key=lambda i: (isinstance(number_or_text(rows[i][args.x]), str),
+                                                     number_or_text(rows[i][args.x])))
+    labels = [value_text(number_or_text(rows[i][args.x]), args.xunit) for i in order]
+    fig, ax = plt.subplots(figsize=(9, 5))
+    bottom = [0.0] * len(order)
+    for c in parts:
+        shares = []
+        for i in order:
+            total = sum(values[i].values())
+            shares.append(100 * values[i][c] / total if total else 0)
+        ax.bar(range(len(order)), shares, bottom=bottom, label=c[len(prefix):])
+        bottom = [b + s for b, s in zip(bottom, shares)]
+    ax.set_xticks(range(len(order)), labels, rotation=45, ha="right", fontsize=8)
+    ax.set_xlabel(args.xlabel or args.x)
+    ax.set_ylabel(args.ylabel or f"share of {args.stack} (%)")
+    ax.set_ylim(0, 100)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    titles(fig, ax, args)
+    return fig
+
+
 def main():
     args = parse_args()
     if not args.output.lower().endswith(FORMATS):
@@ -188,7 +221,7 @@ def main():
     except ImportError:
         fail(1, f"matplotlib is missing for {sys.executable}: install the Debian package "
                 "python3-matplotlib (sudo apt-get install python3-matplotlib)")
-    draw = draw_heatmap if args.heatmap else draw_lines
+    draw = draw_stack if args.stack else draw_heatmap if args.heatmap else draw_lines
     fig = draw(plt, rows, args, series, units)
     fig.tight_layout()
     try:
