@@ -85,6 +85,17 @@ public:
     /// Foreign path: writes `bytes` from `from` to `addr`, issued at cycle `issue`.
     BusAccess write(uint64_t issue, uint64_t addr, uint64_t bytes, const uint8_t* from);
 
+    /// Cycles from asking for a read to its first beat when nothing else
+    /// holds the bus; the foreign path cannot tell, so all its wait is latency.
+    uint64_t idle_read_cycles() const {
+        return fast() ? latency + memory_->read_latency() : UINT64_MAX;
+    }
+    /// Cycles from a write's data being ready to its first beat when nothing
+    /// else holds the bus.
+    uint64_t idle_write_cycles() const { return fast() ? latency : UINT64_MAX; }
+    /// bus.kind pcie: waits beyond the on-chip latency are the link's.
+    bool over_link() const { return link_ != nullptr; }
+
     const unsigned latency;  ///< interconnect cycles added to each fast-path request
     const unsigned width;    ///< bytes per beat
 

@@ -105,6 +105,7 @@ bool DataMover::plan_read(uint64_t horizon) {
         DevicePort::Timing d = device_.source(t, n);
         data_start = d.data_start;
         done = d.done;
+        account_burst(t, data_start, done, done - data_start, UINT64_MAX);
         if (staging_) device_.produce(stage(n), n);
     } else {
         uint64_t addr = seg_.src + r_done_;
@@ -120,6 +121,7 @@ bool DataMover::plan_read(uint64_t horizon) {
             done = r.done;
             if (staging_) std::memcpy(stage(n), bus_.host(addr), n);
         }
+        account_burst(t, data_start, done, beats_of(addr, n, bus_.width), bus_.idle_read_cycles());
     }
     stats_.max_reads_in_flight = std::max(stats_.max_reads_in_flight, reads_.in_flight_at(t) + 1);
     reads_.issue(done);
@@ -163,6 +165,7 @@ bool DataMover::plan_write() {
     if (dir_ == DMA_HW_MEM_TO_DEV) {
         DevicePort::Timing d = device_.sink(t, m);
         release = response = d.done;
+        account_burst(t, d.data_start, d.done, d.done - d.data_start, UINT64_MAX);
         if (staging_) device_.consume(unstage(m), m);
     } else {
         uint64_t addr = at;
@@ -179,6 +182,9 @@ bool DataMover::plan_write() {
             response = w.response;
             if (staging_) std::memcpy(bus_.host(addr), unstage(m), m);
         }
+        account_burst(t, release > t + beats ? release - beats : t, release, beats,
+                      bus_.idle_write_cycles());
+        tracks_.charge(Cause::memory_latency, release, response);
     }
     stats_.max_writes_in_flight =
         std::max(stats_.max_writes_in_flight, writes_.in_flight_at(t) + 1);
@@ -257,6 +263,23 @@ void DataMover::trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uin
     args.descriptor = seg_.descriptor;
     args.chunk = seg_.chunk;
     tracks_.slice(track, track == TraceTrack::read ? "read" : "write", from, to, args);
+}
+
+// A burst's cycles by cause (cycle_account.h): of its wait for the first
+// beat, the first `lead` cycles are what an idle bus takes anyway (latency)
+// and the rest was spent queueing (a read's queue then lines up with the
+// beats of the bursts ahead of it, which arrive a latency after they were
+// booked); then its beats, and a read's delivery beyond them (a bandwidth
+// cap, or the link's rate).
+void DataMover::account_burst(uint64_t issue, uint64_t first, uint64_t end, uint64_t beats,
+                              uint64_t lead) const {
+    const Cause slow = bus_.over_link() ? Cause::pcie_link : Cause::bandwidth;
+    const uint64_t latency_until = issue + std::min(first - issue, lead);
+    tracks_.charge(Cause::memory_latency, issue, latency_until);
+    tracks_.charge(slow, latency_until, first);
+    const uint64_t beats_end = std::min(end, first + beats);
+    tracks_.charge(Cause::data, first, beats_end);
+    tracks_.charge(slow, beats_end, end);
 }
 
 void DataMover::cover(uint64_t from, uint64_t to) {

@@ -142,6 +142,7 @@ void DescriptorWalker::fetch(uint64_t issue) {
         done = r.done;
     }
     stats_.descriptor_bytes_fetched += bytes;
+    tracks_.charge(Cause::descriptor_fetch, issue, done);
     const uint64_t chunk = links_;
     ready_ = done;
     next_addr_ = addr + bytes;
@@ -184,6 +185,7 @@ bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64
     if (linked_chain && !follow_chain(d.next, done)) return false;
     decode_done_ = at;
     stats_.setup_cycles += params_.descriptor_setup_cycles;
+    tracks_.charge(Cause::setup, at - params_.descriptor_setup_cycles, at);
     const uint64_t index = data_descs_ - 1;
     if (tracks_.on()) {
         TraceArgs args;
@@ -216,6 +218,7 @@ bool DescriptorWalker::follow_chain(uint64_t target, uint64_t done) {
     if (format_ == DMA_HW_FMT_LINKED_LIST) return true;
     decode_done_ = std::max(done, decode_done_) + params_.chain_link_cycles;
     stats_.setup_cycles += params_.chain_link_cycles;
+    tracks_.charge(Cause::chain_link, decode_done_ - params_.chain_link_cycles, decode_done_);
     if (tracks_.on()) {
         TraceArgs args;
         args.address = target;

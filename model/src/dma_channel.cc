@@ -20,6 +20,7 @@ DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, Io
       mover_(params, bus, iommu, device, stats_, tracks_, gate_),
       irqs_(16),
       writebacks_(64) {
+    tracks_.timeline = &timeline_;
     const FaultParams& f = params.fault;
     if (f.channel != index) return;
     if (f.kind == FaultKind::descriptor) walker_.inject_fault(f.index);
@@ -49,6 +50,8 @@ void DmaChannel::start(uint64_t now) {
     writebacks_.clear();
     planning_ = true;
     translating_ = iommu_.active();
+    started_ = now;
+    tracks_.charge(Cause::start_latency, now, now + params_.start_latency_cycles);
     mover_.reset(now, translating_);
     walker_.start(desc_addr, format(), now + params_.start_latency_cycles, translating_);
     if (direction() > DMA_HW_MEM_TO_DEV) stop(now, DMA_ERR_BAD_DESCRIPTOR);
@@ -188,6 +191,7 @@ void DmaChannel::before_write(uint64_t t) {
         uint64_t done = wb.issue;
         if (wb.write && !bus_.fast() && !translating_) {
             done = writeback_foreign(wb);
+            tracks_.charge(Cause::writeback, wb.issue, done);
         } else if (wb.write) {
             done = translating_ ? writeback_translated(wb)
                                 : bus_.fast_write(wb.issue, wb.addr, bytes).response;
@@ -199,6 +203,7 @@ void DmaChannel::before_write(uint64_t t) {
                 tracks_.slice(TraceTrack::writeback, "write-back", wb.issue, done, args);
             }
             stats_.writeback_cycles += done - wb.issue;
+            tracks_.charge(Cause::writeback, wb.issue, done);
         }
         stats_.descriptor_latencies.add(static_cast<uint32_t>(
             std::min<uint64_t>(done - wb.fetched, std::numeric_limits<uint32_t>::max())));
@@ -314,10 +319,16 @@ void DmaChannel::stop(uint64_t at, dma_hw_error err, uint64_t fault_iova) {
     stop_status_ = err == DMA_ERR_NONE ? DMA_STATUS_DONE
                                        : DMA_STATUS_ERROR | (uint32_t(err) << DMA_STATUS_ERR_SHIFT);
     // The stop interrupt also reports the completions still below the threshold.
-    if (ctrl & DMA_CTRL_IRQ_EN)
+    uint64_t end = at;
+    if (ctrl & DMA_CTRL_IRQ_EN) {
         raise_coalesced(at);
-    else
+        end += params_.irq_latency_cycles;
+        tracks_.charge(Cause::irq_latency, at, end);
+    } else {
         irq_pending_ = 0;
+    }
+    const CycleAccount account = timeline_.close_span(started_, end);
+    for (size_t c = 0; c < kCauses; ++c) stats_.account[c] += account[c];
 }
 
 uint64_t DmaChannel::next_event() const {

@@ -64,7 +64,13 @@ public:
     Event take_event(uint64_t now);
 
     const ChannelStats& stats() const { return stats_; }
-    void reset_stats() { stats_ = {}; }
+    /// Also forgets the cycle timeline: a run measured after a warm-up
+    /// accounts only what follows.
+    void reset_stats() {
+        stats_ = {};
+        timeline_.clear();
+    }
+    const CycleTimeline& timeline() const { return timeline_; }
     const ChannelTracks& tracks() const { return tracks_; }
 
 private:
@@ -93,6 +99,7 @@ private:
     Iommu& iommu_;
     DevicePort& device_;
     ChannelStats stats_;
+    CycleTimeline timeline_;
     ChannelTracks tracks_;
     DescriptorWalker walker_;
     /// What the mover calls before booking a write: the write-backs due
@@ -114,6 +121,7 @@ private:
     uint64_t last_done_ = 0;        ///< latest booked write-back completion
     uint64_t fault_desc_ = kNever;  ///< data descriptor whose first burst fails
     uint64_t descs_begun_ = 0;      ///< data descriptors begun since START
+    uint64_t started_ = 0;  ///< cycle of the last START
     uint64_t stop_at_ = kNever;
     uint32_t stop_status_ = 0;
     uint64_t stop_fault_iova_ = 0;

@@ -46,6 +46,7 @@ Iommu::Translation Iommu::translate(uint64_t iova, bool write, uint64_t t,
         }
         if (!found) {
             stats_.translation_cycles += ready - t;
+            tracks.charge(Cause::iommu, t, ready);
             return fault(ready);
         }
         // Without 2 MiB entries a 2 MiB leaf is cached as the 4 KiB page used.
@@ -56,6 +57,7 @@ Iommu::Translation Iommu::translate(uint64_t iova, bool write, uint64_t t,
         iotlb_.insert(iova, leaf.shift, leaf.frame, leaf.writable);
     }
     stats_.translation_cycles += ready - t;
+    tracks.charge(Cause::iommu, t, ready);
     if (write && !leaf.writable) return fault(ready);
     return {leaf.frame + (iova & ((uint64_t{1} << leaf.shift) - 1)), ready, DMA_ERR_NONE};
 }

@@ -63,6 +63,7 @@ public:
     void inject_fault_from(uint64_t from);
 
     uint64_t size() const { return params_.size_bytes; }
+    uint64_t read_latency() const { return params_.read_latency_cycles; }
     uint8_t* backing() const { return params_.backing; }
     const Resource& read_channel() const { return read_; }
     const Resource& write_channel() const { return write_; }

@@ -92,6 +92,10 @@ ChannelStats Platform::channel_stats(unsigned channel) const {
     return impl_->dma.channel(channel).stats();
 }
 
+const CycleTimeline& Platform::channel_timeline(unsigned channel) const {
+    return impl_->dma.channel(channel).timeline();
+}
+
 IommuStats Platform::iommu_stats() const { return impl_->dma.iommu_stats(); }
 
 ResourceStats Platform::read_channel_stats() const { return impl_->memory.read_channel().stats(); }

@@ -3,6 +3,7 @@
 // pointer test and nothing else.
 #pragma once
 
+#include <dmasim/model/cycle_account.h>
 #include <dmasim/model/params.h>
 
 #include <cstdint>
@@ -24,8 +25,12 @@ struct ChannelTracks {
         (*sink)->counter(c, channel, at, delta);
     }
 
+    /// Charges [from, to) to `cause` in the channel's cycle account.
+    void charge(Cause cause, uint64_t from, uint64_t to) const { timeline->charge(cause, from, to); }
+
     TraceSink* const* sink;
     unsigned channel;
+    CycleTimeline* timeline = nullptr;  ///< the channel's cycle account (set by its owner)
 };
 
 }  // namespace dmasim::model

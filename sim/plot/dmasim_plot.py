@@ -56,6 +56,8 @@ def parse_args():
     p.add_argument("--logx", action="store_true")
     p.add_argument("--logy", action="store_true")
     p.add_argument("--heatmap", action="store_true")
+    p.add_argument("--stack", metavar="GROUP",
+                   help="stacked bars of every GROUP.* column as shares of their sum per x")
     return p.parse_args()
 
 
@@ -150,7 +152,7 @@ def read_rows(path):
 def check_columns(rows, args):
     """The series columns to draw, as (column, name, unit)."""
     columns = rows[0].keys()
-    for column in (args.x, args.y):
+    for column in (args.x,) if args.stack else (args.x, args.y):
         if column not in columns:
             fail(2, f"no column '{column}' in {args.csv} (columns: {', '.join(columns)})")
     names = dict(zip(args.series, args.series_name))
@@ -344,7 +346,45 @@ def categorical(rows, column):
     return any(r[column] != "" and not isinstance(number_or_text(r[column]), float) for r in rows)
 
 
+def draw_stack(plt, rows, args, series):
+    """One bar per x value, split into the group's columns (a cycle account's
+    causes, in the CSV's order = priority order) as shares of their sum;
+    columns that are zero at every x are left out of the legend."""
+    prefix = args.stack + "."
+    parts = [c for c in rows[0].keys() if c.startswith(prefix) and "." not in c[len(prefix):]]
+    if not parts:
+        fail(2, f"no column '{prefix}*' in {args.csv}")
+    values = [{c: float(number_or_text(r[c]) or 0) for c in parts} for r in rows]
+    parts = [c for c in parts if any(v[c] for v in values)]
+    order = sorted(range(len(rows)), key=lambda i: (isinstance(number_or_text(rows[i][args.x]), str),
+                                                     number_or_text(rows[i][args.x])))
+    names = [c[len(prefix):] for c in parts]
+    fig, ax, columns = figure(plt, len(names), max(map(len, names), default=0), bottom=1.0)
+    bottom = [0.0] * len(order)
+    for i, c in enumerate(parts):
+        shares = []
+        for r in order:
+            total = sum(values[r].values())
+            shares.append(100 * values[r][c] / total if total else 0)
+        ax.bar(range(len(order)), shares, bottom=bottom, label=names[i], color=f"C{i % 10}",
+               hatch=HATCHES[(i // 10) % len(HATCHES)], edgecolor="white")
+        bottom = [b + s for b, s in zip(bottom, shares)]
+    ax.set_xticks(range(len(order)),
+                  [value_text(number_or_text(rows[r][args.x]), args.xunit) for r in order],
+                  rotation=45, ha="right", fontsize=8)
+    xlabel = axis_label(args.xname or args.x, args.xunit, args.xlabel)
+    ylabel = args.ylabel or f"Share of the {args.stack.replace('.', ' ')} (%)"
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(0, 100)
+    legend(ax, columns, "Cause")
+    titles(fig, args, xlabel, ylabel)
+    return fig
+
+
 def choose_drawing(rows, args):
+    if args.stack:
+        return draw_stack
     if args.heatmap:
         return draw_heatmap
     if categorical(rows, args.y):

@@ -123,6 +123,9 @@ void add_plot(CLI::App& app, PlotCommand& c) {
     cmd->add_flag("--logx", r.logx, "Logarithmic x axis (base 2)");
     cmd->add_flag("--logy", r.logy, "Logarithmic y axis");
     cmd->add_flag("--heatmap", r.heatmap, "x against the series key, coloured by y");
+    cmd->add_option("--stack", r.stack,
+                    "Stacked bars of a statistic group's columns as shares per x, e.g. account "
+                    "(the cycle account) or account.ch0");
     cmd->add_option("--title", r.title, "Title (default: y vs. x)");
     cmd->add_option("--xlabel", r.xlabel, "x axis label (default: name and unit of x)");
     cmd->add_option("--ylabel", r.ylabel, "y axis label (default: name and unit of y)");

@@ -18,6 +18,7 @@ struct PlotRequest {
     bool logx = false;
     bool logy = false;
     bool heatmap = false;        ///< x against the one series key, coloured by y
+    std::string stack;           ///< a statistic group ("account"): its shares stacked per x
     std::string title;           ///< empty: "<y> vs. <x>"
     std::string xlabel, ylabel;  ///< empty: label and unit from the definitions
 };

@@ -1,8 +1,13 @@
 // report.cc - report JSON and the human summary of one run.
 #include "report.h"
 
+#include <dmasim/model/cycle_account.h>
 #include <dmasim/tb/results.h>
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "config_keys.h"
 
@@ -116,6 +121,21 @@ std::string platform_line(const tb::SimConfig& c) {
 }
 
 namespace {
+// The run's cycle account as a short table: each cause that took any
+// cycles, largest first, with its share of the cycles.
+std::vector<std::string> account_lines(const tb::RunResult& r) {
+    std::vector<size_t> order;
+    for (size_t c = 0; c < model::kCauses; ++c)
+        if (r.account[c] > 0) order.push_back(c);
+    std::stable_sort(order.begin(), order.end(),
+                     [&r](size_t a, size_t b) { return r.account[a] > r.account[b]; });
+    std::vector<std::string> lines;
+    for (size_t c : order)
+        lines.push_back(fmt::format("{:<17}{:>12} cycles {:5.1f} %", model::kCauseDefs[c].name,
+                                    r.account[c], 100.0 * r.account[c] / r.cycles));
+    return lines;
+}
+
 // not_checked: nothing failed, but payload none compared no bytes.
 std::string integrity_text(const tb::RunResult& r) {
     if (!r.integrity) return "fail";
@@ -160,6 +180,11 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
                 out += line(fmt::format("latency {}", h.name.substr(4, h.name.find('.', 4) - 4)),
                             fmt::format("p50 {} / p90 {} / p99 {} {} per descriptor", h.p50, h.p90,
                                         h.p99, h.unit));
+        const char* label = "cycles by cause";
+        for (const std::string& row : account_lines(r)) {
+            out += line(label, row);
+            label = "";
+        }
     }
     for (const auto& s : r.scenario_results)
         out += line("scenario", fmt::format("{} = {}{}  ({})", s.name, s.value,

@@ -62,6 +62,20 @@ TEST(SimSummary, StartsWithThePlatformAndShowsThroughput) {
     EXPECT_NE(text.find("(2.00 MiB/s simulated)"), std::string::npos) << text;
 }
 
+TEST(SimSummary, ShowsTheCycleAccountLargestFirstWithShares) {
+    tb::RunResult r = one_mib_result();
+    // 65,536 cycles: a quarter write-back, three quarters data, no other cause.
+    r.account[static_cast<size_t>(model::Cause::writeback)] = r.cycles / 4;
+    r.account[static_cast<size_t>(model::Cause::data)] = r.cycles - r.cycles / 4;
+    std::string text = summary_text(tb::SimConfig{}, r, 0.5);
+    const auto data = text.find("\ncycles by cause           data                    49152 cycles  75.0 %\n");
+    const auto writeback = text.find("\n                          writeback               16384 cycles  25.0 %\n");
+    EXPECT_NE(data, std::string::npos) << text;
+    EXPECT_NE(writeback, std::string::npos) << text;
+    EXPECT_LT(data, writeback);
+    EXPECT_EQ(text.find("idle"), std::string::npos) << "causes without cycles are left out";
+}
+
 TEST(SimAtomicWrite, LeavesOnlyTheCompleteFile) {
     test::TempDir dir;
     const std::string path = dir.path() + "/r.json";

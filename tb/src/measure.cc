@@ -25,6 +25,15 @@ model::StatGroup phase_group(unsigned ch, const model::ChannelStats& s, uint64_t
     return group;
 }
 
+// Cycles by cause (model::kCauseDefs) as a statistic group.
+model::StatGroup account_group(std::string name, const model::CycleAccount& account) {
+    model::StatGroup group{std::move(name), {}};
+    for (size_t c = 0; c < model::kCauses; ++c)
+        group.counters.push_back(
+            {model::kCauseDefs[c].name, static_cast<double>(account[c]), "cycles"});
+    return group;
+}
+
 // Ratios are computed from integers, so a sound figure sits at its bound
 // exactly or below; the slack only absorbs the division's last bit.
 constexpr double kSlack = 1e-12;
@@ -61,6 +70,11 @@ std::vector<std::string> invariant_violations(const RunResult& r,
     if (std::abs(cycles_ns - r.sim_time_ns) >= period_ns * (1 + kSlack) && r.sim_time_ns > 0)
         out.push_back(fmt::format("cycles = {} at a period of {} ns is {} ns, but sim_time_ns = {}",
                                   r.cycles, period_ns, cycles_ns, r.sim_time_ns));
+    uint64_t accounted = 0;
+    for (uint64_t c : r.account) accounted += c;
+    if (accounted != r.cycles && r.sim_time_ns > 0)
+        out.push_back(fmt::format("the cycle account adds up to {}, but cycles = {}", accounted,
+                                  r.cycles));
     return out;
 }
 
@@ -92,14 +106,21 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
         result.cpu_busy_cycles = window->cpu_busy_cycles;
         result.cpu_utilization =
             result.cycles > 0 ? double(result.cpu_busy_cycles) / result.cycles : 0;
+        std::vector<const model::CycleTimeline*> timelines;
+        for (unsigned ch = 0; ch < params.dma.channels; ++ch)
+            timelines.push_back(&platform.channel_timeline(ch));
+        result.account = model::account_over(timelines, clock.cycle_at_or_after(window->first_start),
+                                             clock.cycle_at_or_after(window->last_completion));
     }
     for (unsigned ch = 0; ch < params.dma.channels; ++ch) {
         const model::ChannelStats s = platform.channel_stats(ch);
         result.statistics.push_back(phase_group(ch, s, result.cycles));
+        result.statistics.push_back(account_group(fmt::format("account.ch{}", ch), s.account));
         result.histograms.push_back(
             make_histogram(fmt::format("dma.ch{}.descriptor_latency_cycles", ch), "cycles",
                            s.descriptor_latencies));
     }
+    if (window) result.statistics.push_back(account_group("account", result.account));
     const auto violations = invariant_violations(result, params, platform.clock().period());
     if (!violations.empty())
         throw std::logic_error(fmt::format(

@@ -34,6 +34,8 @@ public:
     const sc_core::sc_signal<bool>& busy(unsigned channel) const;
 
     ChannelStats channel_stats(unsigned channel) const;
+    /// The channel's cycle timelines since the last reset_statistics().
+    const CycleTimeline& channel_timeline(unsigned channel) const;
     ResourceStats read_channel_stats() const;
     ResourceStats write_channel_stats() const;
     /// The IOMMU's counters (all zero without iommu.enabled).

@@ -4,6 +4,7 @@
 // generated from these rows. Adding a statistic is adding one row.
 #pragma once
 
+#include <dmasim/model/cycle_account.h>
 #include <dmasim/model/value_counts.h>
 
 #include <cstdint>
@@ -37,11 +38,15 @@ struct StatDef {
       "writes issued and not answered, at each write issue")                                    \
     X(setup_cycles, "cycles", "descriptor decode and chain-link cost",                          \
       "descriptor_setup_cycles per data descriptor + chain_link_cycles per link")               \
-    X(descriptor_stall_cycles, "cycles", "data mover waiting for the next descriptor",          \
-      "cycles between the mover being free and the next descriptor being decoded")              \
+    X(descriptor_stall_cycles, "cycles",                                                        \
+      "read side waiting for the next descriptor; the previous one's writes may still be "      \
+      "moving, so this is no stall of the engine (account.ch{N} is)",                           \
+      "cycles between the read side being free and the next descriptor being decoded")          \
     X(data_cycles, "cycles", "cycles with at least one data burst in flight",                   \
       "union of every data burst's issue-to-completion interval")                               \
-    X(writeback_cycles, "cycles", "status write-back time",                                     \
+    X(writeback_cycles, "cycles",                                                               \
+      "status write-back time, summed: write-backs overlap each other and the data, so this "    \
+      "can exceed the run (account.ch{N}.writeback is the part nothing hides)",                 \
       "sum of every write-back's issue-to-response time")                                       \
     X(irq_latency_cycles, "cycles", "completion-to-interrupt time",                             \
       "irq_latency_cycles per interrupt raised")                                                \
@@ -81,6 +86,8 @@ struct ChannelStats {
     /// Cycles from each data descriptor's fetch issue to its write-back
     /// response, counted per value (memory does not grow with the list).
     ValueCounts descriptor_latencies;
+    /// Cycles from each START to its stop, by cause (cycle_account.h).
+    CycleAccount account{};
 };
 
 /// Statistics of one shared resource (bus read channel, write channel).
@@ -143,6 +150,13 @@ inline constexpr struct {
      &ChannelStats::irq_latency_cycles},
 };
 
+/// The cycle account's rows: one per cause, in cycles, in priority order.
+inline std::vector<StatDef> account_defs() {
+    std::vector<StatDef> defs;
+    for (const CauseDef& c : kCauseDefs) defs.push_back({c.name, "cycles", c.description, c.timeline});
+    return defs;
+}
+
 inline constexpr StatDef kTrafficDefs[] = {
     {"bytes", "B", "bytes the background master moved", "burst bytes per burst issued"},
     {"bursts", "bursts", "bursts the background master issued", "one per burst"},
@@ -167,6 +181,14 @@ inline std::vector<StatGroupDef> statistic_groups() {
     };
     return {channel,
             phase,
+            {"account.ch{N}",
+             "one DMA channel's cycles from each START to its stop, each charged to the first "
+             "cause that covers it; the rows add up to the channel's busy cycles",
+             account_defs()},
+            {"account",
+             "the run's cycles (result.cycles), each charged to the first cause any channel "
+             "covers; the rows add up to result.cycles",
+             account_defs()},
             resource("bus.read", "the RAM read channel"),
             resource("bus.write", "the RAM write channel"),
             resource("device.source", "the device stream port, device to memory"),

@@ -9,6 +9,7 @@
 
 #include <dmasim/driver/segments.h>
 #include <dmasim/hw/dma_hw.h>
+#include <dmasim/model/cycle_account.h>
 #include <dmasim/model/params.h>
 
 #include <cstdint>
@@ -114,6 +115,8 @@ struct RunResult {
     double interrupts_per_second = 0;  ///< interrupts / simulated seconds
     uint64_t cpu_busy_cycles = 0;      ///< CPU cycles spent completing descriptors
     double cpu_utilization = 0;        ///< cpu_busy_cycles / cycles
+    /// The window's cycles by cause; they add up to `cycles` (cycle_account.h).
+    model::CycleAccount account{};
     bool integrity = false;
     bool payload_checked = true;                ///< false for payload none: no byte was compared
     std::optional<uint64_t> first_bad_address;  ///< set when integrity fails

@@ -1,0 +1,101 @@
+// cycle_account.cc - interval unions and the priority partition.
+#include <dmasim/model/cycle_account.h>
+
+#include <algorithm>
+
+namespace dmasim::model {
+namespace {
+
+/// Cycles of `set` inside [from, to).
+uint64_t measure(const std::vector<Interval>& set, uint64_t from, uint64_t to) {
+    uint64_t n = 0;
+    for (const Interval& i : set) n += std::min(i.to, to) - std::max(i.from, from);
+    return n;
+}
+
+/// The intervals of `u` clipped to [from, to), found by binary search so
+/// accounting one transfer costs only its own intervals.
+std::vector<Interval> clip(const IntervalUnion& u, uint64_t from, uint64_t to) {
+    const auto& set = u.intervals();
+    auto it = std::upper_bound(set.begin(), set.end(), from,
+                               [](uint64_t t, const Interval& i) { return t < i.to; });
+    std::vector<Interval> out;
+    for (; it != set.end() && it->from < to; ++it)
+        out.push_back({std::max(it->from, from), std::min(it->to, to)});
+    return out;
+}
+
+/// Union of two sorted disjoint lists.
+std::vector<Interval> unite(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+    std::vector<Interval> out;
+    out.reserve(a.size() + b.size());
+    size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+        const Interval next = j == b.size() || (i < a.size() && a[i].from < b[j].from) ? a[i++]
+                                                                                        : b[j++];
+        if (!out.empty() && next.from <= out.back().to)
+            out.back().to = std::max(out.back().to, next.to);
+        else
+            out.push_back(next);
+    }
+    return out;
+}
+
+}  // namespace
+
+void IntervalUnion::add(uint64_t from, uint64_t to) {
+    if (from >= to) return;
+    if (set_.empty() || from > set_.back().to) {
+        set_.push_back({from, to});
+        return;
+    }
+    // [first, last) are the intervals [from, to) touches; near the end
+    // when intervals arrive nearly in order.
+    size_t first = set_.size();
+    while (first > 0 && set_[first - 1].to >= from) --first;
+    size_t last = first;
+    while (last < set_.size() && set_[last].from <= to) ++last;
+    if (last == first) {
+        set_.insert(set_.begin() + static_cast<ptrdiff_t>(first), {from, to});
+        return;
+    }
+    set_[first] = {std::min(from, set_[first].from), std::max(to, set_[last - 1].to)};
+    set_.erase(set_.begin() + static_cast<ptrdiff_t>(first) + 1,
+               set_.begin() + static_cast<ptrdiff_t>(last));
+}
+
+void IntervalUnion::truncate(uint64_t end) {
+    while (!set_.empty() && set_.back().from >= end) set_.pop_back();
+    if (!set_.empty()) set_.back().to = std::min(set_.back().to, end);
+}
+
+CycleAccount CycleTimeline::close_span(uint64_t from, uint64_t to) {
+    for (IntervalUnion& u : causes_) u.truncate(to);
+    return account_over({this}, from, to);
+}
+
+void CycleTimeline::clear() {
+    for (IntervalUnion& u : causes_) u.clear();
+}
+
+// Cause by cause in priority order: what a cause adds to the union of
+// the causes before it is its share; what no cause covers is idle.
+CycleAccount account_over(const std::vector<const CycleTimeline*>& timelines, uint64_t from,
+                          uint64_t to) {
+    CycleAccount account{};
+    if (to <= from) return account;
+    std::vector<Interval> covered;
+    uint64_t covered_cycles = 0;
+    const size_t idle = static_cast<size_t>(Cause::idle);
+    for (size_t c = 0; c < kCauses; ++c) {
+        if (c == idle) continue;
+        for (const CycleTimeline* t : timelines) covered = unite(covered, clip(t->cause(c), from, to));
+        const uint64_t now_covered = measure(covered, from, to);
+        account[c] = now_covered - covered_cycles;
+        covered_cycles = now_covered;
+    }
+    account[idle] = (to - from) - covered_cycles;
+    return account;
+}
+
+}  // namespace dmasim::model
