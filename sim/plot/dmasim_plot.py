@@ -220,13 +220,14 @@ def tick_axis(axis, unit, log):
     axis.set_major_formatter(FuncFormatter(lambda v, _: tick_text(v, unit)))
 
 
-def titles(fig, args, xlabel, ylabel):
+def titles(fig, args, xlabel, ylabel, what=None):
+    """The title names `what` is drawn (default: y's label) against x."""
     # Names without units: the axes carry the units.
     strip = lambda label: label.split(" (")[0]
     # "Throughput vs. segment size", but "... vs. IOTLB ways".
     x = strip(xlabel)
     x = x[0].lower() + x[1:] if x[:2] != x[:2].upper() else x
-    title = args.title or f"{strip(ylabel)} vs. {x}"
+    title = args.title or f"{what or strip(ylabel)} vs. {x}"
     fig.text(0.01, 0.985, textwrap.fill(title, 100), fontsize=12, va="top")
     if args.subtitle:
         fig.text(0.01, 0.985 - 0.32 / fig.get_figheight(), textwrap.fill(args.subtitle, 150),
@@ -378,7 +379,7 @@ def draw_stack(plt, rows, args, series):
     ax.set_ylabel(ylabel)
     ax.set_ylim(0, 100)
     legend(ax, columns, "Cause")
-    titles(fig, args, xlabel, ylabel)
+    titles(fig, args, xlabel, ylabel, f"Cycles by cause ({args.stack})")
     return fig
 
 

@@ -219,12 +219,9 @@ int run_plot(const PlotRequest& request) {
     if (r.heatmap) argv.push_back("--heatmap");
     if (!r.stack.empty()) {
         argv.insert(argv.end(), {"--stack", r.stack});
-        // The title and y label were y's; a stack shows the group instead.
-        const std::string title = r.title.empty() ? fmt::format("Cycles by cause ({}) vs. {}",
-                                                                r.stack, short_label(r.x))
-                                                  : r.title;
-        argv.insert(argv.end(), {"--title", title, "--ylabel",
-                                 r.ylabel.empty() ? "Share of cycles (%)" : r.ylabel});
+        // The y label was y's; a stack shows the group's shares instead
+        // (the title follows the labels).
+        argv.insert(argv.end(), {"--ylabel", r.ylabel.empty() ? "Share of cycles (%)" : r.ylabel});
     }
     return run_and_wait(argv);
 }

@@ -89,8 +89,8 @@ class Layout(unittest.TestCase):
         self.assertEqual(status, 0, err)
         self.assertIn("dev_to_mem", svg)
         rows = list(plot.csv.DictReader(self.CSV.splitlines()))
-        args = argparse.Namespace(heatmap=False, x="workload.direction", y="throughput_gbps",
-                                  logx=False)
+        args = argparse.Namespace(heatmap=False, stack=None, x="workload.direction",
+                                  y="throughput_gbps", logx=False)
         self.assertIs(plot.choose_drawing(rows, args), plot.draw_bars)
 
     def test_a_category_on_a_log_axis_is_refused(self):
