@@ -117,7 +117,7 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
         stop(ready + cycles, err);
         return false;
     }
-    if (ready > mover_.frontier()) stats_.descriptor_stall_cycles += ready - mover_.frontier();
+    if (ready > mover_.frontier()) stats_.descriptor_wait_cycles += ready - mover_.frontier();
     if (!params_.descriptor_overlap) ready = std::max(ready, last_done_);
     current_ = item;
     mover_.begin({d.src, d.dst, d.length, item.index, item.chunk}, dir, ready);
@@ -202,7 +202,7 @@ void DmaChannel::before_write(uint64_t t) {
                 args.descriptor = wb.index;
                 tracks_.slice(TraceTrack::writeback, "write-back", wb.issue, done, args);
             }
-            stats_.writeback_cycles += done - wb.issue;
+            stats_.writeback_cycles_summed += done - wb.issue;
             tracks_.charge(Cause::writeback, wb.issue, done);
         }
         stats_.descriptor_latencies.add(static_cast<uint32_t>(

@@ -117,7 +117,7 @@ void add_plot(CLI::App& app, PlotCommand& c) {
     cmd->add_option("csv", r.csv, "results.csv of a sweep")->required();
     cmd->add_option("-o,--output", r.output, "FILE.png, FILE.svg or FILE.pdf")->required();
     cmd->add_option("--x", r.x, "Column on the x axis (any config key, result or statistic)");
-    cmd->add_option("--y", r.y, "Column on the y axis, e.g. dma.ch0.descriptor_stall_cycles");
+    cmd->add_option("--y", r.y, "Column on the y axis, e.g. dma.ch0.descriptor_wait_cycles");
     c.series_option =
         cmd->add_option("--series", c.series, "Column(s) naming the lines (repeatable)");
     cmd->add_flag("--logx", r.logx, "Logarithmic x axis (base 2)");

@@ -1,6 +1,6 @@
 // results_csv.h - results.csv: one row per point, the swept keys first,
 // then the result keys, then every statistic as "group.counter" (e.g.
-// dma.ch0.descriptor_stall_cycles) in report order. Only simulated figures, so reruns, resumes and
+// dma.ch0.descriptor_wait_cycles) in report order. Only simulated figures, so reruns, resumes and
 // merged shards produce byte-identical files.
 #pragma once
 

@@ -1,6 +1,6 @@
 // statistics_catalog.h - every result and statistic a report can hold,
 // looked up by its column name (as in results.csv and `dmasim plot --y`):
-// "throughput_gbps", "dma.ch0.descriptor_stall_cycles", "bus.read.busy_cycles".
+// "throughput_gbps", "dma.ch0.descriptor_wait_cycles", "bus.read.busy_cycles".
 // It reads the definitions tables (tb/results.h, model/stats.h) and the
 // config key table, and renders docs/statistics.md.
 #pragma once
@@ -13,7 +13,7 @@ namespace dmasim::sim {
 struct ColumnInfo {
     std::string name;
     std::string unit;   ///< empty when unitless
-    std::string label;  ///< for a reader: "throughput", "descriptor_stall_cycles of channel 0"
+    std::string label;  ///< for a reader: "throughput", "descriptor_wait_cycles of channel 0"
     std::string description;
 };
 

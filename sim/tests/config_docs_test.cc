@@ -54,8 +54,8 @@ TEST(SimStatisticsDocs, CheckedInMarkdownEqualsTheGeneratedText) {
 TEST(SimStatisticsCatalog, EveryKindOfColumnHasALabelWithItsUnit) {
     EXPECT_EQ(axis_label("throughput_gbps"), "Throughput (GB/s)");
     EXPECT_EQ(axis_label("workload.entries"), "Entries (segments)");
-    EXPECT_EQ(axis_label("dma.ch0.descriptor_stall_cycles"),
-              "Descriptor stall cycles, channel 0 (cycles)");
+    EXPECT_EQ(axis_label("dma.ch0.descriptor_wait_cycles"),
+              "Descriptor wait cycles, channel 0 (cycles)");
     EXPECT_EQ(axis_label("dma.ch12.descriptor_latency_p99_cycles"),
               "Descriptor latency p99 cycles, channel 12 (cycles)");
     EXPECT_EQ(axis_label("bus.read.busy_cycles"), "Busy cycles, the RAM read channel (cycles)");

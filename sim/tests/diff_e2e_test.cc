@@ -53,7 +53,7 @@ TEST(SimDiffE2E, ReportsShowTheKnobAndEveryStatisticWithItsRatio) {
     EXPECT_EQ(line.rfind("*", 0), 0u) << line;
     EXPECT_NE(line.find(fmt::format("{:.4g}", fb / fa)), std::string::npos) << line;
     // Statistics too, not only result keys; bytes are equal and not flagged.
-    EXPECT_NE(line_of(r.out, "dma.ch0.descriptor_stall_cycles"), "") << r.out;
+    EXPECT_NE(line_of(r.out, "dma.ch0.descriptor_wait_cycles"), "") << r.out;
     EXPECT_EQ(line_of(r.out, "bytes").rfind("  ", 0), 0u) << r.out;
 }
 
@@ -154,12 +154,12 @@ TEST(SimDiffE2E, NonNumericFiguresAreErrorsNotSkipped) {
               std::string::npos)
         << r.err;
     const std::string null_stat = edited(dir, good, "null.json", [](auto& r) {
-        r["statistics"]["dma.ch0"]["descriptor_stall_cycles"]["value"] = nullptr;
+        r["statistics"]["dma.ch0"]["descriptor_wait_cycles"]["value"] = nullptr;
     });
     r = run_dmasim(dir, {"diff", null_stat, good, "--check"});
     EXPECT_EQ(r.status, 2) << r.out;
     EXPECT_NE(r.err.find(null_stat +
-                         ": /statistics/dma.ch0/descriptor_stall_cycles/value: expected a number, "
+                         ": /statistics/dma.ch0/descriptor_wait_cycles/value: expected a number, "
                          "found null"),
               std::string::npos)
         << r.err;

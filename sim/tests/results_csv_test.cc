@@ -44,11 +44,11 @@ TEST(SimResultsCsv, SweptKeysComeFirstThenResultKeys) {
 TEST(SimResultsCsv, EveryStatisticIsAColumnAfterTheResultKeys) {
     tb::SimConfig c;
     tb::RunResult r;
-    r.statistics = {{"dma.ch0", {{"descriptor_stall_cycles", 70, "cycles"}}},
+    r.statistics = {{"dma.ch0", {{"descriptor_wait_cycles", 70, "cycles"}}},
                     {"bus.read", {{"busy_cycles", 12, "cycles"}}}};
     std::string csv = results_csv({}, {make_report(c, r, 0.5)});
     std::string header = csv.substr(0, csv.find('\n'));
-    EXPECT_NE(header.find("integrity,dma.ch0.descriptor_stall_cycles,bus.read.busy_cycles"),
+    EXPECT_NE(header.find("integrity,dma.ch0.descriptor_wait_cycles,bus.read.busy_cycles"),
               std::string::npos)
         << header;
     EXPECT_NE(csv.find(",fail,70,12\n"), std::string::npos) << csv;

@@ -162,22 +162,22 @@ TEST(SimPlotE2E, AnyStatisticIsAnAxisAndTheSweepChoosesTheDefaults) {
     // A 2-D grid also gets a heatmap.
     EXPECT_EQ(read_file(out + "/heatmap.png").substr(1, 3), "PNG");
     const std::string csv = out + "/results.csv";
-    EXPECT_NE(read_file(csv).find(",dma.ch0.descriptor_stall_cycles,"), std::string::npos);
+    EXPECT_NE(read_file(csv).find(",dma.ch0.descriptor_wait_cycles,"), std::string::npos);
     // No --x/--series: the sweep's own choice (entries, one line per chain
     // depth); PDF by extension; labels and title as given.
     auto stall =
-        run_dmasim(dir, {"plot", csv, "--y", "dma.ch0.descriptor_stall_cycles", "--title", "Stalls",
+        run_dmasim(dir, {"plot", csv, "--y", "dma.ch0.descriptor_wait_cycles", "--title", "Stalls",
                          "--xlabel", "List length", "-o", dir.path() + "/stall.pdf"});
     ASSERT_EQ(stall.status, 0) << stall.err;
     EXPECT_EQ(read_file(dir.path() + "/stall.pdf").substr(0, 5), "%PDF-");
-    auto svg = run_dmasim(dir, {"plot", csv, "--y", "dma.ch0.descriptor_stall_cycles", "-o",
+    auto svg = run_dmasim(dir, {"plot", csv, "--y", "dma.ch0.descriptor_wait_cycles", "-o",
                                 dir.path() + "/stall.svg"});
     ASSERT_EQ(svg.status, 0) << svg.err;
     const std::string text = read_file(dir.path() + "/stall.svg");
     // Human labels from the definitions; the legend names the chain depths.
     // Counts ("segments") carry no unit; the title has names without units.
-    for (const char* part : {"Descriptor stall cycles, channel 0 (cycles)", "<!-- Entries -->",
-                             "<!-- Chain depth -->", "Descriptor stall cycles, channel 0 vs. entries"})
+    for (const char* part : {"Descriptor wait cycles, channel 0 (cycles)", "<!-- Entries -->",
+                             "<!-- Chain depth -->", "Descriptor wait cycles, channel 0 vs. entries"})
         EXPECT_NE(text.find(part), std::string::npos) << part;
     // Swept keys stay out of the subtitle; fixed ones are in it, by name
     // and with units, without spurious decimals.

@@ -38,14 +38,15 @@ struct StatDef {
       "writes issued and not answered, at each write issue")                                    \
     X(setup_cycles, "cycles", "descriptor decode and chain-link cost",                          \
       "descriptor_setup_cycles per data descriptor + chain_link_cycles per link")               \
-    X(descriptor_stall_cycles, "cycles",                                                        \
+    X(descriptor_wait_cycles, "cycles",                                                         \
       "read side waiting for the next descriptor; the previous one's writes may still be "      \
-      "moving, so this is no stall of the engine (account.ch{N} is)",                           \
+      "moving, so the engine need not be idle (account.ch{N}.descriptor_fetch is what no "      \
+      "work hides)",                                                                            \
       "cycles between the read side being free and the next descriptor being decoded")          \
     X(data_cycles, "cycles", "cycles with at least one data burst in flight",                   \
       "union of every data burst's issue-to-completion interval")                               \
-    X(writeback_cycles, "cycles",                                                               \
-      "status write-back time, summed: write-backs overlap each other and the data, so this "    \
+    X(writeback_cycles_summed, "cycles",                                                        \
+      "status write-back time, summed: write-backs overlap each other and the data, so this "   \
       "can exceed the run (account.ch{N}.writeback is the part nothing hides)",                 \
       "sum of every write-back's issue-to-response time")                                       \
     X(irq_latency_cycles, "cycles", "completion-to-interrupt time",                             \
@@ -139,13 +140,14 @@ inline constexpr struct {
 } kPhaseShares[] = {
     {{"setup", "% of cycles", "descriptor decode", "setup_cycles / cycles"},
      &ChannelStats::setup_cycles},
-    {{"descriptor_stall", "% of cycles", "waiting for descriptors",
-      "descriptor_stall_cycles / cycles"},
-     &ChannelStats::descriptor_stall_cycles},
+    {{"descriptor_wait", "% of cycles", "waiting for descriptors",
+      "descriptor_wait_cycles / cycles"},
+     &ChannelStats::descriptor_wait_cycles},
     {{"data", "% of cycles", "data bursts in flight", "data_cycles / cycles"},
      &ChannelStats::data_cycles},
-    {{"writeback", "% of cycles", "status write-backs", "writeback_cycles / cycles"},
-     &ChannelStats::writeback_cycles},
+    {{"writeback_summed", "% of cycles", "status write-backs, summed (may exceed 100)",
+      "writeback_cycles_summed / cycles"},
+     &ChannelStats::writeback_cycles_summed},
     {{"irq_latency", "% of cycles", "interrupt latency", "irq_latency_cycles / cycles"},
      &ChannelStats::irq_latency_cycles},
 };
@@ -153,7 +155,8 @@ inline constexpr struct {
 /// The cycle account's rows: one per cause, in cycles, in priority order.
 inline std::vector<StatDef> account_defs() {
     std::vector<StatDef> defs;
-    for (const CauseDef& c : kCauseDefs) defs.push_back({c.name, "cycles", c.description, c.timeline});
+    for (const CauseDef& c : kCauseDefs)
+        defs.push_back({c.name, "cycles", c.description, c.timeline});
     return defs;
 }
 
