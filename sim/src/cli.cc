@@ -168,7 +168,7 @@ void add_fit(CLI::App& app, FitRequest& f) {
     auto* cmd = app.add_subcommand(
         "fit",
         "Fit whole-number keys of a profile to measured points (docs/engines.md, "
-        "\"Profile your own engine\")");
+        "\"Fitting a profile with dmasim fit\")");
     cmd->add_option("profile", f.profile, "Profile YAML the fit starts from")
         ->required()
         ->check(CLI::ExistingFile);
