@@ -34,9 +34,11 @@ void gather_reports(const SweepDir& from, const SweepDir& to, const Json& manife
                    from.root, stale);
     std::error_code ec;
     if (fs::equivalent(from.root, to.root, ec)) return;
+    // Written as every output is (atomically, never replacing a link or a
+    // device at the name), not copied onto whatever stands there.
     for (const std::string& id : point_ids(manifest))
-        if (read_complete_report(from.report(id)))
-            fs::copy_file(from.report(id), to.report(id), fs::copy_options::overwrite_existing);
+        if (const auto report = read_complete_report(from.report(id)))
+            write_file_atomically(to.report(id), report->dump(2) + "\n");
 }
 
 /// What makes two manifests shards of one sweep: the swept keys and every

@@ -8,6 +8,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include <dmasim/tb/atomic_file.h>
+
 #include "config_keys.h"
 #include "paths.h"
 #include "process.h"
@@ -187,11 +189,23 @@ int run_plot(const PlotRequest& request) {
         r.series ? *r.series
                  : sweep.plot.value("series", std::vector<std::string>{"workload.chain_depth"});
 
+    // matplotlib opens its file itself, so it draws into a private folder
+    // and the image is then published as every output is: renamed onto a
+    // regular file, never replacing a link (its target is written) or a
+    // device; a device or FIFO would need the image in place, so a plot
+    // refuses one.
+    if (tb::output_target(r.output).in_place)
+        throw tb::OutputError(fmt::format(
+            "cannot write {}: a plot is drawn into a regular file, not a device or FIFO",
+            r.output));
+    tb::PrivateDir scratch(r.output);
+    const std::string image = fs::path(r.output).filename().string();
+    scratch.expect(image);
     std::vector<std::string> argv = {"/usr/bin/python3",
                                      plot_script_path(),
                                      r.csv,
                                      "-o",
-                                     r.output,
+                                     scratch.file(image),
                                      "--x",
                                      r.x,
                                      "--y",
@@ -223,7 +237,10 @@ int run_plot(const PlotRequest& request) {
         // (the title follows the labels).
         argv.insert(argv.end(), {"--ylabel", r.ylabel.empty() ? "Share of cycles (%)" : r.ylabel});
     }
-    return run_and_wait(argv);
+    const int status = run_and_wait(argv);
+    if (status != 0) return status;
+    if (const std::string why = scratch.publish(image); !why.empty()) throw tb::OutputError(why);
+    return 0;
 }
 
 }  // namespace dmasim::sim

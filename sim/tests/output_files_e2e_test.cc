@@ -535,5 +535,27 @@ TEST(SimOutputE2E, VcdStopsAtItsSizeCapWithANote) {
     EXPECT_EQ(read_file(vcd).rfind("$date", 0), 0u) << "not a VCD";
 }
 
+// matplotlib opened `plot -o` itself, so a link there was replaced and a
+// FIFO written into by whatever matplotlib does.
+TEST(SimOutputE2E, PlotWritesThroughALinkAndRefusesAFifo) {
+    TempDir dir;
+    const std::string csv = dir.write("results.csv",
+                                      "workload.entries,throughput_gbps\n4,1.5\n8,2.5\n");
+    const std::string target = dir.write("target.svg", "old\n"), link = dir.path() + "/link.svg";
+    fs::create_symlink("target.svg", link);
+    auto drawn = run_dmasim(dir, {"plot", csv, "-o", link});
+    EXPECT_EQ(drawn.status, 0) << drawn.err;
+    EXPECT_TRUE(S_ISLNK(node(link).st_mode)) << "the link was replaced";
+    EXPECT_NE(read_file(target).find("<svg"), std::string::npos);
+
+    const std::string fifo = dir.path() + "/fifo.svg";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+    auto refused = run_dmasim(dir, {"plot", csv, "-o", fifo});
+    EXPECT_NE(refused.status, 0);
+    EXPECT_NE(refused.err.find("not a device or FIFO"), std::string::npos) << refused.err;
+    EXPECT_TRUE(S_ISFIFO(node(fifo).st_mode));
+    EXPECT_EQ(temporaries(dir.path()), std::vector<std::string>{});
+}
+
 }  // namespace
 }  // namespace dmasim::sim
