@@ -216,12 +216,16 @@ _drawn = set()
 
 
 def plot(data, output, *, x="workload.entries", y="throughput_gbps",
-         series=("workload.chain_depth",), logx=False, logy=False, overwrite=False):
+         series=("workload.chain_depth",), logx=False, logy=False, stack=None,
+         overwrite=False):
     """Draws `y` against `x`, one line per value of the `series` columns,
     with `dmasim plot` (the same code, labels, units, subtitle and peak
-    line as the CLI). `data`: a sweep folder, a CSV path, or what sweep()
-    or load() returned. An existing `output` that plot() did not draw is
-    kept (DmasimError) unless overwrite=True. Returns `output`."""
+    line as the CLI). stack="account" (or "account.ch0") draws instead one
+    bar per x value split into that cycle account's causes, as
+    `dmasim plot --stack` does; `y` and `series` are then not used.
+    `data`: a sweep folder, a CSV path, or what sweep() or load()
+    returned. An existing `output` that plot() did not draw is kept
+    (DmasimError) unless overwrite=True. Returns `output`."""
     target = os.path.realpath(os.fspath(output))
     if os.path.lexists(output) and target not in _drawn and not overwrite:
         raise DmasimError(f"{os.fspath(output)} exists and dmasim.plot() did not draw it: "
@@ -233,6 +237,7 @@ def plot(data, output, *, x="workload.entries", y="throughput_gbps",
             args += ["--series", s]
         args += ["--logx"] if logx else []
         args += ["--logy"] if logy else []
+        args += ["--stack", stack] if stack else []
         _call(args)
     _drawn.add(target)
     return output

@@ -89,6 +89,35 @@ class PlotTest(unittest.TestCase):
             with open(mine, "rb") as f:
                 self.assertEqual(f.read(4), b"\x89PNG")
 
+    def test_stack_plot_is_the_clis_picture(self):
+        # The rows go through a CSV the front end writes itself, yet the
+        # picture must be the one `dmasim plot --stack account` draws from
+        # the sweep folder: same script, same labels, same shares.
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            rows = dmasim.sweep(GRID, out, frame=False)
+            for r in rows:  # account.* adds up to the run's cycles
+                self.assertEqual(sum(v for k, v in r.items() if k.count(".") == 1
+                                     and k.startswith("account.")), r["cycles"])
+            mine = dmasim.plot(rows, os.path.join(tmp, "py.png"), stack="account")
+            cli = os.path.join(tmp, "cli.png")
+            dmasim._frontend._call(["plot", os.path.join(out, "results.csv"), "--x",
+                                    "workload.entries", "--stack", "account", "-o", cli])
+            with open(mine, "rb") as a, open(cli, "rb") as b:
+                self.assertEqual(a.read(), b.read())
+            with open(dmasim.plot(rows, os.path.join(tmp, "t.svg"), stack="account")) as f:
+                text = f.read()
+            self.assertIn("Cycles by cause", text)
+            self.assertIn("Share of cycles (%)", text)
+
+    def test_stack_of_a_group_the_table_lacks_is_bad_input(self):
+        rows = dmasim.sweep(GRID, frame=False)
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(dmasim.DmasimError) as caught:
+                dmasim.plot(rows, os.path.join(tmp, "t.png"), stack="acount")
+            self.assertEqual(caught.exception.status, 2)
+            self.assertIn("acount", str(caught.exception))
+
 
 class FailureTest(unittest.TestCase):
     def test_points_whose_integrity_failed_are_missing_from_the_table(self):

@@ -356,6 +356,9 @@ def draw_stack(plt, rows, args, series):
     if not parts:
         fail(2, f"no column '{prefix}*' in {args.csv}")
     values = [{c: float(number_or_text(r[c]) or 0) for c in parts} for r in rows]
+    # A cause keeps its colour from plot to plot: it is picked by the
+    # cause's place in the whole group, not among those drawn.
+    place = {c: i for i, c in enumerate(parts)}
     parts = [c for c in parts if any(v[c] for v in values)]
     order = sorted(range(len(rows)), key=lambda i: (isinstance(number_or_text(rows[i][args.x]), str),
                                                      number_or_text(rows[i][args.x])))
@@ -367,8 +370,9 @@ def draw_stack(plt, rows, args, series):
         for r in order:
             total = sum(values[r].values())
             shares.append(100 * values[r][c] / total if total else 0)
-        ax.bar(range(len(order)), shares, bottom=bottom, label=names[i], color=f"C{i % 10}",
-               hatch=HATCHES[(i // 10) % len(HATCHES)], edgecolor="white")
+        k = place[c]
+        ax.bar(range(len(order)), shares, bottom=bottom, label=names[i], color=f"C{k % 10}",
+               hatch=HATCHES[(k // 10) % len(HATCHES)], edgecolor="white")
         bottom = [b + s for b, s in zip(bottom, shares)]
     ax.set_xticks(range(len(order)),
                   [value_text(number_or_text(rows[r][args.x]), args.xunit) for r in order],

@@ -110,5 +110,17 @@ class Layout(unittest.TestCase):
         self.assertEqual(plot.axis_label("Segment size", "bytes", None), "Segment size")
 
 
+class Stack(unittest.TestCase):
+    def test_a_cause_keeps_its_colour_when_an_earlier_cause_is_zero(self):
+        # account.writeback is the group's third column: colour C2 (#2ca02c)
+        # in every plot, even where bandwidth (C1, #ff7f0e) is not drawn.
+        csv_text = "workload.entries,account.data,account.bandwidth,account.writeback\n" \
+                   "4,90,0,10\n8,80,0,20\n"
+        status, err, svg = draw(csv_text, "--stack", "account")
+        self.assertEqual(status, 0, err)
+        self.assertIn("#2ca02c", svg)
+        self.assertNotIn("#ff7f0e", svg)
+
+
 if __name__ == "__main__":
     unittest.main()
