@@ -201,13 +201,14 @@ std::string config_markdown() {
     return out;
 }
 
+std::string yaml_scalar(const KeyDef& key, const std::string& text) {
+    return key.type == KeyType::text ? yaml_quoted(text) : text;
+}
+
 std::string resolved_yaml(const tb::SimConfig& config) {
     std::string out;
-    for (const auto& key : config_keys()) {
-        std::string text = format_value(key.get(config));
-        if (key.type == KeyType::text) text = yaml_quoted(text);
-        out += fmt::format("{}: {}\n", key.name, text);
-    }
+    for (const auto& key : config_keys())
+        out += fmt::format("{}: {}\n", key.name, yaml_scalar(key, format_value(key.get(config))));
     return out;
 }
 

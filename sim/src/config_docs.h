@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "config_keys.h"
+
 namespace dmasim::sim {
 
 /// Plain-text listing of the keys for the terminal: every key, or those
@@ -16,6 +18,10 @@ std::string explain_text(const std::vector<std::string>& names = {});
 
 /// The whole of docs/configuration.md.
 std::string config_markdown();
+
+/// A key's canonical value text (format_value) as a YAML scalar that reads
+/// back to the same value: text values quoted, the rest as they are.
+std::string yaml_scalar(const KeyDef& key, const std::string& text);
 
 /// Every key of `config` as a flat "key: value" YAML document, loadable by
 /// `dmasim run` and equal to `config` when loaded.

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "config_docs.h"
 #include "config_error.h"
 #include "config_loader.h"
 #include "csv_table.h"
@@ -42,14 +43,6 @@ struct Score {
 
 std::string yaml_list(const std::vector<std::string>& items) {
     return fmt::format("[{}]", fmt::join(items, ", "));
-}
-
-/// A scalar as YAML reads it back to the same text (keys' canonical texts
-/// are numbers, true/false or plain words; quoting keeps words words).
-std::string yaml_scalar(const KeyDef& key, const std::string& text) {
-    const bool plain =
-        key.type == KeyType::integer || key.type == KeyType::real || key.type == KeyType::boolean;
-    return plain ? text : nlohmann::json(text).dump();
 }
 
 class Fitter {
