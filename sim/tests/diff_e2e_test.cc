@@ -131,6 +131,10 @@ TEST(SimDiffE2E, SweepFoldersListChangedKeysAndPointsInNumericOrderWithUnits) {
     // Flagged figures carry their unit: descriptor bytes are bytes.
     const std::string fetched = line_of(r.out.substr(four), "descriptor_bytes_fetched");
     EXPECT_EQ(fetched.substr(fetched.size() - 3), "  B") << fetched;
+    // Where each point's cycles went, in a line of its own.
+    const auto moved = r.out.find("  cycle account moved: ", four);
+    ASSERT_NE(moved, std::string::npos) << r.out;
+    EXPECT_LT(moved, r.out.find("workload.entries=", four + 1)) << r.out;
 }
 
 TEST(SimDiffE2E, ZeroInBothHasNoRatio) {
