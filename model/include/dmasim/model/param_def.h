@@ -88,30 +88,31 @@ ParamDef<Config> param(const char* key, const char* unit, IntRange range, const 
     };
     return d;
 }
+/// A row whose value is stored as T in both the field and ParamValue.
+template <class Config, class T, class Field>
+ParamDef<Config> plain_param(const char* key, const char* unit, const char* description,
+                             ParamKind kind, Field field) {
+    ParamDef<Config> d = row<Config>(key, unit, description, kind);
+    d.get = [field](const Config& c) { return ParamValue{static_cast<T>(field(c))}; };
+    d.set = [field](Config& c, const ParamValue& v) { field(c) = std::get<T>(v); };
+    return d;
+}
 template <class Config, class Field>
 ParamDef<Config> param(const char* key, const char* unit, RealRange range,
                        const char* description, Field field) {
-    ParamDef<Config> d = row<Config>(key, unit, description, ParamKind::real);
+    ParamDef<Config> d = plain_param<Config, double>(key, unit, description, ParamKind::real, field);
     d.real_range = range;
-    d.get = [field](const Config& c) { return ParamValue{static_cast<double>(field(c))}; };
-    d.set = [field](Config& c, const ParamValue& v) { field(c) = std::get<double>(v); };
     return d;
 }
 template <class Config, class Field>
 ParamDef<Config> param(const char* key, const char* unit, BoolValues, const char* description,
                        Field field) {
-    ParamDef<Config> d = row<Config>(key, unit, description, ParamKind::boolean);
-    d.get = [field](const Config& c) { return ParamValue{static_cast<bool>(field(c))}; };
-    d.set = [field](Config& c, const ParamValue& v) { field(c) = std::get<bool>(v); };
-    return d;
+    return plain_param<Config, bool>(key, unit, description, ParamKind::boolean, field);
 }
 template <class Config, class Field>
 ParamDef<Config> param(const char* key, const char* unit, TextValues, const char* description,
                        Field field) {
-    ParamDef<Config> d = row<Config>(key, unit, description, ParamKind::text);
-    d.get = [field](const Config& c) { return ParamValue{field(c)}; };
-    d.set = [field](Config& c, const ParamValue& v) { field(c) = std::get<std::string>(v); };
-    return d;
+    return plain_param<Config, std::string>(key, unit, description, ParamKind::text, field);
 }
 template <class Config, class E, class Field>
 ParamDef<Config> param(const char* key, const char* unit, Choices<E> values,
