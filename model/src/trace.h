@@ -5,6 +5,7 @@
 
 #include <dmasim/model/cycle_account.h>
 #include <dmasim/model/params.h>
+#include <dmasim/model/trace_sink.h>
 
 #include <cstdint>
 

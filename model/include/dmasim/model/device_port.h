@@ -10,6 +10,7 @@
 #pragma once
 
 #include <dmasim/model/params.h>
+#include <dmasim/model/trace_sink.h>
 #include <dmasim/model/resource.h>
 
 #include <cstdint>

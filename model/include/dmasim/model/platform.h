@@ -8,6 +8,7 @@
 #pragma once
 
 #include <dmasim/model/params.h>
+#include <dmasim/model/trace_sink.h>
 
 #include <cstdint>
 #include <systemc>
