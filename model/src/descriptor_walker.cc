@@ -46,9 +46,14 @@ WalkItem DescriptorWalker::pop() {
     return item;
 }
 
-void DescriptorWalker::refill(uint64_t now) {
-    unsigned window = std::max(1u, params_.descriptor_prefetch);
-    while (walking_ && fifo_.size() <= window) fetch(std::max(ready_, now));
+void DescriptorWalker::refill(uint64_t now, bool demand) {
+    const unsigned window = std::max(1u, params_.descriptor_prefetch);
+    const unsigned queue = params_.descriptor_queue;
+    auto room = [&] {
+        if (demand && fifo_.empty()) return true;
+        return queue == kUnboundedQueue ? fifo_.size() <= window : fifo_.size() < queue;
+    };
+    while (walking_ && room()) fetch(std::max(ready_, now));
 }
 
 unsigned DescriptorWalker::batch_slots(uint64_t addr) const {

@@ -3,7 +3,9 @@
 // It reads descriptors ahead of the data mover into a FIFO of at most
 // 2 x descriptor_prefetch entries (one fetch burst being consumed while
 // the next arrives) and fetches again once the FIFO has drained to
-// descriptor_prefetch. One fetch is in flight at a time.
+// descriptor_prefetch; a descriptor_queue below 256 caps the descriptors
+// waiting ahead of the mover instead (0: fetch only when the mover waits).
+// One fetch is in flight at a time.
 //   chained_pages: a fetch burst reads up to descriptor_prefetch slots and
 //     never crosses a 4 KiB page nor goes past a slot already seen to be
 //     END or CHAIN; slots after such a slot are over-prefetched (counted in
@@ -51,8 +53,10 @@ public:
     /// Starts a new walk at `first` at cycle `now`; with `translating`,
     /// descriptor addresses are IOVAs.
     void start(uint64_t first, dma_hw_format format, uint64_t now, bool translating);
-    /// Fetches while the FIFO has room, no earlier than cycle `now`.
-    void refill(uint64_t now);
+    /// Fetches while the FIFO has room, no earlier than cycle `now`; with
+    /// `demand`, the mover waits for a descriptor, so an empty FIFO is
+    /// refilled whatever dma.descriptor_queue allows ahead.
+    void refill(uint64_t now, bool demand);
     /// Stops fetching (abort or error downstream).
     void halt();
     /// Makes the `fetch`-th descriptor fetch of every walk (0 = the first)

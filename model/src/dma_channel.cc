@@ -70,7 +70,10 @@ uint64_t DmaChannel::frontier() const { return planning_ ? mover_.frontier() : k
 
 void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
     if (!mover_.active()) {
-        walker_.refill(mover_.frontier());
+        // Without a descriptor queue the next fetch waits until the mover can
+        // start the descriptor: in a serial engine, the previous one's end.
+        const bool no_queue = params_.descriptor_queue == 0 && !params_.descriptor_overlap;
+        walker_.refill(no_queue ? std::max(mover_.frontier(), last_done_) : mover_.frontier(), true);
         if (walker_.empty()) {
             stop(0, DMA_ERR_NONE);
             return;
@@ -121,7 +124,7 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     if (!params_.descriptor_overlap) ready = std::max(ready, last_done_);
     current_ = item;
     mover_.begin({d.src, d.dst, d.length, item.index, item.chunk}, dir, ready);
-    walker_.refill(ready);
+    walker_.refill(ready, false);
     return true;
 }
 

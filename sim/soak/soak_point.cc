@@ -77,6 +77,7 @@ void platform(Draw& d, Builder& b) {
     b.set("dma.descriptor_fetch", spelling("dma.descriptor_fetch", d.chance(0.8) ? 0 : 1));
     b.set("dma.write_policy", spelling("dma.write_policy", d.chance(0.7) ? 0 : 1));
     b.set("dma.descriptor_overlap", d.chance(0.7) ? "true" : "false");
+    b.set("dma.descriptor_queue", d.chance(0.7) ? key("dma.descriptor_queue").int_max : d.uniform(0, 8));
     b.set("dma.buffer_bytes", d.log_uniform(256, 65536));
     const char* rates[] = {"0.5", "1", "4", "16", "64"};
     b.set("device.rate_bytes_per_cycle", d.pick(rates));

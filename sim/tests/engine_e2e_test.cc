@@ -41,6 +41,31 @@ TEST(SimEngineE2E, DefaultRunKeepsItsCycleCount) {
     EXPECT_EQ(run_result(dir, {"run"})["cycles"], 66278);
 }
 
+// A serial engine (no data overlap) with one descriptor per fetch: with no
+// descriptor queue each descriptor's fetch is on the critical path, with a
+// queue of 4 it hides behind the previous descriptor's data. Per descriptor
+// of S bytes on a W-byte bus (L, WL memory latencies, d = 32 B slots):
+//   no queue: (L + d/W) + setup + (L + S/W) + 1 + WL + (1 + WL)
+//   queue:    the same without the fetch's L + d/W
+TEST(SimEngineE2E, DescriptorQueueHidesTheFetchOfASerialEngine) {
+    TempDir dir;
+    const uint64_t L = 50, WL = 20, W = 16, S = 1024, d = 32, setup = 2;
+    auto cycles = [&](uint64_t entries, const std::string& queue) {
+        return run_result(dir, {"run", "--set", "workload.chain_depth=1", "--set",
+                                fmt::format("workload.entries={}", entries), "--set",
+                                fmt::format("workload.segment_bytes={}", S), "--set",
+                                "dma.descriptor_prefetch=1", "--set", "dma.descriptor_overlap=false",
+                                "--set", "dma.descriptor_queue=" + queue})["cycles"]
+            .get<uint64_t>();
+    };
+    const uint64_t fetch = L + d / W;
+    const uint64_t rest = setup + (L + S / W) + 1 + WL + (1 + WL);
+    // The slope between 16 and 64 descriptors: past the start, where the
+    // queue's first fetches still share the read channel with data.
+    EXPECT_EQ(cycles(64, "0") - cycles(16, "0"), 48 * (fetch + rest));
+    EXPECT_EQ(cycles(64, "4") - cycles(16, "4"), 48 * rest);
+}
+
 TEST(SimEngineE2E, KnobsWorkInEveryFormatAndDirection) {
     TempDir dir;
     const unsigned entries = 12, depth = 3;

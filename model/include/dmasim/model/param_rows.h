@@ -75,6 +75,11 @@
       (IntRange{1, 256}), "Write bursts in flight per channel")                                    \
     X(unsigned, descriptor_prefetch, 8, "dma.descriptor_prefetch", "descriptors",                   \
       (IntRange{1, 128}), "Descriptors fetched per descriptor read")                               \
+    X(unsigned, descriptor_queue, kUnboundedQueue, "dma.descriptor_queue", "descriptors",           \
+      (IntRange{0, kUnboundedQueue}),                                                              \
+      "Decoded descriptors the engine fetches ahead of its data mover (AXI DMA queues 4); 0 = "    \
+      "fetch on demand, when the mover needs the next one; 256: as far as the prefetch window "    \
+      "goes (fetch again once drained to dma.descriptor_prefetch)")                                \
     X(DescriptorFetch, descriptor_fetch, DescriptorFetch::burst, "dma.descriptor_fetch", "",        \
       choices(kDescriptorFetches), "Descriptor reads as one burst, or one bus word at a time")     \
     X(unsigned, buffer_bytes, 8192, "dma.buffer_bytes", "bytes", (IntRange{1, 1u << 24}),           \

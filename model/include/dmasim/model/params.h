@@ -43,6 +43,9 @@ inline constexpr Spelling<dma_hw_writeback> kStatusWritebacks[] = {
     {"last", DMA_HW_WB_LAST},
     {"none", DMA_HW_WB_NONE}};
 
+/// dma.descriptor_queue meaning "no limit of its own" (the prefetch window's).
+inline constexpr unsigned kUnboundedQueue = 256;
+
 /// Any latency beyond this many cycles is a typo.
 inline constexpr uint64_t kMaxCycles = 1000000;
 
