@@ -17,7 +17,6 @@
 namespace dmasim::model {
 
 class Clock;
-class Memory;
 class DevicePort;
 class DmaController;
 
@@ -55,8 +54,7 @@ public:
 
     /// Zeroes every statistic (e.g. between transfers of a benchmark).
     void reset_statistics();
-    /// The components, for tests and integrity checks.
-    Memory& memory();
+    /// The components, for integrity checks and an embedder's own wiring.
     DevicePort& device();
     DmaController& controller();
 
