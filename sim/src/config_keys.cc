@@ -109,7 +109,6 @@ using model::FaultKind;
 using model::StatusWriteback;
 using model::WritePolicy;
 using tb::Payload;
-using tb::Placement;
 
 std::vector<KeyDef> build_table() {
     std::vector<KeyDef> t;
@@ -189,10 +188,10 @@ std::vector<KeyDef> build_table() {
         "memory.size_mib", "MiB", 1, 65536,
         "Simulated RAM size (sparse: only touched pages cost host memory)",
         [](auto& c) -> auto& { return c.memory_size_mib; }));
-    t.push_back(choice_key<Placement>(
+    t.push_back(choice_key<sim_mem_placement>(
         "memory.placement",
         "Physical placement of buffer pages: contiguous, or scattered at random (seeded)",
-        {{"contiguous", Placement::contiguous}, {"scattered", Placement::scattered}},
+        {{"contiguous", SIM_MEM_CONTIGUOUS}, {"scattered", SIM_MEM_SCATTERED}},
         [](auto& c) -> auto& { return c.placement; }));
     t.push_back(integer_key(
         "memory.read_latency_cycles", "cycles", 0, kMaxCycles,

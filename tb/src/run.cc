@@ -35,9 +35,7 @@ class SimMemory {
 public:
     explicit SimMemory(const SimConfig& config) {
         const uint64_t bytes = config.memory_size_mib << 20;
-        const auto placement =
-            config.placement == Placement::contiguous ? SIM_MEM_CONTIGUOUS : SIM_MEM_SCATTERED;
-        if (sim_mem_init(bytes, placement, config.workload.seed) != 0)
+        if (sim_mem_init(bytes, config.placement, config.workload.seed) != 0)
             throw ConfigError(
                 fmt::format("memory.size_mib = {}: cannot reserve {} bytes of simulated memory",
                             config.memory_size_mib, bytes));

@@ -57,7 +57,7 @@ TEST(DriverEndToEnd, MemToDevLinkedList) {
 
 TEST(DriverEndToEnd, UniformSegmentsInContiguousMemory) {
     SimConfig c = test::small_config();
-    c.placement = Placement::contiguous;
+    c.placement = SIM_MEM_CONTIGUOUS;
     c.workload.distribution = DMASIM_SEG_UNIFORM;
     c.workload.segment_bytes_min = 1;
     c.workload.segment_bytes_max = 9000;  // some segments span three pages

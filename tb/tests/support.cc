@@ -14,7 +14,7 @@ namespace dmasim::tb::test {
 SimConfig small_config() {
     SimConfig c;
     c.memory_size_mib = 64;
-    c.placement = Placement::scattered;
+    c.placement = SIM_MEM_SCATTERED;
     c.workload.entries = 37;
     c.workload.segment_bytes = 1001;
     c.workload.offset = 13;

@@ -11,6 +11,7 @@
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/cycle_account.h>
 #include <dmasim/model/params.h>
+#include <sglist/mm.h>
 
 #include <cstdint>
 #include <map>
@@ -21,7 +22,6 @@
 
 namespace dmasim::tb {
 
-enum class Placement { contiguous, scattered };
 /// checked: patterned sources, bytes moved and compared; none: timing only
 /// (buffers are allocated but never written, read or copied).
 enum class Payload { checked, none };
@@ -58,7 +58,7 @@ struct SimConfig {
     model::PlatformParams platform;  ///< memory.backing is set by tb, not sim
     dma_hw_format descriptor_format = DMA_HW_FMT_CHAINED_PAGES;
     uint64_t memory_size_mib = 1024;
-    Placement placement = Placement::scattered;
+    sim_mem_placement placement = SIM_MEM_SCATTERED;  ///< of the buffers' page frames
     WorkloadConfig workload;
     CpuConfig cpu;
     /// Values of scenario parameters by key ("scenario.NAME.PARAM"); a
