@@ -137,7 +137,7 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     SimMemory memory(resolved);
     // Checked before elaboration: under AddressSanitizer an exception after
     // sc_start() is misreported (SystemC's coroutines hide the stack bounds).
-    const dmasim_xfer_spec spec = make_xfer_spec(resolved.workload, resolved.descriptor_format,
+    const dmasim_load_spec spec = make_load_spec(resolved.workload, resolved.descriptor_format,
                                                  resolved.platform.dma.descriptor_bytes);
     if (std::string why = fit_error(resolved.workload, spec, resolved.memory_size_mib);
         !why.empty())

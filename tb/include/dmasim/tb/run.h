@@ -7,10 +7,10 @@
 // RunResult. tb/ may add fields; it must not rename these.
 #pragma once
 
-#include <dmasim/driver/segments.h>
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/cycle_account.h>
 #include <dmasim/model/params.h>
+#include <dmasim/workload/segments.h>
 #include <sglist/mm.h>
 
 #include <cstdint>
