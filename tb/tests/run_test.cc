@@ -272,7 +272,7 @@ TEST(HostMemory, PopulatingAListBacksExactlyThePagesUnderItsSegments) {
             EXPECT_TRUE(resident[pfn] & 1) << "source frame " << pfn;
         for (const unsigned long pfn : frames_under(x->dst))
             EXPECT_FALSE(resident[pfn] & 1) << "destination frame " << pfn;
-        dmasim_load_free(&dd, x, DMASIM_BUF_PAGES);
+        dmasim_load_free(&dd, x, layout);
         sim_mem_exit();
     }
 }
