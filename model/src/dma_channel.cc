@@ -148,13 +148,13 @@ void DmaChannel::copy_bytes(const Slice& s) {
 
 bool DmaChannel::writes_status(uint32_t flags) const {
     switch (params_.status_writeback) {
-        case StatusWriteback::per_descriptor:
+        case DMA_HW_WB_PER_DESCRIPTOR:
             return true;
-        case StatusWriteback::irq_only:
+        case DMA_HW_WB_IRQ_ONLY:
             return (flags & DMA_DESC_IRQ) != 0;
-        case StatusWriteback::last:
+        case DMA_HW_WB_LAST:
             return (flags & DMA_DESC_END) != 0;
-        case StatusWriteback::none:
+        case DMA_HW_WB_NONE:
             break;
     }
     return false;

@@ -6,77 +6,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string_view>
 
 namespace dmasim::model {
 namespace {
 
-template <typename Range, typename Value>
-struct Limit {
-    const char* key;
-    Range range;
-    Value (*value)(const PlatformParams& p);
-};
-
-/// Every parameter with a range in `limits`.
-const Limit<IntRange, uint64_t> kIntLimits[] = {
-    {"bus.width_bytes", limits::bus_width_bytes,
-     [](const PlatformParams& p) -> uint64_t { return p.bus.width_bytes; }},
-    {"dma.channels", limits::channels,
-     [](const PlatformParams& p) -> uint64_t { return p.dma.channels; }},
-    {"dma.max_burst_beats", limits::max_burst_beats,
-     [](const PlatformParams& p) -> uint64_t { return p.dma.max_burst_beats; }},
-    {"dma.max_outstanding_reads", limits::max_outstanding,
-     [](const PlatformParams& p) -> uint64_t { return p.dma.max_outstanding_reads; }},
-    {"dma.max_outstanding_writes", limits::max_outstanding,
-     [](const PlatformParams& p) -> uint64_t { return p.dma.max_outstanding_writes; }},
-    {"dma.descriptor_prefetch", limits::descriptor_prefetch,
-     [](const PlatformParams& p) -> uint64_t { return p.dma.descriptor_prefetch; }},
-    {"dma.descriptor_bytes", limits::descriptor_bytes,
-     [](const PlatformParams& p) -> uint64_t { return p.dma.descriptor_bytes; }},
-    {"dma.irq_coalesce_count", limits::irq_coalesce_count,
-     [](const PlatformParams& p) -> uint64_t { return p.dma.irq_coalesce_count; }},
-    {"pcie.gen", limits::pcie_gen,
-     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.gen; }},
-    {"pcie.lanes", limits::pcie_lanes,
-     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.lanes; }},
-    {"pcie.max_payload_bytes", limits::pcie_request_bytes,
-     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.max_payload_bytes; }},
-    {"pcie.max_read_request_bytes", limits::pcie_request_bytes,
-     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.max_read_request_bytes; }},
-    {"pcie.read_completion_boundary_bytes", limits::pcie_read_completion_boundary_bytes,
-     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.read_completion_boundary_bytes; }},
-    {"pcie.request_header_bytes", limits::pcie_header_bytes,
-     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.request_header_bytes; }},
-    {"pcie.completion_header_bytes", limits::pcie_header_bytes,
-     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.completion_header_bytes; }},
-    {"pcie.tags", limits::pcie_tags,
-     [](const PlatformParams& p) -> uint64_t { return p.bus.pcie.tags; }},
-    {"iommu.iotlb_entries", limits::iotlb_entries,
-     [](const PlatformParams& p) -> uint64_t { return p.iommu.iotlb_entries; }},
-    {"iommu.iotlb_ways", limits::iotlb_ways,
-     [](const PlatformParams& p) -> uint64_t { return p.iommu.iotlb_ways; }},
-    {"iommu.page_size", limits::iommu_page_bytes,
-     [](const PlatformParams& p) -> uint64_t { return p.iommu.page_bytes; }},
-    {"iommu.walk_levels", limits::iommu_walk_levels,
-     [](const PlatformParams& p) -> uint64_t { return p.iommu.walk_levels; }},
-    {"iommu.walk_cache_entries", limits::iommu_walk_cache_entries,
-     [](const PlatformParams& p) -> uint64_t { return p.iommu.walk_cache_entries; }},
-    {"iommu.iotlb_hit_cycles", limits::iommu_iotlb_hit_cycles,
-     [](const PlatformParams& p) -> uint64_t { return p.iommu.iotlb_hit_cycles; }},
-};
-const Limit<RealRange, double> kRealLimits[] = {
-    {"pcie.dllp_overhead", limits::pcie_dllp_overhead,
-     [](const PlatformParams& p) { return p.bus.pcie.dllp_overhead; }},
-    {"memory.bandwidth_bytes_per_cycle", limits::memory_bandwidth_bytes_per_cycle,
-     [](const PlatformParams& p) { return p.memory.bandwidth_bytes_per_cycle; }},
-};
-
-template <typename Range, typename Value>
-void check_limits(const Limit<Range, Value>* begin, const Limit<Range, Value>* end,
-                  const PlatformParams& p, std::vector<ParamProblem>& problems) {
-    for (auto* l = begin; l != end; ++l)
-        if (auto problem = range_problem(l->key, l->value(p), l->range))
-            problems.push_back(std::move(*problem));
+/// The table's row of `key`, which exists.
+const ParamDef<PlatformParams>& row(std::string_view key) {
+    for (const ParamDef<PlatformParams>& r : param_table())
+        if (r.key == key) return r;
+    throw std::logic_error(fmt::format("no parameter {}", key));
 }
 
 /// Largest data burst in bytes: bursts never cross 4 KiB.
@@ -189,7 +129,7 @@ const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
              return fmt::format(
                  "memory.bandwidth_bytes_per_cycle = {} is outside the allowed "
                  "range: 0 (no cap) or {} to {}",
-                 b, kMinBandwidthBytesPerCycle, limits::memory_bandwidth_bytes_per_cycle.max);
+                 b, kMinBandwidthBytesPerCycle, row("memory.bandwidth_bytes_per_cycle").real_range.max);
          }},
     };
     return table;
@@ -215,9 +155,8 @@ std::optional<ParamProblem> range_problem(const std::string& key, double value,
 }
 
 std::vector<ParamProblem> validate(const PlatformParams& p) {
-    std::vector<ParamProblem> problems;
-    check_limits(std::begin(kIntLimits), std::end(kIntLimits), p, problems);
-    check_limits(std::begin(kRealLimits), std::end(kRealLimits), p, problems);
+    std::vector<ParamProblem> problems =
+        range_problems(param_table(), p, [](const auto&) { return true; });
     for (ParamProblem& problem : check_rules(checked_rules(), p))
         problems.push_back(std::move(problem));
     return problems;

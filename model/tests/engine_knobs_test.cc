@@ -40,7 +40,7 @@ uint64_t run_one_burst(const PlatformParams& p) {
 
 TEST(ModelEngineKnobs, NoWriteBackEndsAtTheLastWriteResponse) {
     PlatformParams p;
-    p.dma.status_writeback = StatusWriteback::none;
+    p.dma.status_writeback = DMA_HW_WB_NONE;
     EXPECT_EQ(run_one_burst(p), one_burst_life(p, DMA_HW_DESC_SIZE, false));
 }
 
@@ -64,7 +64,7 @@ TEST(ModelEngineKnobs, StartLatencyDelaysTheFirstFetch) {
 
 // Four descriptors, the second with DMA_DESC_IRQ; returns which of them
 // hold a DONE status afterwards.
-std::vector<bool> statuses_written(StatusWriteback policy) {
+std::vector<bool> statuses_written(dma_hw_writeback policy) {
     PlatformParams p;
     p.dma.status_writeback = policy;
     Rig rig(p);
@@ -82,23 +82,23 @@ std::vector<bool> statuses_written(StatusWriteback policy) {
 }
 
 TEST(ModelEngineKnobs, PerDescriptorWritesEveryStatus) {
-    EXPECT_EQ(statuses_written(StatusWriteback::per_descriptor),
+    EXPECT_EQ(statuses_written(DMA_HW_WB_PER_DESCRIPTOR),
               (std::vector<bool>{true, true, true, true}));
 }
 
 TEST(ModelEngineKnobs, IrqOnlyWritesTheInterruptingDescriptor) {
-    EXPECT_EQ(statuses_written(StatusWriteback::irq_only),
+    EXPECT_EQ(statuses_written(DMA_HW_WB_IRQ_ONLY),
               (std::vector<bool>{false, true, false, false}));
 }
 
 TEST(ModelEngineKnobs, LastWritesTheEndDescriptor) {
-    EXPECT_EQ(statuses_written(StatusWriteback::last),
+    EXPECT_EQ(statuses_written(DMA_HW_WB_LAST),
               (std::vector<bool>{false, false, false, true}));
 }
 
 TEST(ModelEngineKnobs, NoneWritesNothingAndTheRegistersStillCount) {
     PlatformParams p;
-    p.dma.status_writeback = StatusWriteback::none;
+    p.dma.status_writeback = DMA_HW_WB_NONE;
     Rig rig(p);
     std::vector<Seg> segs = segments(kSrc, kDst, 4, 300, 512);
     uint64_t d = write_chained(rig.host(0), segs, {kDesc});

@@ -220,7 +220,7 @@ struct PageRun {
 PageRun run_pages(unsigned entries) {
     constexpr unsigned kPages = 32;
     PlatformParams p = iommu_platform(4);
-    p.dma.status_writeback = StatusWriteback::none;
+    p.dma.status_writeback = DMA_HW_WB_NONE;
     p.iommu.iotlb_entries = entries;
     p.iommu.iotlb_ways = entries;
     IommuRig r(p);

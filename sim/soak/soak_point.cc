@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <stdexcept>
 
+#include "config_error.h"
 #include "config_keys.h"
+#include "config_loader.h"
 
 namespace dmasim::soak {
 namespace {
@@ -74,10 +77,7 @@ void platform(Draw& d, Builder& b) {
     b.set("dma.descriptor_fetch", spelling("dma.descriptor_fetch", d.chance(0.8) ? 0 : 1));
     b.set("dma.write_policy", spelling("dma.write_policy", d.chance(0.7) ? 0 : 1));
     b.set("dma.descriptor_overlap", d.chance(0.7) ? "true" : "false");
-    // From two of the largest bursts (4 KiB each), so every draw keeps the
-    // model's buffer rule whatever the burst (the tests check each point
-    // against validation).
-    b.set("dma.buffer_bytes", d.log_uniform(2 * 4096, 65536));
+    b.set("dma.buffer_bytes", d.log_uniform(256, 65536));
     const char* rates[] = {"0.5", "1", "4", "16", "64"};
     b.set("device.rate_bytes_per_cycle", d.pick(rates));
 }
@@ -105,19 +105,15 @@ void workload(Draw& d, Builder& b) {
     b.set("workload.seed", d.uniform(0, 1u << 30));
 }
 
-// Drawn last, so the keys above keep the values earlier soaks drew.
 void interrupts(Draw& d, Builder& b) {
     b.set("workload.irq_per_descriptor", d.chance(0.3) ? "true" : "false");
-    const uint64_t count =
-        d.chance(0.5) ? 1 : d.log_uniform(2, key("dma.irq_coalesce_count").int_max);
-    b.set("dma.irq_coalesce_count", count);
-    // A threshold needs the delay timer (validation refuses 0).
-    b.set("dma.irq_coalesce_timeout_cycles", count == 1 ? 0 : d.log_uniform(1, 100000));
+    b.set("dma.irq_coalesce_count",
+          d.chance(0.5) ? 1 : d.log_uniform(2, key("dma.irq_coalesce_count").int_max));
+    b.set("dma.irq_coalesce_timeout_cycles", d.chance(0.5) ? 0 : d.log_uniform(1, 100000));
     b.set("cpu.irq_handler_cycles", d.chance(0.5) ? 0 : d.log_uniform(1, 10000));
     b.set("cpu.per_descriptor_cycles", d.chance(0.5) ? 0 : d.log_uniform(1, 1000));
 }
 
-// Drawn after interrupts(), for the same reason.
 void link(Draw& d, Builder& b) {
     const bool pcie = d.chance(0.3);
     b.set("bus.kind", spelling("bus.kind", pcie ? 1 : 0));
@@ -130,33 +126,51 @@ void link(Draw& d, Builder& b) {
     b.set("pcie.tags", d.log_uniform(1, 256));
 }
 
-// Drawn after link(), for the same reason. The IOMMU translates every
-// access; its walks are reads on the same RAM channel.
+// The IOMMU translates every access; its walks are reads on the same RAM
+// channel.
 void iommu(Draw& d, Builder& b) {
     const bool on = d.chance(0.3);
     b.set("iommu.enabled", on ? "true" : "false");
     if (!on) return;
-    const uint64_t ways = uint64_t{1} << d.uniform(0, 3);
-    b.set("iommu.iotlb_ways", ways);
-    b.set("iommu.iotlb_entries", ways * (uint64_t{1} << d.uniform(0, 6)));
+    b.set("iommu.iotlb_ways", uint64_t{1} << d.uniform(0, 3));
+    b.set("iommu.iotlb_entries", uint64_t{1} << d.uniform(0, 9));
     b.set("iommu.page_size", d.chance(0.5) ? "4KiB" : "2MiB");
     b.set("iommu.walk_levels", d.uniform(3, 5));
     b.set("iommu.walk_cache_entries", d.chance(0.5) ? 0 : d.log_uniform(1, 64));
     b.set("iommu.iotlb_hit_cycles", d.uniform(0, 3));
 }
 
+/// Whether the model's and the testbench's rules accept the point.
+bool valid(const Point& p) {
+    std::vector<std::string> sets;
+    for (const auto& [key, value] : p.sets) sets.push_back(key + "=" + value);
+    try {
+        sim::load_config(std::vector<std::string>{}, sets);
+        return true;
+    } catch (const sim::ConfigError&) {
+        return false;
+    }
+}
+
 }  // namespace
 
+// Values are drawn key by key within each key's range, with no rule across
+// keys restated here: a draw the rules refuse (a buffer smaller than two
+// bursts, a coalescing threshold without its timer, IOTLB ways that do not
+// divide the entries) is drawn again from the same random stream.
 Point generate_point(uint64_t seed) {
     Draw d(seed);
-    Builder b;
-    b.p.seed = seed;
-    platform(d, b);
-    workload(d, b);
-    interrupts(d, b);
-    link(d, b);
-    iommu(d, b);
-    return b.p;
+    for (int attempt = 0; attempt < 10000; ++attempt) {
+        Builder b;
+        b.p.seed = seed;
+        platform(d, b);
+        workload(d, b);
+        interrupts(d, b);
+        link(d, b);
+        iommu(d, b);
+        if (valid(b.p)) return b.p;
+    }
+    throw std::logic_error(fmt::format("soak seed {}: no valid point in 10000 draws", seed));
 }
 
 std::vector<std::string> set_args(const Point& p) {

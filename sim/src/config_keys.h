@@ -1,8 +1,9 @@
 // config_keys.h - the one table of configuration keys.
 //
-// Every dotted key a YAML config or --set may name is declared here once,
-// with its type, unit, allowed values, description and the SimConfig field
-// it sets. The loader, validation, `dmasim config --explain` and
+// Every dotted key a YAML config or --set may name, one per row of the
+// layers' parameter tables (model/param_rows.h, tb/workload_rows.h), with
+// its type, unit, allowed values, description and the SimConfig field it
+// sets. The loader, validation, `dmasim config --explain` and
 // docs/configuration.md are all derived from this table.
 #pragma once
 
@@ -18,10 +19,11 @@
 
 namespace dmasim::sim {
 
-enum class KeyType { integer, real, boolean, choice, text };
+/// A key's kind of value: the kind of its parameter row.
+using KeyType = model::ParamKind;
 
 /// A typed key value: integer keys hold uint64_t, choice and text keys a string.
-using Value = std::variant<uint64_t, double, bool, std::string>;
+using Value = model::ParamValue;
 
 struct KeyDef {
     std::string name;  ///< dotted path, e.g. "dma.max_burst_beats"

@@ -3,27 +3,17 @@
 #include <fmt/format.h>
 
 #include <iterator>
+#include <optional>
 
 #include "xfer_spec.h"
 
 namespace dmasim::tb {
 namespace {
 
-static_assert(limits::offset.max + 1 == PAGE_SIZE, "an offset lies inside one page");
+static_assert(kPageBytes == PAGE_SIZE, "an offset lies inside one page");
 
-struct WorkloadLimit {
-    const char* key;
-    model::IntRange range;
-    uint64_t WorkloadConfig::*field;
-};
-const WorkloadLimit kLimits[] = {
-    {"workload.entries", limits::entries, &WorkloadConfig::entries},
-    {"workload.segment_bytes", limits::segment_bytes, &WorkloadConfig::segment_bytes},
-    {"workload.segment_bytes_min", limits::segment_bytes, &WorkloadConfig::segment_bytes_min},
-    {"workload.segment_bytes_max", limits::segment_bytes, &WorkloadConfig::segment_bytes_max},
-    {"workload.offset", limits::offset, &WorkloadConfig::offset},
-    {"workload.chain_depth", limits::chain_depth, &WorkloadConfig::chain_depth},
-};
+/// Whether `row` is one of the workload's (checked by validate(WorkloadConfig)).
+bool is_workload(const model::ParamDef<SimConfig>& row) { return row.key.rfind("workload.", 0) == 0; }
 
 const std::vector<model::CheckedRule<WorkloadConfig>>& workload_rules() {
     static const std::vector<model::CheckedRule<WorkloadConfig>> table = {
@@ -181,13 +171,10 @@ void append(std::vector<model::ParamProblem>& to, std::vector<model::ParamProble
 }  // namespace
 
 std::vector<model::ParamProblem> validate(const WorkloadConfig& w) {
-    std::vector<model::ParamProblem> problems;
-    for (const WorkloadLimit& l : kLimits)
-        if (auto problem = model::range_problem(l.key, w.*l.field, l.range))
-            problems.push_back(std::move(*problem));
-    if (auto problem = model::range_problem("workload.lognormal_sigma", w.lognormal_sigma,
-                                            limits::lognormal_sigma))
-        problems.push_back(std::move(*problem));
+    SimConfig config;
+    config.workload = w;
+    std::vector<model::ParamProblem> problems =
+        model::range_problems(testbench_rows(), config, is_workload);
     append(problems, model::check_rules(workload_rules(), w));
     return problems;
 }
@@ -195,6 +182,8 @@ std::vector<model::ParamProblem> validate(const WorkloadConfig& w) {
 std::vector<model::ParamProblem> validate(const SimConfig& config) {
     std::vector<model::ParamProblem> problems = validate(config.workload);
     const bool workload_usable = problems.empty();
+    append(problems, model::range_problems(testbench_rows(), config,
+                                           [](const auto& row) { return !is_workload(row); }));
     append(problems, model::validate(config.platform));
     // A list that breaks its own rules has no size to fit.
     if (workload_usable) append(problems, model::check_rules(config_rules(), config));

@@ -8,6 +8,8 @@
 
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/hw/iommu_hw.h>
+#include <dmasim/model/param_def.h>
+#include <dmasim/model/param_rows.h>
 #include <dmasim/model/stats.h>
 
 #include <cstdint>
@@ -19,41 +21,41 @@ namespace dmasim::model {
 
 enum class WritePolicy { cut_through, store_and_forward };
 enum class DescriptorFetch { burst, word };
-/// Which data descriptors get a status write-back (values match dma_hw_writeback).
-enum class StatusWriteback { per_descriptor, irq_only, last, none };
-
 /// What the DMA engine's master port reaches host memory through.
 enum class BusKind { axi, pcie };
+/// translation is not injected by the model: the testbench's driver
+/// revokes an IOMMU mapping (iommu.enabled), and the IOMMU faults on it.
+enum class FaultKind { none, descriptor, data, translation };
+
+/// How each enum parameter is spelled in a configuration.
+inline constexpr Spelling<WritePolicy> kWritePolicies[] = {
+    {"cut_through", WritePolicy::cut_through}, {"store_and_forward", WritePolicy::store_and_forward}};
+inline constexpr Spelling<DescriptorFetch> kDescriptorFetches[] = {
+    {"burst", DescriptorFetch::burst}, {"word", DescriptorFetch::word}};
+inline constexpr Spelling<BusKind> kBusKinds[] = {{"axi", BusKind::axi}, {"pcie", BusKind::pcie}};
+inline constexpr Spelling<FaultKind> kFaultKinds[] = {{"none", FaultKind::none},
+                                                      {"descriptor", FaultKind::descriptor},
+                                                      {"data", FaultKind::data},
+                                                      {"translation", FaultKind::translation}};
+inline constexpr Spelling<dma_hw_writeback> kStatusWritebacks[] = {
+    {"per_descriptor", DMA_HW_WB_PER_DESCRIPTOR},
+    {"irq_only", DMA_HW_WB_IRQ_ONLY},
+    {"last", DMA_HW_WB_LAST},
+    {"none", DMA_HW_WB_NONE}};
+
+/// Any latency beyond this many cycles is a typo.
+inline constexpr uint64_t kMaxCycles = 1000000;
 
 /// A PCIe link between the DMA engine (an endpoint) and host memory
 /// (docs/pcie.md): reads are non-posted (request, then completions), writes
 /// posted; every TLP pays framing, sequence number, header and LCRC.
 struct PcieParams {
-    unsigned gen = 3;                              ///< 1..5: 2.5, 5, 8, 16, 32 GT/s per lane
-    unsigned lanes = 8;                            ///< 1, 2, 4, 8, 16 or 32
-    unsigned max_payload_bytes = 256;              ///< MPS: largest write or completion payload
-    unsigned max_read_request_bytes = 512;         ///< MRRS: largest read request
-    unsigned read_completion_boundary_bytes = 64;  ///< RCB: completions end on it (64 or 128)
-    unsigned request_header_bytes = 16;            ///< MRd/MWr header: 16 (64-bit address) or 12
-    unsigned completion_header_bytes = 12;         ///< CplD header
-    unsigned framing_bytes = 2;                    ///< start and end framing per TLP
-    unsigned sequence_bytes = 2;                   ///< data link layer sequence number
-    unsigned lcrc_bytes = 4;                       ///< data link layer CRC
-    /// request sent -> first completion ready to send, beyond serialisation
-    /// and the memory's own read latency (root complex and link, both ways)
-    unsigned read_latency_cycles = 500;
-    unsigned tags = 32;  ///< read requests in flight
-    /// share of link time taken by ACK and flow-control DLLPs and SKP
-    /// ordered sets (pcie-bench's figure for Gen3 x8, MPS 256: 0.0814)
-    double dllp_overhead = 0.0814;
+    DMASIM_PCIE_PARAMS(DMASIM_PARAM_FIELD)
 };
 
 struct BusParams {
-    unsigned width_bytes = 16;                 ///< bytes per beat, power of two 1..128
-    unsigned interconnect_latency_cycles = 0;  ///< added to every request through the interconnect
-    unsigned mmio_latency_cycles = 10;         ///< cost of one CPU register access
-    BusKind kind = BusKind::axi;               ///< axi: on-chip bus; pcie: through `pcie`
-    PcieParams pcie;                           ///< used when kind is pcie
+    DMASIM_BUS_PARAMS(DMASIM_PARAM_FIELD)
+    PcieParams pcie;  ///< used when kind is pcie
 };
 
 /// Slowest bandwidth_bytes_per_cycle accepted (0 = uncapped): below it a
@@ -62,65 +64,20 @@ struct BusParams {
 constexpr double kMinBandwidthBytesPerCycle = 0.001;
 
 struct MemoryParams {
-    uint8_t* backing = nullptr;            ///< host bytes of simulated RAM (sglist's linear map)
-    uint64_t size_bytes = 0;               ///< RAM occupies bus addresses [0, size_bytes)
-    unsigned read_latency_cycles = 50;     ///< read accepted -> first data beat
-    unsigned write_latency_cycles = 20;    ///< last write beat -> write response
-    double bandwidth_bytes_per_cycle = 0;  ///< 0 = one beat per cycle per channel
+    uint8_t* backing = nullptr;  ///< host bytes of simulated RAM (sglist's linear map)
+    uint64_t size_bytes = 0;     ///< RAM occupies bus addresses [0, size_bytes)
+    DMASIM_MEMORY_PARAMS(DMASIM_PARAM_FIELD)
 };
-
-/// translation is not injected by the model: the testbench's driver
-/// revokes an IOMMU mapping (iommu.enabled), and the IOMMU faults on it.
-enum class FaultKind { none, descriptor, data, translation };
 
 /// A bus error injected on purpose, to test how errors are handled. The
 /// count restarts at every START of the chosen channel.
 struct FaultParams {
-    FaultKind kind = FaultKind::none;  ///< none, or which access fails
-    unsigned channel = 0;              ///< channel whose access fails
-    /// descriptor: the index-th descriptor fetch (0 = the first) fails
-    /// with DESC_BUS; data: the first data burst of the index-th data
-    /// descriptor fails with DATA_BUS, before any of its bytes move
-    uint64_t index = 0;
+    DMASIM_FAULT_PARAMS(DMASIM_PARAM_FIELD)
 };
 
 struct DmaParams {
-    unsigned channels = 1;                 ///< independent channels, 1..16
-    unsigned max_burst_beats = 16;         ///< longest data burst; bursts never cross 4 KiB
-    unsigned max_outstanding_reads = 16;   ///< data reads in flight per channel
-    unsigned max_outstanding_writes = 16;  ///< data writes in flight per channel
-    unsigned descriptor_prefetch = 8;      ///< descriptors fetched per descriptor read
-    /// burst: up to descriptor_prefetch slots per read; word: one descriptor
-    /// at a time, as single-beat reads
-    DescriptorFetch descriptor_fetch = DescriptorFetch::burst;
-    unsigned buffer_bytes = 8192;  ///< read-to-write buffer per channel, >= 2 maximal bursts
-    /// cut_through: a write may start once its first data beat has arrived;
-    /// store_and_forward: once its read bursts have completed
-    WritePolicy write_policy = WritePolicy::cut_through;
-    bool descriptor_overlap = true;        ///< next descriptor may start before previous completes
-    unsigned descriptor_setup_cycles = 2;  ///< decode cost per data descriptor
-    unsigned chain_link_cycles = 4;        ///< decode cost per chain descriptor
-    unsigned max_chain_depth = 4096;       ///< chain links per transfer before CHAIN_LOOP
-    uint64_t max_descriptors = 1u << 24;   ///< descriptors per transfer before CHAIN_LOOP
-    unsigned irq_latency_cycles = 5;       ///< completion -> interrupt line raised
-    /// Interrupt coalescing, as AXI DMA's IRQThreshold and IRQDelay (PG021):
-    /// completions of DMA_DESC_IRQ descriptors raise one interrupt per this
-    /// many; 1 = one each (no coalescing)
-    unsigned irq_coalesce_count = 1;
-    /// cycles after the latest uncounted completion at which a delay
-    /// interrupt raises what is pending; 0 = no timer (only with count 1)
-    uint64_t irq_coalesce_timeout_cycles = 0;
-    /// per_descriptor: every data descriptor; irq_only: those with
-    /// DMA_DESC_IRQ; last: the END descriptor; none: no write-back at all
-    StatusWriteback status_writeback = StatusWriteback::per_descriptor;
-    /// chained_pages slot size, 16 (compact, 32-bit addresses), 32 or 64;
-    /// a linked_list descriptor adds its next pointer (24, 48 or 80)
-    unsigned descriptor_bytes = 32;
-    /// a read burst waits until this much buffer space is free, then reads
-    /// fill it; 0 = one burst (each read waits only for its own space)
-    unsigned read_refill_bytes = 0;
-    unsigned start_latency_cycles = 0;  ///< START written -> first descriptor fetch issued
-    FaultParams fault;                  ///< injected bus error (none by default)
+    DMASIM_DMA_PARAMS(DMASIM_PARAM_FIELD)
+    FaultParams fault;  ///< injected bus error (none by default)
     /// true: bursts move their bytes through DMI; false: timing only (the
     /// walker still reads descriptors and writes status back), for runs
     /// whose payload nobody checks
@@ -128,14 +85,11 @@ struct DmaParams {
 };
 
 struct DeviceParams {
-    double rate_bytes_per_cycle = 16;  ///< stream port rate, both directions
+    DMASIM_DEVICE_PARAMS(DMASIM_PARAM_FIELD)
 };
 
 struct TrafficParams {
-    double bytes_per_cycle = 0;  ///< background master's demand; 0 = absent
-    double read_fraction = 0.5;  ///< share of its bursts that are reads
-    unsigned burst_beats = 16;   ///< beats per background burst
-    uint64_t seed = 1;           ///< addresses and read/write choice
+    DMASIM_TRAFFIC_PARAMS(DMASIM_PARAM_FIELD)
 };
 
 /// An IOMMU between the DMA master and memory (docs/timing-model.md): with
@@ -143,17 +97,11 @@ struct TrafficParams {
 /// an IOTLB; a miss walks the page tables in simulated memory
 /// (dmasim/hw/iommu_hw.h) with dependent reads on the RAM read channel.
 struct IommuParams {
-    bool enabled = false;             ///< false: bus addresses are physical (no IOMMU)
-    unsigned iotlb_entries = 64;      ///< translations cached
-    unsigned iotlb_ways = 4;          ///< entries per set; iotlb_entries = fully associative
-    uint64_t page_bytes = 4096;       ///< largest leaf: 4 KiB, or 2 MiB where both sides align
-    unsigned walk_levels = 4;         ///< page-table levels, 2..5 (IOVA of 12 + 9 x levels bits)
-    unsigned walk_cache_entries = 0;  ///< cached level-2 entries (skip to the leaf read); 0 = none
-    unsigned iotlb_hit_cycles = 1;    ///< added to every translated access
+    DMASIM_IOMMU_PARAMS(DMASIM_PARAM_FIELD)
 };
 
 struct PlatformParams {
-    double clock_mhz = 1000;
+    DMASIM_PLATFORM_PARAMS(DMASIM_PARAM_FIELD)
     /// How far (cycles) the DMA engine and traffic master may run ahead of
     /// SystemC time before synchronising; larger is faster, smaller lets
     /// software see progress counters closer to real time.
@@ -165,6 +113,11 @@ struct PlatformParams {
     TrafficParams traffic;
     IommuParams iommu;
 };
+
+/// The model's parameters as a table, one row per parameter of
+/// param_rows.h, in documentation order: validate() checks each row's
+/// range, and sim/ makes its config keys of them.
+const std::vector<ParamDef<PlatformParams>>& param_table();
 
 /// A named counter in the model's statistics (value in the given unit).
 struct Counter {
@@ -227,43 +180,6 @@ public:
     virtual void counter(TraceCounter counter, unsigned channel, uint64_t at, int64_t delta) = 0;
 };
 
-/// Inclusive range of an integer parameter; with power_of_two, only 2^k.
-struct IntRange {
-    uint64_t min, max;
-    bool power_of_two = false;
-};
-/// Inclusive range of a real parameter.
-struct RealRange {
-    double min, max;
-};
-
-/// The range of each parameter that has one, declared once: validate()
-/// checks them, and sim/'s key table parses and documents values with them.
-namespace limits {
-inline constexpr IntRange bus_width_bytes{1, 128, true};
-inline constexpr IntRange channels{1, DMA_MAX_CHANNELS};
-inline constexpr IntRange max_burst_beats{1, 256};
-inline constexpr IntRange max_outstanding{1, 256};  ///< reads, and writes
-inline constexpr IntRange descriptor_prefetch{1, 128};
-inline constexpr IntRange descriptor_bytes{16, 64, true};
-inline constexpr IntRange irq_coalesce_count{1, 255};
-inline constexpr IntRange pcie_gen{1, 5};
-inline constexpr IntRange pcie_lanes{1, 32, true};
-inline constexpr IntRange pcie_request_bytes{128, 4096, true};  ///< MPS and MRRS
-inline constexpr IntRange pcie_read_completion_boundary_bytes{64, 128, true};
-inline constexpr IntRange pcie_header_bytes{12, 16};  ///< request headers: 12 or 16 only
-inline constexpr IntRange pcie_tags{1, 1024};
-inline constexpr RealRange pcie_dllp_overhead{0, 0.5};
-/// 0 (uncapped), or at least kMinBandwidthBytesPerCycle
-inline constexpr RealRange memory_bandwidth_bytes_per_cycle{0, 4096};
-inline constexpr IntRange iotlb_entries{1, 65536};
-inline constexpr IntRange iotlb_ways{1, 65536};
-inline constexpr IntRange iommu_page_bytes{4096, 2097152, true};  ///< 4 KiB or 2 MiB only
-inline constexpr IntRange iommu_walk_levels{IOMMU_MIN_LEVELS, IOMMU_MAX_LEVELS};
-inline constexpr IntRange iommu_walk_cache_entries{0, 4096};
-inline constexpr IntRange iommu_iotlb_hit_cycles{0, 1000};
-}  // namespace limits
-
 /// A rule a set of parameter values breaks: every key involved (spelled as
 /// in docs/configuration.md) and a message naming the values and what is
 /// allowed.
@@ -277,6 +193,24 @@ std::optional<ParamProblem> range_problem(const std::string& key, uint64_t value
                                           const IntRange& range);
 std::optional<ParamProblem> range_problem(const std::string& key, double value,
                                           const RealRange& range);
+
+/// The problems of the rows of `rows` that `keep` selects whose value in
+/// `config` is outside the row's range, in the rows' order.
+template <class Config, class Keep>
+std::vector<ParamProblem> range_problems(const std::vector<ParamDef<Config>>& rows,
+                                         const Config& config, Keep keep) {
+    std::vector<ParamProblem> problems;
+    for (const ParamDef<Config>& row : rows) {
+        if (!keep(row)) continue;
+        std::optional<ParamProblem> problem;
+        if (row.kind == ParamKind::integer)
+            problem = range_problem(row.key, std::get<uint64_t>(row.get(config)), row.int_range);
+        else if (row.kind == ParamKind::real)
+            problem = range_problem(row.key, std::get<double>(row.get(config)), row.real_range);
+        if (problem) problems.push_back(std::move(*problem));
+    }
+    return problems;
+}
 
 /// A rule beyond each key's own range, declared once with the keys it
 /// involves and what it asks: validate() checks it, and
@@ -305,8 +239,8 @@ std::vector<ParamProblem> check_rules(const std::vector<CheckedRule<Params>>& ru
     return problems;
 }
 
-/// Every rule the model places on the platform's parameters: the ranges in
-/// `limits`, then rules(). Empty when the values are usable; sim/ reports
+/// Every rule the model places on the platform's parameters: each row's
+/// range in param_table(), then rules(). Empty when the values are usable; sim/ reports
 /// them with the file and line of the keys.
 std::vector<ParamProblem> validate(const PlatformParams& params);
 /// validate() of a platform with this controller, bus and IOMMU (the other
@@ -314,7 +248,7 @@ std::vector<ParamProblem> validate(const PlatformParams& params);
 /// refuses to elaborate with any.
 std::vector<ParamProblem> validate(const DmaParams& dma, const BusParams& bus,
                                    const IommuParams& iommu = {});
-/// The rules validate() checks beyond the ranges in `limits`.
+/// The rules validate() checks beyond each row's range.
 std::vector<ParamRule> rules();
 
 /// Cycles the memory's read and write data channels were booked before a

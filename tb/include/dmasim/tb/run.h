@@ -10,6 +10,7 @@
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/cycle_account.h>
 #include <dmasim/model/params.h>
+#include <dmasim/tb/workload_rows.h>
 #include <dmasim/workload/segments.h>
 #include <sglist/mm.h>
 
@@ -26,39 +27,38 @@ namespace dmasim::tb {
 /// (buffers are allocated but never written, read or copied).
 enum class Payload { checked, none };
 
+/// How each enum parameter of the testbench is spelled in a configuration.
+inline constexpr model::Spelling<sim_mem_placement> kPlacements[] = {
+    {"contiguous", SIM_MEM_CONTIGUOUS}, {"scattered", SIM_MEM_SCATTERED}};
+inline constexpr model::Spelling<Payload> kPayloads[] = {{"checked", Payload::checked},
+                                                         {"none", Payload::none}};
+inline constexpr model::Spelling<dma_hw_format> kDescriptorFormats[] = {
+    {"chained_pages", DMA_HW_FMT_CHAINED_PAGES}, {"linked_list", DMA_HW_FMT_LINKED_LIST}};
+inline constexpr model::Spelling<dma_hw_direction> kDirections[] = {
+    {"mem_to_mem", DMA_HW_MEM_TO_MEM},
+    {"dev_to_mem", DMA_HW_DEV_TO_MEM},
+    {"mem_to_dev", DMA_HW_MEM_TO_DEV}};
+inline constexpr model::Spelling<dmasim_seg_dist> kSegmentDistributions[] = {
+    {"fixed", DMASIM_SEG_FIXED}, {"uniform", DMASIM_SEG_UNIFORM}, {"lognormal", DMASIM_SEG_LOGNORMAL}};
+inline constexpr model::Spelling<dmasim_buf_layout> kBufferLayouts[] = {
+    {"pages", DMASIM_BUF_PAGES}, {"packed", DMASIM_BUF_PACKED}};
+
+/// sglist's PAGE_SIZE: a segment's in-page offset is below it.
+inline constexpr uint64_t kPageBytes = 4096;
+
 struct WorkloadConfig {
-    std::string scenario = "throughput";
-    dma_hw_direction direction = DMA_HW_MEM_TO_MEM;
-    uint64_t entries = 256;         ///< scatter list length
-    uint64_t segment_bytes = 4096;  ///< fixed size, or the mean of a distribution
-    dmasim_seg_dist distribution = DMASIM_SEG_FIXED;
-    uint64_t segment_bytes_min = 1;     ///< uniform: lower bound
-    uint64_t segment_bytes_max = 8192;  ///< uniform: upper bound
-    double lognormal_sigma = 1.0;       ///< lognormal: sigma of ln(size)
-    uint64_t offset = 0;                ///< in-page offset of each segment
-    uint64_t chain_depth = 1;           ///< descriptor chunks the list spans
-    uint64_t seed = 1;
-    Payload payload = Payload::checked;
-    /// pages: each segment in page frames of its own; packed: back to back
-    /// in page fragments.
-    dmasim_buf_layout buffers = DMASIM_BUF_PAGES;
-    /// Every data descriptor carries DMA_DESC_IRQ, so each completion is an
-    /// interrupt event (coalesced by dma.irq_coalesce_*) the driver reaps.
-    bool irq_per_descriptor = false;
+    DMASIM_WORKLOAD_PARAMS(DMASIM_PARAM_FIELD)
 };
 
 /// What the driver's completion handling costs the CPU, in cycles of
 /// clock_mhz (spent after the handler's register accesses).
 struct CpuConfig {
-    uint64_t irq_handler_cycles = 0;     ///< per interrupt handled
-    uint64_t per_descriptor_cycles = 0;  ///< per completed descriptor reaped
+    DMASIM_CPU_PARAMS(DMASIM_PARAM_FIELD)
 };
 
 struct SimConfig {
     model::PlatformParams platform;  ///< memory.backing is set by tb, not sim
-    dma_hw_format descriptor_format = DMA_HW_FMT_CHAINED_PAGES;
-    uint64_t memory_size_mib = 1024;
-    sim_mem_placement placement = SIM_MEM_SCATTERED;  ///< of the buffers' page frames
+    DMASIM_SIM_PARAMS(DMASIM_PARAM_FIELD)
     WorkloadConfig workload;
     CpuConfig cpu;
     /// Values of scenario parameters by key ("scenario.NAME.PARAM"); a

@@ -12,19 +12,15 @@
 
 namespace dmasim::tb {
 
-/// The range of each workload key that has one, declared once: validate()
-/// checks them, and sim/'s key table parses and documents values with them.
-namespace limits {
-inline constexpr model::IntRange entries{1, 1u << 24};
-inline constexpr model::IntRange chain_depth{1, 1u << 24};
-/// segment_bytes, segment_bytes_min and segment_bytes_max: a scatterlist
-/// entry's length is 32 bits
-inline constexpr model::IntRange segment_bytes{1, UINT32_MAX};
-inline constexpr model::IntRange offset{0, 4095};  ///< in-page: below sglist's PAGE_SIZE
-inline constexpr model::RealRange lognormal_sigma{0, 10};
-}  // namespace limits
+/// Every configuration parameter, one row each: the model's
+/// (model::param_table(), lifted into SimConfig) and the testbench's
+/// (workload_rows.h), in documentation order. sim/ makes its config keys of
+/// these rows.
+const std::vector<model::ParamDef<SimConfig>>& param_table();
+/// The testbench's own rows (workload_rows.h), which validate() checks.
+const std::vector<model::ParamDef<SimConfig>>& testbench_rows();
 
-/// Every rule on a workload: the ranges in `limits`, then the rules across
+/// Every rule on a workload: the ranges of its rows, then the rules across
 /// workload keys. Scenarios' own workloads are checked with it too.
 std::vector<model::ParamProblem> validate(const WorkloadConfig& workload);
 

@@ -1,0 +1,153 @@
+// param_def.h - one configuration parameter as a table row declares it:
+// its key, unit, allowed values and description, and how to read and write
+// it in a configuration. The model's rows (param_rows.h) and the
+// testbench's (tb/workload_rows.h) are both made of these; sim/ turns
+// every row into a config key, its docs and its JSON schema.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace dmasim::model {
+
+/// Inclusive range of an integer parameter; with power_of_two, only 2^k.
+struct IntRange {
+    uint64_t min, max;
+    bool power_of_two = false;
+};
+/// Inclusive range of a real parameter.
+struct RealRange {
+    double min, max;
+};
+/// A parameter that is true or false.
+struct BoolValues {};
+/// A parameter that is free text (checked by its layer's rules).
+struct TextValues {};
+/// One spelling of an enum parameter's value in a configuration.
+template <class E>
+struct Spelling {
+    const char* text;
+    E value;
+};
+/// The spellings of an enum parameter, in documentation order.
+template <class E>
+struct Choices {
+    const Spelling<E>* spellings;
+    size_t count;
+};
+template <class E, size_t N>
+constexpr Choices<E> choices(const Spelling<E> (&spellings)[N]) {
+    return {spellings, N};
+}
+
+/// A parameter's value: integers as uint64_t, choices and text as text.
+using ParamValue = std::variant<uint64_t, double, bool, std::string>;
+enum class ParamKind { integer, real, boolean, choice, text };
+
+/// One row of a parameter table over configurations of type Config.
+template <class Config>
+struct ParamDef {
+    std::string key;  ///< dotted path, e.g. "dma.max_burst_beats"
+    std::string unit;
+    std::string description;
+    ParamKind kind = ParamKind::text;
+    IntRange int_range{0, 0};       ///< integer parameters
+    RealRange real_range{0, 0};     ///< real parameters
+    std::vector<std::string> choices;  ///< choice parameters: the spellings
+    std::function<ParamValue(const Config&)> get;
+    std::function<void(Config&, const ParamValue&)> set;
+};
+
+/// A row with no allowed values or accessors yet.
+template <class Config>
+ParamDef<Config> row(const char* key, const char* unit, const char* description, ParamKind kind) {
+    ParamDef<Config> d;
+    d.key = key;
+    d.unit = unit;
+    d.description = description;
+    d.kind = kind;
+    return d;
+}
+
+// The row of the field `field(config)` returns (a generic lambda returning
+// a reference, so one accessor serves const and mutable configurations).
+template <class Config, class Field>
+ParamDef<Config> param(const char* key, const char* unit, IntRange range, const char* description,
+                       Field field) {
+    ParamDef<Config> d = row<Config>(key, unit, description, ParamKind::integer);
+    d.int_range = range;
+    d.get = [field](const Config& c) { return ParamValue{static_cast<uint64_t>(field(c))}; };
+    d.set = [field](Config& c, const ParamValue& v) {
+        using T = std::remove_reference_t<decltype(field(c))>;
+        field(c) = static_cast<T>(std::get<uint64_t>(v));
+    };
+    return d;
+}
+/// A row whose value is stored as T in both the field and ParamValue.
+template <class Config, class T, class Field>
+ParamDef<Config> plain_param(const char* key, const char* unit, const char* description,
+                             ParamKind kind, Field field) {
+    ParamDef<Config> d = row<Config>(key, unit, description, kind);
+    d.get = [field](const Config& c) { return ParamValue{static_cast<T>(field(c))}; };
+    d.set = [field](Config& c, const ParamValue& v) { field(c) = std::get<T>(v); };
+    return d;
+}
+template <class Config, class Field>
+ParamDef<Config> param(const char* key, const char* unit, RealRange range,
+                       const char* description, Field field) {
+    ParamDef<Config> d = plain_param<Config, double>(key, unit, description, ParamKind::real, field);
+    d.real_range = range;
+    return d;
+}
+template <class Config, class Field>
+ParamDef<Config> param(const char* key, const char* unit, BoolValues, const char* description,
+                       Field field) {
+    return plain_param<Config, bool>(key, unit, description, ParamKind::boolean, field);
+}
+template <class Config, class Field>
+ParamDef<Config> param(const char* key, const char* unit, TextValues, const char* description,
+                       Field field) {
+    return plain_param<Config, std::string>(key, unit, description, ParamKind::text, field);
+}
+template <class Config, class E, class Field>
+ParamDef<Config> param(const char* key, const char* unit, Choices<E> values,
+                       const char* description, Field field) {
+    ParamDef<Config> d = row<Config>(key, unit, description, ParamKind::choice);
+    for (size_t i = 0; i < values.count; ++i) d.choices.push_back(values.spellings[i].text);
+    d.get = [field, values](const Config& c) {
+        for (size_t i = 0; i < values.count; ++i)
+            if (values.spellings[i].value == field(c)) return ParamValue{values.spellings[i].text};
+        return ParamValue{std::string("?")};
+    };
+    d.set = [field, values](Config& c, const ParamValue& v) {
+        for (size_t i = 0; i < values.count; ++i)
+            if (values.spellings[i].text == std::get<std::string>(v))
+                field(c) = values.spellings[i].value;
+    };
+    return d;
+}
+
+/// The same row over a configuration that holds Inner where `inner`
+/// (a generic lambda) finds it: the testbench lifts the model's rows into
+/// its SimConfig this way.
+template <class Outer, class Inner, class Path>
+ParamDef<Outer> lift(const ParamDef<Inner>& d, Path inner) {
+    ParamDef<Outer> out = row<Outer>(d.key.c_str(), d.unit.c_str(), d.description.c_str(), d.kind);
+    out.int_range = d.int_range;
+    out.real_range = d.real_range;
+    out.choices = d.choices;
+    out.get = [get = d.get, inner](const Outer& c) { return get(inner(c)); };
+    out.set = [set = d.set, inner](Outer& c, const ParamValue& v) { set(inner(c), v); };
+    return out;
+}
+
+/// Expands a row of an X-macro table into a struct member with its default.
+#define DMASIM_PARAM_FIELD(type, name, default_value, key, unit, values, description) \
+    type name = default_value;
+
+}  // namespace dmasim::model
