@@ -1,17 +1,18 @@
 # The installable package: headers, static libraries, dmasimConfig.cmake
-# with the imported targets dmasim::sglist, dmasim::hw, dmasim::model and
-# dmasim::driver, and sglist.pc for plain C users (docs/embedding.md); and
+# with the imported targets dmasim::sglist, dmasim::hw, dmasim::model,
+# dmasim::driver and dmasim::workload, and sglist.pc for plain C users (docs/embedding.md); and
 # what dmasim_add_scenarios() links into a user's own dmasim: the testbench
 # and the command as objects (scenarios register from static initialisers,
 # which an archive would drop), and the command line's libraries
 # (docs/scenarios.md).
 include(CMakePackageConfigHelpers)
 
-foreach(name hw params model driver files tb_config process cli tb scenario_keys command
+foreach(name hw params model driver workload files tb_config process cli tb scenario_keys command
              scenario_test_main)
   set_target_properties(dmasim_${name} PROPERTIES EXPORT_NAME ${name})
 endforeach()
-install(TARGETS sglist dmasim_hw dmasim_params dmasim_model dmasim_driver dmasim_files
+install(TARGETS sglist dmasim_hw dmasim_params dmasim_model dmasim_driver dmasim_workload
+                dmasim_files
                 dmasim_tb_config dmasim_process dmasim_cli dmasim_tb dmasim_scenario_keys
                 dmasim_command dmasim_scenario_test_main
         EXPORT dmasimTargets
@@ -19,7 +20,8 @@ install(TARGETS sglist dmasim_hw dmasim_params dmasim_model dmasim_driver dmasim
         OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/dmasim/objects
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/sglist/include/ ${PROJECT_SOURCE_DIR}/model/include/
-                  ${PROJECT_SOURCE_DIR}/tb/driver/include/ ${PROJECT_SOURCE_DIR}/tb/include/
+                  ${PROJECT_SOURCE_DIR}/tb/driver/include/ ${PROJECT_SOURCE_DIR}/tb/workload/include/
+                  ${PROJECT_SOURCE_DIR}/tb/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 # Release builds compile fat LTO objects so that dmasim's own links optimise
@@ -28,7 +30,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/sglist/include/ ${PROJECT_SOURCE_DIR}/mo
 # keep only their machine code.
 if(DMASIM_LTO_OBJECTS)
   set(archives "")
-  foreach(target sglist dmasim_params dmasim_model dmasim_driver dmasim_files dmasim_tb_config
+  foreach(target sglist dmasim_params dmasim_model dmasim_driver dmasim_workload dmasim_files
+                 dmasim_tb_config
                  dmasim_process dmasim_cli)
     list(APPEND archives "$<TARGET_FILE_NAME:${target}>")
   endforeach()

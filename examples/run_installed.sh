@@ -35,6 +35,13 @@ SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$work/embed/embed_systemc"
 # rise while the handler runs: a CPU that waited for edges would fail here.
 SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$work/embed/embed_systemc" 0 0
 
+# embed-stream-device: the controller with a StreamDevice of the user's own.
+cmake -S "$here/embed-stream-device" -B "$work/stream" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="${EXAMPLE_SANITIZE:-}" \
+    -DCMAKE_EXE_LINKER_FLAGS="${EXAMPLE_SANITIZE:-}" >/dev/null
+cmake --build "$work/stream" >/dev/null
+SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$work/stream/embed_stream_device"
+
 # out-of-tree-scenario: a user's dmasim with a scenario of its own, built
 # from a copy (the edit below touches it).
 cp -r "$here/out-of-tree-scenario" "$work/scenario-src"

@@ -14,6 +14,7 @@
 #include <dmasim/model/clock.h>
 #include <dmasim/model/device_port.h>
 #include <dmasim/model/dma_controller.h>
+#include <dmasim/workload/workload.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -121,18 +122,19 @@ void dmasim_completion_signal(struct completion* x) {
 namespace {
 
 // A prepared mem_to_mem transfer of `entries` segments of `seg_bytes` in
-// chained_pages chunks, its source patterned.
+// chained_pages chunks, its source patterned. The workload library
+// allocates the buffers and hands them to the driver.
 dmasim_xfer* prepare(MyCpu& cpu, unsigned entries, unsigned chunks, unsigned seg_bytes) {
-    dmasim_xfer_spec spec{};
-    spec.dir = DMA_HW_MEM_TO_MEM;
-    spec.format = DMA_HW_FMT_CHAINED_PAGES;
-    spec.entries = entries;
-    spec.chain_depth = chunks;
+    dmasim_load_spec spec{};
+    spec.xfer.dir = DMA_HW_MEM_TO_MEM;
+    spec.xfer.format = DMA_HW_FMT_CHAINED_PAGES;
+    spec.xfer.entries = entries;
+    spec.xfer.chain_depth = chunks;
     spec.seg.dist = DMASIM_SEG_FIXED;
     spec.seg.bytes = seg_bytes;
     spec.seg.layout = DMASIM_BUF_PAGES;
     dmasim_xfer* x = nullptr;
-    if (dmasim_xfer_prep(&cpu.dd, &spec, &x) != 0) return nullptr;
+    if (dmasim_load_prep(&cpu.dd, &spec, &x) != 0) return nullptr;
     scatterlist* sg;
     unsigned i;
     for_each_sg(x->src.sgl, sg, x->src.nents, i)
@@ -172,7 +174,7 @@ void rounds(MyCpu& cpu, const dmasim::model::Clock& clock, unsigned& good, uint6
         for (unsigned ch = 0; ch < 2; ++ch) {
             dmasim_xfer_wait(&cpu.dd.chan[ch]);
             if (verified(x[ch])) good++, bytes += x[ch]->bytes;
-            dmasim_xfer_free(&cpu.dd, x[ch]);
+            dmasim_load_free(&cpu.dd, x[ch], DMASIM_BUF_PAGES);
         }
     }
 }

@@ -9,7 +9,19 @@
 
 namespace dmasim::model {
 
-DataMover::DataMover(const DmaParams& params, BusPort& bus, Iommu& iommu, DevicePort& device,
+namespace {
+
+// A device's timing within the bounds the engine relies on (stream_device.h):
+// nothing moves before it is asked for, nor finishes before it starts.
+StreamTiming bounded(StreamTiming d, uint64_t asked) {
+    d.data_start = std::max(d.data_start, asked);
+    d.done = std::max(d.done, d.data_start);
+    return d;
+}
+
+}  // namespace
+
+DataMover::DataMover(const DmaParams& params, BusPort& bus, Iommu& iommu, StreamDevice& device,
                      ChannelStats& stats, const ChannelTracks& tracks, WriteGate& gate)
     : params_(params),
       bus_(bus),
@@ -102,7 +114,7 @@ bool DataMover::plan_read(uint64_t horizon) {
 
     uint64_t data_start, done;
     if (dir_ == DMA_HW_DEV_TO_MEM) {
-        DevicePort::Timing d = device_.source(t, n);
+        StreamTiming d = bounded(device_.pull(t, n), t);
         data_start = d.data_start;
         done = d.done;
         account_burst(t, data_start, done, done - data_start, UINT64_MAX);
@@ -163,7 +175,7 @@ bool DataMover::plan_write() {
 
     uint64_t release, response;
     if (dir_ == DMA_HW_MEM_TO_DEV) {
-        DevicePort::Timing d = device_.sink(t, m);
+        StreamTiming d = bounded(device_.push(t, m), t);
         release = response = d.done;
         account_burst(t, d.data_start, d.done, d.done - d.data_start, UINT64_MAX);
         if (staging_) device_.consume(unstage(m), m);

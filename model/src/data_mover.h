@@ -15,16 +15,15 @@
 //   - the previous write's issue and the response of the write
 //     max_outstanding_writes before it.
 // The device side (dev_to_mem source, mem_to_dev sink) replaces memory
-// reads or writes with DevicePort chunks. With the IOMMU on, each memory
+// reads or writes with StreamDevice chunks. With the IOMMU on, each memory
 // burst issues once its IOVA is translated (iommu.h). The buffer and burst rings carry
 // across descriptors, so with descriptor_overlap the next segment's reads
 // start while the last one's writes drain.
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
-#include <dmasim/model/device_port.h>
-#include <dmasim/model/platform.h>
-#include <dmasim/model/ring.h>
+#include <dmasim/model/params.h>
+#include <dmasim/model/stream_device.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -33,6 +32,7 @@
 #include "bus_port.h"
 #include "in_flight.h"
 #include "iommu.h"
+#include "ring.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -61,7 +61,7 @@ struct Slice {
 
 class DataMover {
 public:
-    DataMover(const DmaParams& params, BusPort& bus, Iommu& iommu, DevicePort& device,
+    DataMover(const DmaParams& params, BusPort& bus, Iommu& iommu, StreamDevice& device,
               ChannelStats& stats, const ChannelTracks& tracks, WriteGate& gate);
 
     /// Forgets all bursts: a new transfer starts at cycle `now`; with
@@ -121,7 +121,7 @@ private:
     const DmaParams& params_;
     BusPort& bus_;
     Iommu& iommu_;
-    DevicePort& device_;
+    StreamDevice& device_;
     ChannelStats& stats_;
     const ChannelTracks& tracks_;
     WriteGate& gate_;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
-#include <dmasim/model/platform.h>
+#include <dmasim/model/params.h>
 
 #include <cstdint>
 

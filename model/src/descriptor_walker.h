@@ -21,8 +21,7 @@
 // after both its bytes and the previous decode.
 #pragma once
 
-#include <dmasim/model/platform.h>
-#include <dmasim/model/ring.h>
+#include <dmasim/model/params.h>
 
 #include <cstdint>
 #include <unordered_set>
@@ -31,6 +30,7 @@
 #include "bus_port.h"
 #include "descriptor_codec.h"
 #include "iommu.h"
+#include "ring.h"
 #include "trace.h"
 
 namespace dmasim::model {

@@ -4,13 +4,32 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "resource.h"
+
 namespace dmasim::model {
 
-DevicePort::DevicePort(const DeviceParams& params) : rate_(params.rate_bytes_per_cycle) {
+struct DevicePort::Streams {
+    Resource source;
+    Resource sink;
+};
+
+DevicePort::DevicePort(const DeviceParams& params)
+    : rate_(params.rate_bytes_per_cycle), streams_(std::make_unique<Streams>()) {
     if (!(rate_ > 0)) throw std::invalid_argument("device: rate_bytes_per_cycle must be > 0");
 }
 
-DevicePort::Timing DevicePort::book(Resource& r, uint64_t t, uint64_t n) {
+DevicePort::~DevicePort() = default;
+
+StreamTiming DevicePort::pull(uint64_t cycle, uint64_t bytes) { return book(true, cycle, bytes); }
+StreamTiming DevicePort::push(uint64_t cycle, uint64_t bytes) { return book(false, cycle, bytes); }
+
+ResourceStats DevicePort::source_stats() const { return streams_->source.stats(); }
+ResourceStats DevicePort::sink_stats() const { return streams_->sink.stats(); }
+std::size_t DevicePort::source_backlog() const { return streams_->source.unsettled(); }
+std::size_t DevicePort::sink_backlog() const { return streams_->sink.unsettled(); }
+
+StreamTiming DevicePort::book(bool source, uint64_t t, uint64_t n) {
+    Resource& r = source ? streams_->source : streams_->sink;
     // Requests come no earlier than the chunks already done, so bookings
     // that ended by t can be folded; otherwise every chunk of the run stays
     // listed (16 bytes each, for the whole process).
@@ -20,7 +39,6 @@ DevicePort::Timing DevicePort::book(Resource& r, uint64_t t, uint64_t n) {
     if (trace_) {
         TraceArgs args;
         args.bytes = n;
-        const bool source = &r == &source_;
         trace_->slice(source ? TraceTrack::device_source : TraceTrack::device_sink, 0,
                       source ? "to memory" : "from memory", start, start + cycles, args);
     }

@@ -10,7 +10,7 @@
 namespace dmasim::model {
 
 DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, Iommu& iommu,
-                       DevicePort& device, TraceSink* const* sink)
+                       StreamDevice& device, TraceSink* const* sink)
     : params_(params),
       bus_(bus),
       iommu_(iommu),

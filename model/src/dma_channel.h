@@ -10,9 +10,8 @@
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
-#include <dmasim/model/device_port.h>
-#include <dmasim/model/platform.h>
-#include <dmasim/model/ring.h>
+#include <dmasim/model/params.h>
+#include <dmasim/model/stream_device.h>
 
 #include <cstdint>
 #include <limits>
@@ -21,6 +20,7 @@
 #include "data_mover.h"
 #include "descriptor_walker.h"
 #include "iommu.h"
+#include "ring.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -30,7 +30,7 @@ public:
     static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
     DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, Iommu& iommu,
-               DevicePort& device, TraceSink* const* sink);
+               StreamDevice& device, TraceSink* const* sink);
 
     // Register state (the controller's register callbacks use these).
     uint64_t desc_addr = 0;
@@ -97,7 +97,7 @@ private:
     const DmaParams& params_;
     BusPort& bus_;
     Iommu& iommu_;
-    DevicePort& device_;
+    StreamDevice& device_;
     ChannelStats stats_;
     CycleTimeline timeline_;
     ChannelTracks tracks_;

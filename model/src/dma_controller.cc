@@ -22,7 +22,7 @@ void check_params(const DmaParams& p, const BusParams& bus, const IommuParams& i
 
 DmaController::DmaController(sc_core::sc_module_name name, const DmaParams& params,
                              const BusParams& bus, uint64_t quantum_cycles, const Clock& clock,
-                             DevicePort& device, const IommuParams& iommu)
+                             StreamDevice& device, const IommuParams& iommu)
     : sc_module(name),
       regs("regs"),
       master("master"),
@@ -59,6 +59,12 @@ void DmaController::reset_stats() {
 }
 
 const IommuStats& DmaController::iommu_stats() const { return iommu_->stats(); }
+
+ChannelStats DmaController::channel_stats(unsigned i) const { return channels_[i]->stats(); }
+
+const CycleTimeline& DmaController::channel_timeline(unsigned i) const {
+    return channels_[i]->timeline();
+}
 
 // ---- bus master side ---------------------------------------------------
 

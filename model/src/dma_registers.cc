@@ -8,8 +8,8 @@
 
 namespace dmasim::model {
 
-// A member function, so the handlers reach the controller's own state.
-const std::vector<RegisterInfo>& DmaController::register_table() {
+// A friend of the controller, so the handlers reach its own state.
+const std::vector<RegisterInfo>& register_table() {
     using Dma = DmaController;
     using Ch = DmaChannel;
     static const std::vector<RegisterInfo> table = {

@@ -36,4 +36,7 @@ struct RegisterInfo {
 
 const char* access_name(Access a);
 
+/// Every register of the map with its handlers.
+const std::vector<RegisterInfo>& register_table();
+
 }  // namespace dmasim::model

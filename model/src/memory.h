@@ -12,13 +12,14 @@
 #pragma once
 
 #include <dmasim/model/clock.h>
-#include <dmasim/model/platform.h>
-#include <dmasim/model/resource.h>
+#include <dmasim/model/params.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
 #include <systemc>
 #include <tlm>
+
+#include "resource.h"
 
 namespace dmasim::model {
 

@@ -89,11 +89,11 @@ const sc_core::sc_signal<bool>& Platform::busy(unsigned channel) const {
 }
 
 ChannelStats Platform::channel_stats(unsigned channel) const {
-    return impl_->dma.channel(channel).stats();
+    return impl_->dma.channel_stats(channel);
 }
 
 const CycleTimeline& Platform::channel_timeline(unsigned channel) const {
-    return impl_->dma.channel(channel).timeline();
+    return impl_->dma.channel_timeline(channel);
 }
 
 IommuStats Platform::iommu_stats() const { return impl_->dma.iommu_stats(); }
@@ -114,11 +114,11 @@ const Clock& Platform::clock() const { return impl_->clock; }
 std::vector<StatGroup> Platform::statistics() const {
     std::vector<StatGroup> groups;
     for (unsigned i = 0; i < impl_->dma.channels(); ++i)
-        groups.push_back(channel_group(i, impl_->dma.channel(i).stats()));
+        groups.push_back(channel_group(i, impl_->dma.channel_stats(i)));
     groups.push_back(resource_group("bus.read", read_channel_stats()));
     groups.push_back(resource_group("bus.write", write_channel_stats()));
-    groups.push_back(resource_group("device.source", impl_->device.source_stream().stats()));
-    groups.push_back(resource_group("device.sink", impl_->device.sink_stream().stats()));
+    groups.push_back(resource_group("device.source", impl_->device.source_stats()));
+    groups.push_back(resource_group("device.sink", impl_->device.sink_stats()));
     groups.push_back(table_group("traffic", kTrafficDefs,
                                  {static_cast<double>(impl_->traffic.bytes()),
                                   static_cast<double>(impl_->traffic.bursts())}));
@@ -143,7 +143,6 @@ void Platform::reset_statistics() {
     impl_->memory.reset_stats();
 }
 
-Memory& Platform::memory() { return impl_->memory; }
 DevicePort& Platform::device() { return impl_->device; }
 DmaController& Platform::controller() { return impl_->dma; }
 

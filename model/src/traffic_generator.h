@@ -13,7 +13,7 @@
 #pragma once
 
 #include <dmasim/model/clock.h>
-#include <dmasim/model/platform.h>
+#include <dmasim/model/params.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 

@@ -1,11 +1,11 @@
 // Several channels share the bus fairly; a shared channel serves a
 // request in the first idle gap that fits it, whatever order it was
 // planned in.
-#include <dmasim/model/resource.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
 
+#include "resource.h"
 #include "support.h"
 
 namespace dmasim::model::test {

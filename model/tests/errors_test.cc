@@ -99,7 +99,7 @@ TEST(ModelErrors, DataAddressInTheRegisterWindow) {
 
 TEST(ModelErrors, DataBusError) {
     ErrorCase c;
-    c.rig.platform().memory().inject_fault_from(kRam - 64 * KiB);
+    c.rig.memory().inject_fault_from(kRam - 64 * KiB);
     c.segs[1].src = kRam - 32 * KiB;
     c.expect_error(c.run(c.write()), DMA_ERR_DATA_BUS, 1);
 }
@@ -115,7 +115,7 @@ TEST(ModelErrors, DescriptorBusError) {
     ErrorCase c;
     c.chunks[1] = kRam - 0x10000;
     uint64_t d = c.write();
-    c.rig.platform().memory().inject_fault_from(kRam - 0x20000);
+    c.rig.memory().inject_fault_from(kRam - 0x20000);
     c.expect_error(c.run(d), DMA_ERR_DESC_BUS, 1);
 }
 

@@ -10,6 +10,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "support.h"
@@ -74,26 +75,28 @@ private:
     const Clock& clock_;
 };
 
-/// The controller, its device port, the foreign memory and a CPU whose
-/// socket is bound straight to the register window (offsets from 0).
+/// The controller, its device (dmasim's DevicePort unless the test brings
+/// its own), the foreign memory and a CPU whose socket is bound straight
+/// to the register window (offsets from 0).
 struct ForeignRig {
-    Clock clock{1000};
-    DmaParams params;
-    DevicePort device{DeviceParams{}};
-    ForeignMemory memory{"foreign_memory", clock};
-    IommuParams iommu{true};  // present; off until IOMMU_CTRL enables it
-    DmaController dma{"dma", params, BusParams{}, 1000, clock, device, iommu};
-    uint64_t iommu_root = 0;  ///< nonzero: run() turns the IOMMU on with this root
-    TestCpu cpu{"cpu"};
-    sc_core::sc_signal<bool> irq{"irq"};
-    sc_core::sc_signal<bool> busy{"busy"};
-
-    ForeignRig() {
+    explicit ForeignRig(std::unique_ptr<StreamDevice> own = nullptr)
+        : device(own ? std::move(own) : std::make_unique<DevicePort>(DeviceParams{})) {
         dma.master.bind(memory.socket);
         cpu.socket.bind(dma.regs);
         dma.irq.bind(irq);
         dma.busy[0].bind(busy);
     }
+    Clock clock{1000};
+    DmaParams params;
+    std::unique_ptr<StreamDevice> device;
+    ForeignMemory memory{"foreign_memory", clock};
+    IommuParams iommu{true};  // present; off until IOMMU_CTRL enables it
+    DmaController dma{"dma", params, BusParams{}, 1000, clock, *device, iommu};
+    uint64_t iommu_root = 0;  ///< nonzero: run() turns the IOMMU on with this root
+    TestCpu cpu{"cpu"};
+    sc_core::sc_signal<bool> irq{"irq"};
+    sc_core::sc_signal<bool> busy{"busy"};
+
     void reg(uint32_t offset, uint32_t value) { cpu.access(true, offset, &value); }
     uint32_t reg(uint32_t offset) {
         uint32_t v = 0;
@@ -187,8 +190,78 @@ TEST(ModelForeignTarget, MemoryToDeviceDigestsTheSourceBytes) {
     fill_pattern(rig.memory.bytes.data() + kSrc, 3000, 5);
     auto [at, status] = rig.run(rig.list(segments(kSrc, 0, 1, 3000, 4096)), DMA_HW_MEM_TO_DEV);
     EXPECT_EQ(status, DMA_STATUS_DONE);
-    EXPECT_EQ(rig.device.sink_digest(),
+    EXPECT_EQ(dynamic_cast<DevicePort&>(*rig.device).sink_digest(),
               DevicePort::digest_of(rig.memory.bytes.data() + kSrc, 3000));
+}
+
+// A device of the test's own behind the controller (stream_device.h): it
+// takes one byte per cycle from the cycle it is asked, and keeps what it
+// is sent, or answers a time before the request (`broken`).
+struct OwnDevice : StreamDevice {
+    bool broken = false;
+    std::vector<uint8_t> received;
+    std::vector<StreamTiming> answers;
+    uint64_t pushed = 0, produced = 0;
+    StreamTiming book(uint64_t cycle, uint64_t bytes) {
+        answers.push_back(broken ? StreamTiming{0, 0} : StreamTiming{cycle, cycle + bytes});
+        return answers.back();
+    }
+    StreamTiming pull(uint64_t cycle, uint64_t bytes) override { return book(cycle, bytes); }
+    StreamTiming push(uint64_t cycle, uint64_t bytes) override {
+        pushed += bytes;
+        return book(cycle, bytes);
+    }
+    void produce(uint8_t* dst, uint64_t bytes) override {
+        for (uint64_t i = 0; i < bytes; ++i) dst[i] = static_cast<uint8_t>((produced + i) * 3 + 1);
+        produced += bytes;
+    }
+    void consume(const uint8_t* src, uint64_t bytes) override {
+        received.insert(received.end(), src, src + bytes);
+    }
+};
+
+// Three segments sent to the device arrive at it as one stream, in list
+// order, and the interrupt waits for the last byte the device took.
+TEST(ModelForeignTarget, OwnDeviceReceivesTheSegmentsAsOneStreamInOrder) {
+    auto own = std::make_unique<OwnDevice>();
+    OwnDevice& device = *own;
+    ForeignRig rig(std::move(own));
+    const auto segs = segments(kSrc, 0, 3, 1000, 4096);  // 1000 bytes each, a page apart
+    std::vector<uint8_t> expected;
+    for (size_t i = 0; i < segs.size(); ++i) {
+        fill_pattern(rig.memory.bytes.data() + segs[i].src, segs[i].length, 7 + i);
+        const uint8_t* s = rig.memory.bytes.data() + segs[i].src;
+        expected.insert(expected.end(), s, s + segs[i].length);
+    }
+    auto [at, status] = rig.run(rig.list(segs), DMA_HW_MEM_TO_DEV);
+    EXPECT_EQ(status, DMA_STATUS_DONE);
+    EXPECT_EQ(device.pushed, 3000u);
+    EXPECT_EQ(device.received, expected);
+    ASSERT_FALSE(device.answers.empty());
+    EXPECT_GE(at, device.answers.back().done);
+}
+
+// A device that answers "done at cycle 0" to every request cannot make
+// data move before the controller asked for it: each chunk is taken as
+// moving at its request, so the transfer still completes with its bytes
+// and every traced read burst ends no earlier than it was issued.
+TEST(ModelForeignTarget, DeviceAnswerBeforeTheRequestIsTakenAsTheRequestCycle) {
+    auto own = std::make_unique<OwnDevice>();
+    own->broken = true;
+    ForeignRig rig(std::move(own));
+    TraceRecorder trace;
+    rig.dma.set_trace(&trace);
+    auto [at, status] =
+        rig.run(rig.list(segments(0, kDst, 1, 3000, 4096)), DMA_HW_DEV_TO_MEM);
+    EXPECT_EQ(status, DMA_STATUS_DONE);
+    for (uint64_t i = 0; i < 3000; ++i) ASSERT_EQ(rig.memory.bytes[kDst + i], uint8_t(i * 3 + 1));
+    unsigned reads = 0;
+    for (const TraceRecorder::Record& r : trace.records) {
+        if (r.track != TraceTrack::read) continue;
+        ++reads;
+        EXPECT_LE(r.start, r.end) << r.what;
+    }
+    EXPECT_GT(reads, 0u);
 }
 
 // One 256-byte descriptor (one 16-beat burst, defaults: S = 2, cut-through,

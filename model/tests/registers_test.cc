@@ -23,7 +23,7 @@ TEST(ModelRegisters, ResetValuesMatchTheTable) {
     p.iommu.enabled = true;  // every register of the table exists
     Rig rig(p);
     rig.run([&] {
-        for (const RegisterInfo& r : DmaController::register_table()) {
+        for (const RegisterInfo& r : register_table()) {
             if (std::string(r.name) == "CAPS") continue;  // reports the configuration
             for (unsigned ch = 0; ch < (r.per_channel ? 2u : 1u); ++ch)
                 EXPECT_EQ(rig.cpu().read32(reg_addr(r, ch)), r.reset) << r.name;
@@ -49,7 +49,7 @@ TEST(ModelRegisters, ReadOnlyRegistersIgnoreWrites) {
     p.iommu.enabled = true;  // every register of the table exists
     Rig rig(p);
     rig.run([&] {
-        for (const RegisterInfo& r : DmaController::register_table()) {
+        for (const RegisterInfo& r : register_table()) {
             if (r.access != Access::ro) continue;
             uint32_t before = rig.cpu().read32(reg_addr(r, 0));
             rig.cpu().write32(reg_addr(r, 0), 0xFFFFFFFFu);
@@ -145,7 +145,7 @@ TEST(ModelRegisters, DocumentationTableMatchesTheRegisterTable) {
         std::smatch m;
         if (!std::regex_search(line, m, row)) continue;
         const RegisterInfo* r = nullptr;
-        for (const RegisterInfo& x : DmaController::register_table())
+        for (const RegisterInfo& x : register_table())
             if (m[2] == x.name) r = &x;
         ASSERT_NE(r, nullptr) << "documented register not in the model: " << m[2];
         EXPECT_EQ(std::stoul(m[1].str(), nullptr, 16), r->offset) << r->name;
@@ -156,7 +156,7 @@ TEST(ModelRegisters, DocumentationTableMatchesTheRegisterTable) {
         }
         ++matched;
     }
-    EXPECT_EQ(matched, DmaController::register_table().size());
+    EXPECT_EQ(matched, register_table().size());
 }
 
 }  // namespace

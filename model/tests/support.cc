@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "descriptor_codec.h"
+#include "memory.h"
 
 // libsystemc's main() needs this symbol; gtest's main() is the one linked.
 int sc_main(int, char**) { return 0; }
@@ -66,6 +67,15 @@ Rig::Rig(PlatformParams params, uint64_t memory_bytes) : mem_(memory_bytes) {
 }
 
 Rig::~Rig() = default;
+
+// The platform keeps its memory private (an internal type); it is the
+// child module "memory" of platform.cc, so a white-box test finds it by name.
+Memory& Rig::memory() {
+    const std::string path = std::string(platform_->name()) + ".memory";
+    auto* memory = dynamic_cast<Memory*>(sc_core::sc_find_object(path.c_str()));
+    if (!memory) throw std::logic_error("test rig: no Memory at " + path);
+    return *memory;
+}
 
 void Rig::run(std::function<void()> body) {
     sc_core::sc_spawn(std::move(body), "test_body");

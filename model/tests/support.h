@@ -17,6 +17,10 @@
 #include <tlm>
 #include <vector>
 
+namespace dmasim::model {
+class Memory;
+}
+
 namespace dmasim::model::test {
 
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
@@ -60,6 +64,8 @@ public:
     void run(std::function<void()> body);
     uint8_t* host(uint64_t addr) { return mem_.base() + addr; }
     Platform& platform() { return *platform_; }
+    /// The platform's memory (model/src/memory.h), for white-box tests.
+    Memory& memory();
     TestCpu& cpu() { return *cpu_; }
     uint64_t now_cycle() const;
 

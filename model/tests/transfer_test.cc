@@ -191,10 +191,9 @@ TEST(ModelTransfer, DeviceStreamsKeepOnlyTheChunksInFlight) {
     run_transfer(rig, write_chained(rig.host(0), segs, {kDesc}),
                  ctrl_word(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES));
     const DevicePort& device = rig.platform().device();
-    ASSERT_EQ(device.source_stream().stats().bursts,
-              bytes / (p.dma.max_burst_beats * p.bus.width_bytes));
-    EXPECT_LE(device.source_stream().unsettled(), p.dma.max_outstanding_reads);
-    EXPECT_LE(device.sink_stream().unsettled(), p.dma.max_outstanding_writes);
+    ASSERT_EQ(device.source_stats().bursts, bytes / (p.dma.max_burst_beats * p.bus.width_bytes));
+    EXPECT_LE(device.source_backlog(), p.dma.max_outstanding_reads);
+    EXPECT_LE(device.sink_backlog(), p.dma.max_outstanding_writes);
 }
 
 TEST(ModelTransfer, StatusWriteBackMarksEachDescriptorDone) {

@@ -35,9 +35,7 @@ class SimMemory {
 public:
     explicit SimMemory(const SimConfig& config) {
         const uint64_t bytes = config.memory_size_mib << 20;
-        const auto placement =
-            config.placement == Placement::contiguous ? SIM_MEM_CONTIGUOUS : SIM_MEM_SCATTERED;
-        if (sim_mem_init(bytes, placement, config.workload.seed) != 0)
+        if (sim_mem_init(bytes, config.placement, config.workload.seed) != 0)
             throw ConfigError(
                 fmt::format("memory.size_mib = {}: cannot reserve {} bytes of simulated memory",
                             config.memory_size_mib, bytes));
@@ -144,7 +142,7 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     SimMemory memory(resolved);
     // Checked before elaboration: under AddressSanitizer an exception after
     // sc_start() is misreported (SystemC's coroutines hide the stack bounds).
-    const dmasim_xfer_spec spec = make_xfer_spec(resolved.workload, resolved.descriptor_format,
+    const dmasim_load_spec spec = make_load_spec(resolved.workload, resolved.descriptor_format,
                                                  resolved.platform.dma.descriptor_bytes);
     if (std::string why = fit_error(resolved.workload, spec, resolved.memory_size_mib);
         !why.empty())

@@ -2,7 +2,7 @@
 // destination, using only memcpy/memcmp over whole runs of bytes.
 #pragma once
 
-#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/workload/workload.h>
 
 #include <cstddef>
 #include <cstdint>

@@ -152,12 +152,12 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
     if (auto problems = validate(w); !problems.empty())
         stop_scenario(true,
                       fmt::format("scenario {}: {}", scenario_.name, problems.front().message));
-    const dmasim_xfer_spec spec =
-        make_xfer_spec(w, config_.descriptor_format, config_.platform.dma.descriptor_bytes);
+    const dmasim_load_spec spec =
+        make_load_spec(w, config_.descriptor_format, config_.platform.dma.descriptor_bytes);
     if (std::string why = fit_error(w, spec, config_.memory_size_mib); !why.empty())
         stop_scenario(true, why);
     dmasim_xfer* x = nullptr;
-    if (const int err = dmasim_xfer_prep(&dd_, &spec, &x)) stop_scenario(true, prep_error(w, err));
+    if (const int err = dmasim_load_prep(&dd_, &spec, &x)) stop_scenario(true, prep_error(w, err));
     transfers_.push_back(
         std::unique_ptr<Transfer>(new Transfer(x, channel, w, next_pattern_base(x->bytes))));
     Transfer& t = *transfers_.back();
@@ -166,7 +166,7 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
     if (x->src.sgl) populate_buffers(x->src);
     if (x->dst.sgl) populate_buffers(x->dst);
     if (x->src.sgl) scoreboard_.fill_source(x->src, t.pattern_base_);
-    if (x->dst.sgl) Scoreboard::fill_destination(x->dst, x->spec.seg.layout);
+    if (x->dst.sgl) Scoreboard::fill_destination(x->dst, w.buffers);
     return t;
 }
 
@@ -379,7 +379,7 @@ bool Testbench::check_untouched(const Transfer& t) {
     if (!payload_checked()) return ok;
     if (x.src.sgl) ok = record(scoreboard_.compare(x.src, t.pattern_base_, "source")) && ok;
     if (x.dst.sgl)
-        ok = record(Scoreboard::compare_fill(x.dst, !t.started_, x.spec.seg.layout)) && ok;
+        ok = record(Scoreboard::compare_fill(x.dst, !t.started_, t.workload_.buffers)) && ok;
     return ok;
 }
 
@@ -390,7 +390,7 @@ void Testbench::release(Transfer& t) {
         stop_scenario(false, "Bench::release: transfer still in flight");
     auto it = std::find_if(transfers_.begin(), transfers_.end(),
                            [&](const auto& p) { return p.get() == &t; });
-    dmasim_xfer_free(&dd_, t.xfer_);
+    dmasim_load_free(&dd_, t.xfer_, t.workload_.buffers);
     transfers_.erase(it);
 }
 
@@ -398,7 +398,7 @@ void Testbench::release_all() {
     // Teardown needs no IOTLB invalidation (no bus access, as it may run
     // after sc_start() returned): nothing translates any more.
     dd_.iommu = 0;
-    for (auto& t : transfers_) dmasim_xfer_free(&dd_, t->xfer_);
+    for (auto& t : transfers_) dmasim_load_free(&dd_, t->xfer_, t->workload_.buffers);
     transfers_.clear();
     sim_iommu_detach(&dma_device_);
 }

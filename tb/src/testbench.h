@@ -78,7 +78,7 @@ private:
     void fail(const Mismatch& m);
     bool record(const std::optional<Mismatch>& m);
     uint64_t next_pattern_base(uint64_t bytes);
-    /// Why dmasim_xfer_prep() failed with `err` for workload `w`.
+    /// Why dmasim_load_prep() failed with `err` for workload `w`.
     std::string prep_error(const WorkloadConfig& w, int err) const;
     bool payload_checked() const { return config_.workload.payload == Payload::checked; }
     void note_device_start(Transfer& t);

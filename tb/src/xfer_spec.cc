@@ -10,13 +10,13 @@
 namespace dmasim::tb {
 
 uint64_t list_pages(const WorkloadConfig& w, dma_hw_format format, unsigned descriptor_bytes) {
-    const dmasim_xfer_spec spec = make_xfer_spec(w, format, descriptor_bytes);
-    return dmasim_xfer_pages_needed(&spec);
+    const dmasim_load_spec spec = make_load_spec(w, format, descriptor_bytes);
+    return dmasim_load_pages_needed(&spec);
 }
 
-std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
+std::string fit_error(const WorkloadConfig& w, const dmasim_load_spec& spec,
                       uint64_t memory_size_mib) {
-    const uint64_t needed = dmasim_xfer_pages_needed(&spec) * PAGE_SIZE;
+    const uint64_t needed = dmasim_load_pages_needed(&spec) * PAGE_SIZE;
     const uint64_t free = uint64_t{sim_mem_pages_free()} * PAGE_SIZE;
     if (needed <= free) return {};
     return fmt::format(
@@ -61,14 +61,15 @@ std::string iova_fit_error(const SimConfig& config, const std::vector<WorkloadCo
         needed, iommu.walk_levels, iova.base, end, end - iova.base);
 }
 
-dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, dma_hw_format format,
+dmasim_load_spec make_load_spec(const WorkloadConfig& w, dma_hw_format format,
                                 unsigned descriptor_bytes) {
-    dmasim_xfer_spec spec{};
-    spec.dir = w.direction;
-    spec.format = format;
-    spec.entries = static_cast<unsigned>(w.entries);
-    spec.chain_depth = static_cast<unsigned>(w.chain_depth);
-    spec.desc_bytes = descriptor_bytes;
+    dmasim_load_spec spec{};
+    spec.xfer.dir = w.direction;
+    spec.xfer.format = format;
+    spec.xfer.entries = static_cast<unsigned>(w.entries);
+    spec.xfer.chain_depth = static_cast<unsigned>(w.chain_depth);
+    spec.xfer.desc_bytes = descriptor_bytes;
+    spec.xfer.irq_per_desc = w.irq_per_descriptor;
     spec.seg.dist = w.distribution;
     spec.seg.bytes = w.segment_bytes;
     spec.seg.min = w.segment_bytes_min;
@@ -77,7 +78,6 @@ dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, dma_hw_format format,
     spec.seg.offset = static_cast<uint32_t>(w.offset);
     spec.seg.seed = w.seed;
     spec.seg.layout = w.buffers;
-    spec.irq_per_desc = w.irq_per_descriptor;
     return spec;
 }
 

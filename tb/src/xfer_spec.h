@@ -1,8 +1,8 @@
 // xfer_spec.h - a workload in the driver's terms, validated.
 #pragma once
 
-#include <dmasim/driver/dmasim_dma.h>
 #include <dmasim/tb/run.h>
+#include <dmasim/workload/workload.h>
 
 #include <string>
 #include <vector>
@@ -16,7 +16,7 @@ uint64_t list_pages(const WorkloadConfig& w, dma_hw_format format, unsigned desc
 /// Why the list `spec` (built from `w`) does not fit in the simulated
 /// memory free now (other lists may hold some), naming the sizes; empty if
 /// it fits. Does not throw, so scenario threads can call it.
-std::string fit_error(const WorkloadConfig& w, const dmasim_xfer_spec& spec,
+std::string fit_error(const WorkloadConfig& w, const dmasim_load_spec& spec,
                       uint64_t memory_size_mib);
 
 /// The DMA device's I/O address space behind the IOMMU: from 1 GiB (2 MiB
@@ -32,9 +32,9 @@ IovaWindow iova_window(unsigned levels);
 /// bound: every segment takes whole IOVA pages from its in-page offset.
 std::string iova_fit_error(const SimConfig& config, const std::vector<WorkloadConfig>& lists);
 
-/// Converts a valid `w` (tb::validate(w) is empty) for the driver;
-/// `descriptor_bytes` is dma.descriptor_bytes (it sizes the chunks).
-dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, dma_hw_format format,
+/// Converts a valid `w` (tb::validate(w) is empty) for the workload
+/// library; `descriptor_bytes` is dma.descriptor_bytes (it sizes the chunks).
+dmasim_load_spec make_load_spec(const WorkloadConfig& w, dma_hw_format format,
                                 unsigned descriptor_bytes = DMA_HW_DESC_SIZE);
 
 }  // namespace dmasim::tb

@@ -1,7 +1,7 @@
 // driver_memory_test.cc - the descriptor chunks the driver writes into
 // simulated memory, checked field by field against the mapped lists, and
 // its page accounting; no simulation needed.
-#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/workload/workload.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -38,17 +38,17 @@ protected:
 
     dmasim_xfer* prep(dma_hw_direction dir, dma_hw_format format, unsigned entries,
                       unsigned depth) {
-        dmasim_xfer_spec spec{};
-        spec.dir = dir;
-        spec.format = format;
-        spec.entries = entries;
-        spec.chain_depth = depth;
+        dmasim_load_spec spec{};
+        spec.xfer.dir = dir;
+        spec.xfer.format = format;
+        spec.xfer.entries = entries;
+        spec.xfer.chain_depth = depth;
         spec.seg.dist = DMASIM_SEG_FIXED;
         spec.seg.bytes = 1001;
         spec.seg.offset = 13;
         spec.seg.seed = 5;
         dmasim_xfer* x = nullptr;
-        EXPECT_EQ(dmasim_xfer_prep(&dd_, &spec, &x), 0);
+        EXPECT_EQ(dmasim_load_prep(&dd_, &spec, &x), 0);
         return x;
     }
 
@@ -86,7 +86,7 @@ TEST_F(DriverMemory, ChainedPagesChunksHoldTheirShareAndEndInALink) {
         EXPECT_EQ(link->src, page_to_phys(x->chunks[c + 1].page));
     }
     EXPECT_EQ(x->head, page_to_phys(x->chunks[0].page));
-    dmasim_xfer_free(&dd_, x);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
 }
 
 TEST_F(DriverMemory, LinkedListDescriptorsPointToTheirSuccessor) {
@@ -108,7 +108,7 @@ TEST_F(DriverMemory, LinkedListDescriptorsPointToTheirSuccessor) {
     }
     EXPECT_EQ(descs[36]->flags, DMA_DESC_END);
     EXPECT_EQ(descs[36]->reserved, 0u);
-    dmasim_xfer_free(&dd_, x);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
 }
 
 TEST_F(DriverMemory, DeviceDirectionsPutTheListOnTheMemorySide) {
@@ -123,8 +123,8 @@ TEST_F(DriverMemory, DeviceDirectionsPutTheListOnTheMemorySide) {
     EXPECT_EQ(d_out->dst, 0u);
     EXPECT_EQ(in->src.sgl, nullptr);
     EXPECT_EQ(out->dst.sgl, nullptr);
-    dmasim_xfer_free(&dd_, in);
-    dmasim_xfer_free(&dd_, out);
+    dmasim_load_free(&dd_, in, DMASIM_BUF_PAGES);
+    dmasim_load_free(&dd_, out, DMASIM_BUF_PAGES);
 }
 
 TEST_F(DriverMemory, ALargeChunkTakesContiguousPageFrames) {
@@ -132,7 +132,7 @@ TEST_F(DriverMemory, ALargeChunkTakesContiguousPageFrames) {
     dmasim_xfer* x = prep(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES, 300, 1);
     ASSERT_NE(x, nullptr);
     EXPECT_EQ(PAGE_SIZE << x->chunks[0].order, 4 * PAGE_SIZE);
-    dmasim_xfer_free(&dd_, x);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
 }
 
 TEST_F(DriverMemory, EveryPageIsReturnedForEveryDirectionAndFormat) {
@@ -141,21 +141,21 @@ TEST_F(DriverMemory, EveryPageIsReturnedForEveryDirectionAndFormat) {
             dmasim_xfer* x = prep(dir, format, 37, 3);
             ASSERT_NE(x, nullptr);
             EXPECT_GT(sim_mem_pages_in_use(), pages_before_);
-            dmasim_xfer_free(&dd_, x);
+            dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
             EXPECT_EQ(sim_mem_pages_in_use(), pages_before_) << dir << "/" << format;
         }
 }
 
 TEST_F(DriverMemory, OutOfMemoryLeavesNothingAllocated) {
     // 20000 segments of one frame each cannot fit in 64 MiB twice over.
-    dmasim_xfer_spec spec{};
-    spec.dir = DMA_HW_MEM_TO_MEM;
-    spec.entries = 20000;
-    spec.chain_depth = 1;
+    dmasim_load_spec spec{};
+    spec.xfer.dir = DMA_HW_MEM_TO_MEM;
+    spec.xfer.entries = 20000;
+    spec.xfer.chain_depth = 1;
     spec.seg.dist = DMASIM_SEG_FIXED;
     spec.seg.bytes = 4096;
     dmasim_xfer* x = nullptr;
-    EXPECT_EQ(dmasim_xfer_prep(&dd_, &spec, &x), -ENOMEM);
+    EXPECT_EQ(dmasim_load_prep(&dd_, &spec, &x), -ENOMEM);
     EXPECT_EQ(x, nullptr);
     EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
 }
@@ -218,13 +218,13 @@ TEST(DriverErrors, ChannelErrorsAreNamedAsTheRegisterMapNamesThem) {
 }
 
 TEST_F(DriverMemory, InvalidDepthIsRejected) {
-    dmasim_xfer_spec spec{};
-    spec.dir = DMA_HW_MEM_TO_MEM;
-    spec.entries = 4;
-    spec.chain_depth = 5;
+    dmasim_load_spec spec{};
+    spec.xfer.dir = DMA_HW_MEM_TO_MEM;
+    spec.xfer.entries = 4;
+    spec.xfer.chain_depth = 5;
     spec.seg.bytes = 64;
     dmasim_xfer* x = nullptr;
-    EXPECT_EQ(dmasim_xfer_prep(&dd_, &spec, &x), -EINVAL);
+    EXPECT_EQ(dmasim_load_prep(&dd_, &spec, &x), -EINVAL);
 }
 
 }  // namespace
@@ -259,7 +259,7 @@ TEST_F(DriverIommu, ChunksAndLinksAreIovasThatTranslateToTheChunkFrames) {
         EXPECT_EQ(link->src, x->chunks[c + 1].bus);
     }
     EXPECT_EQ(x->head, x->chunks[0].bus);
-    dmasim_xfer_free(&dd_, x);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
 }
 
 TEST_F(DriverIommu, DataAddressesTranslateToTheSegments) {
@@ -279,14 +279,14 @@ TEST_F(DriverIommu, DataAddressesTranslateToTheSegments) {
         dsg = sg_next(dsg);
         ++k;
     }
-    dmasim_xfer_free(&dd_, x);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
 }
 
 TEST_F(DriverIommu, FreeingATransferInvalidatesTheIotlbOnce) {
     dmasim_xfer* x = prep(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, 5, 1);
     ASSERT_NE(x, nullptr);
     EXPECT_TRUE(mmio_writes.empty());
-    dmasim_xfer_free(&dd_, x);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
     ASSERT_EQ(mmio_writes.size(), 1u);
     EXPECT_EQ(mmio_writes[0].addr, uint64_t{DMA_REG_IOMMU_INVALIDATE});  // dd_.regs is 0
 }
@@ -303,28 +303,28 @@ TEST_F(DriverIommu, RevokeUnmapsTheDescriptorsFirstPageAndInvalidates) {
     ASSERT_EQ(mmio_writes.size(), 1u);
     EXPECT_EQ(mmio_writes[0].addr, uint64_t{DMA_REG_IOMMU_INVALIDATE});
     EXPECT_EQ(dmasim_xfer_revoke(&dd_, x, 5), -EINVAL);  // past the list
-    dmasim_xfer_free(&dd_, x);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
 }
 
 TEST_F(DriverMemory, RevokeNeedsAnIommu) {
     dmasim_xfer* x = prep(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES, 2, 1);
     ASSERT_NE(x, nullptr);
     EXPECT_EQ(dmasim_xfer_revoke(&dd_, x, 0), -ENODEV);
-    dmasim_xfer_free(&dd_, x);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
 }
 
 TEST_F(DriverIommu, AListMergedIntoFewerSegmentsThanChunksLinksOnlyThatMany) {
     // 8 whole pages at offset 0 are contiguous in IOVA space: the IOMMU
     // merges them into one segment, so of the 4 chunks only the first is used.
-    dmasim_xfer_spec spec{};
-    spec.dir = DMA_HW_MEM_TO_MEM;
-    spec.format = DMA_HW_FMT_CHAINED_PAGES;
-    spec.entries = 8;
-    spec.chain_depth = 4;
+    dmasim_load_spec spec{};
+    spec.xfer.dir = DMA_HW_MEM_TO_MEM;
+    spec.xfer.format = DMA_HW_FMT_CHAINED_PAGES;
+    spec.xfer.entries = 8;
+    spec.xfer.chain_depth = 4;
     spec.seg.dist = DMASIM_SEG_FIXED;
     spec.seg.bytes = PAGE_SIZE;
     dmasim_xfer* x = nullptr;
-    ASSERT_EQ(dmasim_xfer_prep(&dd_, &spec, &x), 0);
+    ASSERT_EQ(dmasim_load_prep(&dd_, &spec, &x), 0);
     ASSERT_EQ(x->src.nents, 1u);
     EXPECT_EQ(x->nr_chunks, 4u);
     EXPECT_EQ(x->nr_linked, 1u);
@@ -332,5 +332,5 @@ TEST_F(DriverIommu, AListMergedIntoFewerSegmentsThanChunksLinksOnlyThatMany) {
     EXPECT_EQ(d->length, 8 * PAGE_SIZE);
     EXPECT_EQ(d->flags, DMA_DESC_END);
     EXPECT_EQ(d->dst, sg_dma_address(x->dst.sgl));
-    dmasim_xfer_free(&dd_, x);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
 }

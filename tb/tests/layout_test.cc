@@ -1,6 +1,6 @@
 // layout_test.cc - how descriptors are split over chunks (design section 7)
 // and how segment lengths are drawn; no simulation needed.
-#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/workload/workload.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // direction and format on a small list, the scoreboard catching a
 // corrupted destination, and configurations that cannot run.
 // Each test elaborates at most once (ctest runs each in its own process).
-#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/workload/workload.h>
 #include <dmasim/tb/run.h>
 #include <dmasim/tb/scenario.h>
 #include <gtest/gtest.h>
@@ -57,7 +57,7 @@ TEST(DriverEndToEnd, MemToDevLinkedList) {
 
 TEST(DriverEndToEnd, UniformSegmentsInContiguousMemory) {
     SimConfig c = test::small_config();
-    c.placement = Placement::contiguous;
+    c.placement = SIM_MEM_CONTIGUOUS;
     c.workload.distribution = DMASIM_SEG_UNIFORM;
     c.workload.segment_bytes_min = 1;
     c.workload.segment_bytes_max = 9000;  // some segments span three pages
@@ -253,17 +253,17 @@ TEST(HostMemory, PopulatingAListBacksExactlyThePagesUnderItsSegments) {
         ASSERT_EQ(dma_set_mask_and_coherent(&dev, DMA_BIT_MASK(64)), 0);
         dmasim_dev dd{};
         dd.dev = &dev;
-        dmasim_xfer_spec spec{};
-        spec.dir = DMA_HW_MEM_TO_MEM;
-        spec.format = DMA_HW_FMT_CHAINED_PAGES;
-        spec.entries = 500;
-        spec.chain_depth = 4;
+        dmasim_load_spec spec{};
+        spec.xfer.dir = DMA_HW_MEM_TO_MEM;
+        spec.xfer.format = DMA_HW_FMT_CHAINED_PAGES;
+        spec.xfer.entries = 500;
+        spec.xfer.chain_depth = 4;
         spec.seg.dist = DMASIM_SEG_FIXED;
         spec.seg.bytes = 5000;  // two pages each at this offset: runs longer than a page
         spec.seg.offset = 13;
         spec.seg.layout = layout;
         dmasim_xfer* x = nullptr;
-        ASSERT_EQ(dmasim_xfer_prep(&dd, &spec, &x), 0);
+        ASSERT_EQ(dmasim_load_prep(&dd, &spec, &x), 0);
 
         populate_buffers(x->src);
         std::vector<unsigned char> resident(sim_mem_size() / PAGE_SIZE);
@@ -272,7 +272,7 @@ TEST(HostMemory, PopulatingAListBacksExactlyThePagesUnderItsSegments) {
             EXPECT_TRUE(resident[pfn] & 1) << "source frame " << pfn;
         for (const unsigned long pfn : frames_under(x->dst))
             EXPECT_FALSE(resident[pfn] & 1) << "destination frame " << pfn;
-        dmasim_xfer_free(&dd, x);
+        dmasim_load_free(&dd, x, layout);
         sim_mem_exit();
     }
 }

@@ -1,7 +1,7 @@
 // scoreboard_test.cc - the scoreboard fills and checks a long list in
 // parts, one per core: the stream runs on unbroken across the parts and
 // the mismatch reported is the first in list order, whichever part found it.
-#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/workload/workload.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 

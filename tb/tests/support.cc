@@ -14,7 +14,7 @@ namespace dmasim::tb::test {
 SimConfig small_config() {
     SimConfig c;
     c.memory_size_mib = 64;
-    c.placement = Placement::scattered;
+    c.placement = SIM_MEM_SCATTERED;
     c.workload.entries = 37;
     c.workload.segment_bytes = 1001;
     c.workload.offset = 13;
@@ -78,7 +78,7 @@ ChildRun run_in_child(const SimConfig& c) {
 }
 
 uint64_t list_bytes(const WorkloadConfig& w) {
-    dmasim_xfer_spec spec = make_xfer_spec(w, DMA_HW_FMT_CHAINED_PAGES);
+    dmasim_load_spec spec = make_load_spec(w, DMA_HW_FMT_CHAINED_PAGES);
     dmasim_seg_rng rng;
     dmasim_seg_rng_init(&rng, &spec.seg);
     uint64_t bytes = 0;

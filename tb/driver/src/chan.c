@@ -204,7 +204,7 @@ static uint32_t ctrl_for(const struct dmasim_xfer *x)
 /**
  * dmasim_xfer_submit - start a prepared transfer on a channel
  * @ch: idle channel
- * @x: transfer from dmasim_xfer_prep()
+ * @x: transfer mapped by dmasim_xfer_map()
  *
  * Unmasks the channel's interrupt, points it at @x->head and writes START.
  *

@@ -64,3 +64,25 @@ unsigned int dmasim_desc_size(enum dma_hw_format format,
 {
 	return dma_hw_desc_size(format, desc_bytes);
 }
+
+/**
+ * dmasim_desc_pages_needed - page frames a transfer's descriptor chunks take
+ * @spec: the transfer
+ *
+ * Return: the frames dmasim_xfer_alloc() will allocate for @spec's chunks
+ * (each a power-of-two block of frames).
+ */
+uint64_t dmasim_desc_pages_needed(const struct dmasim_xfer_spec *spec)
+{
+	uint64_t pages = 0, slots;
+	unsigned int i;
+
+	for (i = 0; i < spec->chain_depth; i++) {
+		slots = dmasim_chunk_slots(spec->format, spec->entries,
+					   spec->chain_depth, i);
+		pages += 1ull << get_order(slots *
+					   dmasim_desc_size(spec->format,
+							    spec->desc_bytes));
+	}
+	return pages;
+}

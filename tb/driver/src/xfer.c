@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * xfer.c - preparing and releasing a transfer: data buffers, DMA mapping
- * and descriptor chunks, in the order a Linux driver would do them.
+ * xfer.c - preparing and releasing a transfer: descriptor chunks, then
+ * the DMA mapping of the caller's lists, in the order a Linux driver
+ * would do them.
  */
 #include <errno.h>
 
@@ -18,16 +19,15 @@ static int has_dst(const struct dmasim_xfer_spec *spec)
 }
 
 /*
- * Only what the code below cannot survive (a chunk with no entry, an offset
- * past its page), answered with -EINVAL as a kernel entry point must. The
- * rules users' configurations are judged by live in tb::validate()
- * (tb/validate.h), which refuses these cases first with the key named.
+ * Only what the code below cannot survive (a chunk with no entry), answered
+ * with -EINVAL as a kernel entry point must. The rules users'
+ * configurations are judged by live in tb::validate() (tb/validate.h),
+ * which refuses these cases first with the key named.
  */
 static int spec_valid(const struct dmasim_xfer_spec *spec)
 {
 	return spec->entries >= 1 && spec->chain_depth >= 1 &&
-	       spec->chain_depth <= spec->entries &&
-	       spec->seg.offset < PAGE_SIZE;
+	       spec->chain_depth <= spec->entries;
 }
 
 static int map_lists(struct dmasim_dev *dd, struct dmasim_xfer *x)
@@ -49,19 +49,6 @@ static int map_lists(struct dmasim_dev *dd, struct dmasim_xfer *x)
 	return 0;
 }
 
-static int alloc_lists(struct dmasim_xfer *x)
-{
-	const struct dmasim_xfer_spec *spec = &x->spec;
-	int ret;
-
-	if (spec->dir == DMA_HW_DEV_TO_MEM)
-		return dmasim_buf_alloc(&x->dst, spec->entries, &spec->seg);
-	ret = dmasim_buf_alloc(&x->src, spec->entries, &spec->seg);
-	if (ret || spec->dir == DMA_HW_MEM_TO_DEV)
-		return ret;
-	return dmasim_buf_alloc_like(&x->dst, &x->src, spec->seg.layout);
-}
-
 static uint64_t list_bytes(const struct sg_table *sgt)
 {
 	struct scatterlist *sg;
@@ -72,38 +59,29 @@ static uint64_t list_bytes(const struct sg_table *sgt)
 	return bytes;
 }
 
-/**
- * dmasim_xfer_free - unmap and free everything a transfer holds
- * @dd: the device the transfer was prepared for
- * @x: transfer from dmasim_xfer_prep(), may be partly built; NULL is a no-op
- */
-void dmasim_xfer_free(struct dmasim_dev *dd, struct dmasim_xfer *x)
+/* The list whose segments the data descriptors describe, in order. */
+static const struct sg_table *described_list(const struct dmasim_xfer *x)
 {
-	if (!x)
-		return;
-	dmasim_free_descriptors(dd->dev, x);
-	if (x->dst_mapped)
-		dma_unmap_sgtable(dd->dev, &x->dst, DMA_FROM_DEVICE, 0);
-	if (x->src_mapped)
-		dma_unmap_sgtable(dd->dev, &x->src, DMA_TO_DEVICE, 0);
-	/* No translation of the freed pages may outlive them in the IOTLB. */
-	dmasim_iommu_invalidate(dd);
-	dmasim_buf_free(&x->dst, x->spec.seg.layout);
-	dmasim_buf_free(&x->src, x->spec.seg.layout);
-	kfree(x);
+	return x->spec.dir == DMA_HW_DEV_TO_MEM ? &x->dst : &x->src;
 }
 
 /**
- * dmasim_xfer_prep - allocate, map and describe one transfer
+ * dmasim_xfer_alloc - start a transfer: its descriptor chunks
  * @dd: probed device
  * @spec: what to transfer
  * @out: receives the transfer on success
  *
+ * The chunks come first, like a driver's descriptor pool, so they do not
+ * depend on how fragmented the data buffers leave memory. The caller then
+ * puts its lists in @out->src and @out->dst (those the direction uses)
+ * and calls dmasim_xfer_map().
+ *
  * Return: 0; -EINVAL for an invalid @spec; -ENOMEM when simulated memory
- * runs out; a dma_map_sgtable() error. Nothing stays allocated on error.
+ * runs out. Nothing stays allocated on error.
  */
-int dmasim_xfer_prep(struct dmasim_dev *dd, const struct dmasim_xfer_spec *spec,
-		     struct dmasim_xfer **out)
+int dmasim_xfer_alloc(struct dmasim_dev *dd,
+		      const struct dmasim_xfer_spec *spec,
+		      struct dmasim_xfer **out)
 {
 	struct dmasim_xfer *x;
 	int ret;
@@ -117,26 +95,61 @@ int dmasim_xfer_prep(struct dmasim_dev *dd, const struct dmasim_xfer_spec *spec,
 	/* The hardware decides the layout the descriptors are written in. */
 	x->spec.desc_bytes = dd->desc_bytes;
 	ret = dmasim_alloc_descriptors(dd->dev, x);
-	if (!ret)
-		ret = alloc_lists(x);
-	if (!ret)
-		ret = map_lists(dd, x);
-	if (!ret)
-		ret = dmasim_build_descriptors(x);
 	if (ret) {
-		dmasim_xfer_free(dd, x);
+		dmasim_xfer_unmap(dd, x);
+		dmasim_xfer_free(x);
 		return ret;
 	}
-	x->bytes =
-		list_bytes(spec->dir == DMA_HW_DEV_TO_MEM ? &x->dst : &x->src);
 	*out = x;
 	return 0;
 }
 
-/* The list whose segments the data descriptors describe, in order. */
-static const struct sg_table *described_list(const struct dmasim_xfer *x)
+/**
+ * dmasim_xfer_map - map a transfer's lists and write its descriptors
+ * @dd: the device the transfer was allocated for
+ * @x: transfer from dmasim_xfer_alloc() with its lists set
+ *
+ * Return: 0 or a dma_map_sgtable() or descriptor error; on error the
+ * caller unmaps with dmasim_xfer_unmap() before freeing its lists.
+ */
+int dmasim_xfer_map(struct dmasim_dev *dd, struct dmasim_xfer *x)
 {
-	return x->spec.dir == DMA_HW_DEV_TO_MEM ? &x->dst : &x->src;
+	int ret = map_lists(dd, x);
+
+	if (!ret)
+		ret = dmasim_build_descriptors(x);
+	if (!ret)
+		x->bytes = list_bytes(described_list(x));
+	return ret;
+}
+
+/**
+ * dmasim_xfer_unmap - release the descriptors and unmap the lists
+ * @dd: the device the transfer was allocated for
+ * @x: transfer, may be partly built; what is already released is skipped
+ *
+ * The lists themselves stay the caller's, to free once this returns.
+ */
+void dmasim_xfer_unmap(struct dmasim_dev *dd, struct dmasim_xfer *x)
+{
+	dmasim_free_descriptors(dd->dev, x);
+	if (x->dst_mapped)
+		dma_unmap_sgtable(dd->dev, &x->dst, DMA_FROM_DEVICE, 0);
+	if (x->src_mapped)
+		dma_unmap_sgtable(dd->dev, &x->src, DMA_TO_DEVICE, 0);
+	x->dst_mapped = x->src_mapped = 0;
+	/* No translation of the caller's pages may outlive them in the IOTLB. */
+	dmasim_iommu_invalidate(dd);
+}
+
+/**
+ * dmasim_xfer_free - free a transfer
+ * @x: transfer from dmasim_xfer_alloc(), unmapped with dmasim_xfer_unmap()
+ *     (the caller frees its lists in between); NULL is a no-op
+ */
+void dmasim_xfer_free(struct dmasim_xfer *x)
+{
+	kfree(x);
 }
 
 /**

@@ -1,5 +1,5 @@
-// device_port.h - the device side of dev_to_mem and mem_to_dev transfers:
-// a byte stream with its own rate, independent in each direction.
+// device_port.h - the shipped StreamDevice: a byte stream with its own
+// rate, independent in each direction.
 //
 // Timing: a chunk of n bytes requested at cycle t starts at
 // max(t, free_at) and takes ceil(n / rate) cycles; no latency.
@@ -10,30 +10,29 @@
 #pragma once
 
 #include <dmasim/model/params.h>
+#include <dmasim/model/stats.h>
+#include <dmasim/model/stream_device.h>
 #include <dmasim/model/trace_sink.h>
-#include <dmasim/model/resource.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 
 namespace dmasim::model {
 
-class DevicePort {
+class DevicePort : public StreamDevice {
 public:
     explicit DevicePort(const DeviceParams& params);
+    ~DevicePort() override;
 
-    struct Timing {
-        uint64_t data_start;  ///< first byte moves
-        uint64_t done;        ///< last byte moved
-    };
     /// Books the source (device to memory) for n bytes asked for at cycle t.
-    Timing source(uint64_t t, uint64_t n) { return book(source_, t, n); }
+    StreamTiming pull(uint64_t cycle, uint64_t bytes) override;
     /// Books the sink (memory to device) for n bytes offered at cycle t.
-    Timing sink(uint64_t t, uint64_t n) { return book(sink_, t, n); }
-
+    StreamTiming push(uint64_t cycle, uint64_t bytes) override;
     /// Writes the next n bytes of the source stream to dst.
-    void produce(uint8_t* dst, uint64_t n);
+    void produce(uint8_t* dst, uint64_t bytes) override;
     /// Folds n received bytes into the sink digest.
-    void consume(const uint8_t* src, uint64_t n);
+    void consume(const uint8_t* src, uint64_t bytes) override;
 
     static uint8_t pattern_byte(uint64_t stream_offset);
     static constexpr uint64_t kDigestSeed = 0xcbf29ce484222325ull;
@@ -43,17 +42,21 @@ public:
     uint64_t produced() const { return produced_; }
     uint64_t consumed() const { return consumed_; }
     uint64_t sink_digest() const { return digest_; }
-    const Resource& source_stream() const { return source_; }
-    const Resource& sink_stream() const { return sink_; }
+    ResourceStats source_stats() const;
+    ResourceStats sink_stats() const;
+    /// Bookings each stream still lists (not yet folded into its busy
+    /// count): bounded by the transactions in flight, not by the run.
+    std::size_t source_backlog() const;
+    std::size_t sink_backlog() const;
     /// Where stream chunks are traced; null = off.
     void set_trace(TraceSink* sink) { trace_ = sink; }
 
 private:
-    Timing book(Resource& r, uint64_t t, uint64_t n);
+    struct Streams;  // the two Resources (model/src/resource.h)
+    StreamTiming book(bool source, uint64_t t, uint64_t n);
 
     double rate_;
-    Resource source_;
-    Resource sink_;
+    std::unique_ptr<Streams> streams_;
     uint64_t produced_ = 0;
     uint64_t consumed_ = 0;
     uint64_t digest_ = kDigestSeed;

@@ -17,8 +17,8 @@
 #pragma once
 
 #include <dmasim/model/clock.h>
-#include <dmasim/model/device_port.h>
-#include <dmasim/model/platform.h>
+#include <dmasim/model/params.h>
+#include <dmasim/model/stream_device.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -54,7 +54,7 @@ public:
     /// its targets' annotated delays.
     /// `iommu`: an IOMMU in front of `master` (none by default).
     DmaController(sc_core::sc_module_name name, const DmaParams& params, const BusParams& bus,
-                  uint64_t quantum_cycles, const Clock& clock, DevicePort& device,
+                  uint64_t quantum_cycles, const Clock& clock, StreamDevice& device,
                   const IommuParams& iommu = {});
     ~DmaController() override;
 
@@ -63,16 +63,18 @@ public:
     bool any_busy() const;
 
     unsigned channels() const { return static_cast<unsigned>(channels_.size()); }
-    const DmaChannel& channel(unsigned i) const { return *channels_[i]; }
+    /// Channel i's counters and cycle timelines since the last reset_stats().
+    ChannelStats channel_stats(unsigned i) const;
+    const CycleTimeline& channel_timeline(unsigned i) const;
     void reset_stats();
     /// The IOMMU's counters (zero without one).
     const IommuStats& iommu_stats() const;
     void set_trace(TraceSink* sink) { trace_ = sink; }
 
-    /// The register map with its handlers (dma_registers.h).
-    static const std::vector<RegisterInfo>& register_table();
-
 private:
+    /// The register map (dma_registers.h); its handlers reach the state below.
+    friend const std::vector<RegisterInfo>& register_table();
+
     void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
 
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

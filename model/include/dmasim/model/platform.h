@@ -18,7 +18,6 @@
 namespace dmasim::model {
 
 class Clock;
-class Memory;
 class DevicePort;
 class DmaController;
 
@@ -56,8 +55,7 @@ public:
 
     /// Zeroes every statistic (e.g. between transfers of a benchmark).
     void reset_statistics();
-    /// The components, for tests and integrity checks.
-    Memory& memory();
+    /// The components, for integrity checks and an embedder's own wiring.
     DevicePort& device();
     DmaController& controller();
 

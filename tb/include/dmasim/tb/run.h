@@ -7,11 +7,12 @@
 // RunResult. tb/ may add fields; it must not rename these.
 #pragma once
 
-#include <dmasim/driver/segments.h>
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/cycle_account.h>
 #include <dmasim/model/params.h>
 #include <dmasim/tb/workload_rows.h>
+#include <dmasim/workload/segments.h>
+#include <sglist/mm.h>
 
 #include <cstdint>
 #include <map>
@@ -22,14 +23,13 @@
 
 namespace dmasim::tb {
 
-enum class Placement { contiguous, scattered };
 /// checked: patterned sources, bytes moved and compared; none: timing only
 /// (buffers are allocated but never written, read or copied).
 enum class Payload { checked, none };
 
 /// How each enum parameter of the testbench is spelled in a configuration.
-inline constexpr model::Spelling<Placement> kPlacements[] = {
-    {"contiguous", Placement::contiguous}, {"scattered", Placement::scattered}};
+inline constexpr model::Spelling<sim_mem_placement> kPlacements[] = {
+    {"contiguous", SIM_MEM_CONTIGUOUS}, {"scattered", SIM_MEM_SCATTERED}};
 inline constexpr model::Spelling<Payload> kPayloads[] = {{"checked", Payload::checked},
                                                          {"none", Payload::none}};
 inline constexpr model::Spelling<dma_hw_format> kDescriptorFormats[] = {

@@ -8,7 +8,7 @@
 #define DMASIM_SIM_PARAMS(X)                                                                       \
     X(uint64_t, memory_size_mib, 1024, "memory.size_mib", "MiB", (model::IntRange{1, 65536}),       \
       "Simulated RAM size (sparse: only touched pages cost host memory)")                          \
-    X(Placement, placement, Placement::scattered, "memory.placement", "",                           \
+    X(sim_mem_placement, placement, SIM_MEM_SCATTERED, "memory.placement", "",                     \
       model::choices(kPlacements),                                                                 \
       "Physical placement of buffer pages: contiguous, or scattered at random (seeded)")           \
     X(dma_hw_format, descriptor_format, DMA_HW_FMT_CHAINED_PAGES, "dma.descriptor_format", "",      \

@@ -2,11 +2,12 @@
 /*
  * dmasim_dma.h - a kernel-style driver for the dmasim DMA controller.
  *
- * The driver allocates data buffers from simulated physical memory, builds
- * a scatter-gather table over them, maps it for DMA and turns the mapped
- * list into hardware descriptor chunks (see docs/driver.md). It programs a
- * channel through MMIO, sleeps until the interrupt handler completes it and
- * reads back the status. It uses only sglist/ and <dmasim/hw/dma_hw.h>.
+ * The driver maps its caller's scatter-gather tables for DMA and turns the
+ * mapped lists into hardware descriptor chunks (see docs/driver.md). It
+ * programs a channel through MMIO, sleeps until the interrupt handler
+ * completes it and reads back the status. It uses only sglist/ and
+ * <dmasim/hw/dma_hw.h>; where the data buffers come from is the caller's
+ * business (the testbench's are in <dmasim/workload/workload.h>).
  */
 #ifndef DMASIM_DRIVER_DMASIM_DMA_H
 #define DMASIM_DRIVER_DMASIM_DMA_H
@@ -14,7 +15,6 @@
 #include <stdint.h>
 
 #include <dmasim/driver/io.h>
-#include <dmasim/driver/segments.h>
 #include <dmasim/hw/dma_hw.h>
 #include <sglist/dma-mapping.h>
 #include <sglist/mm.h>
@@ -28,13 +28,12 @@ extern "C" {
 struct dmasim_xfer_spec {
 	enum dma_hw_direction dir;
 	enum dma_hw_format format;
-	unsigned int entries;	  /* scatter list length */
+	unsigned int entries;	  /* scatter list length (descriptor slots) */
 	unsigned int chain_depth; /* descriptor chunks, 1..entries */
 	/* chained_pages slot size, 16, 32 or 64 (0 means 32);
-	 * dmasim_xfer_prep() replaces it with what the controller reports in
+	 * dmasim_xfer_alloc() replaces it with what the controller reports in
 	 * CAPS */
 	unsigned int desc_bytes;
-	struct dmasim_seg_spec seg;
 	/* every data descriptor raises DMA_DESC_IRQ when done, so the handler
 	 * reaps completions while the channel still runs */
 	int irq_per_desc;
@@ -49,9 +48,11 @@ struct dmasim_chunk {
 	uint64_t mapped;      /* bytes dma_map_page() mapped; 0 = not mapped */
 };
 
-/* A prepared transfer: buffers, mapped lists and descriptor chunks. */
+/* A prepared transfer: the caller's lists, mapped, and descriptor chunks. */
 struct dmasim_xfer {
 	struct dmasim_xfer_spec spec;
+	/* The caller's lists, set between dmasim_xfer_alloc() and
+	 * dmasim_xfer_map(); the driver maps them but never frees them. */
 	struct sg_table src; /* memory source (mem_to_mem, mem_to_dev) */
 	struct sg_table dst; /* memory destination (mem_to_mem, dev_to_mem) */
 	struct dmasim_chunk *chunks;
@@ -113,34 +114,15 @@ unsigned int dmasim_chunk_slots(enum dma_hw_format format, unsigned int entries,
 unsigned int dmasim_desc_size(enum dma_hw_format format,
 			      unsigned int desc_bytes);
 
-/* ---- Segment lengths --------------------------------------------------- */
-
-struct dmasim_seg_rng {
-	uint64_t state;
-};
-
-void dmasim_seg_rng_init(struct dmasim_seg_rng *rng,
-			 const struct dmasim_seg_spec *seg);
-uint32_t dmasim_seg_next_len(struct dmasim_seg_rng *rng,
-			     const struct dmasim_seg_spec *seg);
-
-/* ---- Data buffers ------------------------------------------------------ */
-
-int dmasim_buf_alloc(struct sg_table *sgt, unsigned int entries,
-		     const struct dmasim_seg_spec *seg);
-int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like,
-			  enum dmasim_buf_layout layout);
-void dmasim_buf_free(struct sg_table *sgt, enum dmasim_buf_layout layout);
-uint64_t dmasim_buf_pages_needed(const struct dmasim_seg_spec *seg,
-				 unsigned int entries);
-int dmasim_buf_is_fragment(enum dmasim_buf_layout layout, uint32_t length);
-
 /* ---- Transfers --------------------------------------------------------- */
 
-uint64_t dmasim_xfer_pages_needed(const struct dmasim_xfer_spec *spec);
-int dmasim_xfer_prep(struct dmasim_dev *dd, const struct dmasim_xfer_spec *spec,
-		     struct dmasim_xfer **out);
-void dmasim_xfer_free(struct dmasim_dev *dd, struct dmasim_xfer *x);
+uint64_t dmasim_desc_pages_needed(const struct dmasim_xfer_spec *spec);
+int dmasim_xfer_alloc(struct dmasim_dev *dd,
+		      const struct dmasim_xfer_spec *spec,
+		      struct dmasim_xfer **out);
+int dmasim_xfer_map(struct dmasim_dev *dd, struct dmasim_xfer *x);
+void dmasim_xfer_unmap(struct dmasim_dev *dd, struct dmasim_xfer *x);
+void dmasim_xfer_free(struct dmasim_xfer *x);
 void *dmasim_xfer_desc(struct dmasim_xfer *x, unsigned int chunk,
 		       unsigned int slot);
 uint64_t dmasim_xfer_desc_bus(const struct dmasim_xfer *x, unsigned int chunk,

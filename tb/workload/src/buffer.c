@@ -9,7 +9,7 @@
  */
 #include <errno.h>
 
-#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/workload/workload.h>
 
 /**
  * dmasim_buf_is_fragment - whether a segment lives in a page fragment

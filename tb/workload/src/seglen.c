@@ -6,7 +6,7 @@
  */
 #include <math.h>
 
-#include <dmasim/driver/dmasim_dma.h>
+#include <dmasim/workload/workload.h>
 
 #define TWO_PI 6.283185307179586
 

@@ -11,10 +11,11 @@
 #pragma once
 
 #include <dmasim/model/params.h>
-#include <dmasim/model/ring.h>
 
 #include <algorithm>
 #include <cstdint>
+
+#include "ring.h"
 
 namespace dmasim::model {
 

@@ -2,12 +2,13 @@
 /*
  * segments.h - what the segments of one scatter list look like: how their
  * lengths are drawn and where their buffers live. The one definition of
- * these workload notions: the driver draws and places segments by them,
- * and the testbench's WorkloadConfig (tb/run.h) holds them as they are.
- * Plain C with no sglist/ types, so configuration code can include it.
+ * these workload notions: the workload library draws and places segments
+ * by them (workload.h), and the testbench's WorkloadConfig (tb/run.h)
+ * holds them as they are. Plain C with no sglist/ types, so configuration
+ * code can include it.
  */
-#ifndef DMASIM_DRIVER_SEGMENTS_H
-#define DMASIM_DRIVER_SEGMENTS_H
+#ifndef DMASIM_WORKLOAD_SEGMENTS_H
+#define DMASIM_WORKLOAD_SEGMENTS_H
 
 #include <stdint.h>
 
@@ -46,4 +47,4 @@ struct dmasim_seg_spec {
 }
 #endif
 
-#endif /* DMASIM_DRIVER_SEGMENTS_H */
+#endif /* DMASIM_WORKLOAD_SEGMENTS_H */
