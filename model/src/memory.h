@@ -13,6 +13,7 @@
 
 #include <dmasim/model/clock.h>
 #include <dmasim/model/params.h>
+#include <dmasim/model/trace_sink.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>

@@ -14,6 +14,7 @@
 
 #include <dmasim/model/clock.h>
 #include <dmasim/model/params.h>
+#include <dmasim/model/trace_sink.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 

@@ -18,6 +18,7 @@
 
 #include <dmasim/model/clock.h>
 #include <dmasim/model/params.h>
+#include <dmasim/model/trace_sink.h>
 #include <dmasim/model/stream_device.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
