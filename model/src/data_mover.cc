@@ -143,6 +143,11 @@ bool DataMover::plan_read(uint64_t horizon) {
     last_read_issue_ = t;
     granted_ = wanted;
     stats_.read_bursts += 1;
+    auto& m = stats_.milestones;
+    if (m.read == m.kNever && m.fetch != m.kNever) {
+        m.read = t;
+        stats_.fetch_to_read_cycles = t - m.fetch;
+    }
     cover(t, done);
     if (tracks_.on()) {
         trace_burst(TraceTrack::read, seg_.src + r_done_ - n, n, t, done);
@@ -173,10 +178,11 @@ bool DataMover::plan_write() {
     uint64_t t = std::max({write_data_ready(w_stream_, w_stream_ + m - 1, beats), last_write_issue_,
                            writes_.limit_free()});
 
-    uint64_t release, response;
+    uint64_t release, response, first_out;
     if (dir_ == DMA_HW_MEM_TO_DEV) {
         StreamTiming d = bounded(device_.push(t, m), t);
         release = response = d.done;
+        first_out = d.data_start;
         account_burst(t, d.data_start, d.done, d.done - d.data_start, UINT64_MAX);
         if (staging_) device_.consume(unstage(m), m);
     } else {
@@ -194,8 +200,8 @@ bool DataMover::plan_write() {
             response = w.response;
             if (staging_) std::memcpy(bus_.host(addr), unstage(m), m);
         }
-        account_burst(t, release > t + beats ? release - beats : t, release, beats,
-                      bus_.idle_write_cycles());
+        first_out = release > t + beats ? release - beats : t;
+        account_burst(t, first_out, release, beats, bus_.idle_write_cycles());
         tracks_.charge(Cause::memory_latency, release, response);
     }
     stats_.max_writes_in_flight =
@@ -207,6 +213,7 @@ bool DataMover::plan_write() {
     last_write_issue_ = t;
     seg_response_ = std::max(seg_response_, response);
     stats_.write_bursts += 1;
+    note_data_out(first_out, release);
     cover(t, response);
     if (tracks_.on()) {
         trace_burst(TraceTrack::write, at, m, t, response);
@@ -292,6 +299,18 @@ void DataMover::account_burst(uint64_t issue, uint64_t first, uint64_t end, uint
     const uint64_t beats_end = std::min(end, first + beats);
     tracks_.charge(Cause::data, first, beats_end);
     tracks_.charge(slow, beats_end, end);
+}
+
+// The datasheet windows' output events: the first beat out after the first
+// data read, and the latest end of a burst's beats.
+void DataMover::note_data_out(uint64_t first, uint64_t end) {
+    auto& m = stats_.milestones;
+    if (m.read == m.kNever) return;
+    if (m.out == m.kNever) {
+        m.out = first;
+        stats_.read_to_out_cycles = first - m.read;
+    }
+    stats_.data_window_cycles = std::max(stats_.data_window_cycles, end - m.read);
 }
 
 void DataMover::cover(uint64_t from, uint64_t to) {

@@ -112,6 +112,7 @@ private:
     bool translate(uint64_t* addr, uint64_t* t, uint64_t bytes, bool write);
     uint64_t write_data_ready(uint64_t first, uint64_t last, uint64_t beats);
     void cover(uint64_t from, uint64_t to);
+    void note_data_out(uint64_t first, uint64_t end);
     /// `first` >= `issue`: the burst's first beat; `end`: its last beat's end.
     void account_burst(uint64_t issue, uint64_t first, uint64_t end, uint64_t beats,
                        uint64_t lead) const;

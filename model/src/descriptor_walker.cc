@@ -147,6 +147,11 @@ void DescriptorWalker::fetch(uint64_t issue) {
         done = r.done;
     }
     stats_.descriptor_bytes_fetched += bytes;
+    auto& m = stats_.milestones;
+    if (m.fetch == m.kNever && m.start != m.kNever) {
+        m.fetch = issue;
+        stats_.start_to_fetch_cycles = issue - m.start;
+    }
     tracks_.charge(Cause::descriptor_fetch, issue, done);
     const uint64_t chunk = links_;
     ready_ = done;

@@ -51,6 +51,7 @@ void DmaChannel::start(uint64_t now) {
     planning_ = true;
     translating_ = iommu_.active();
     started_ = now;
+    if (stats_.milestones.start == ChannelStats::Milestones::kNever) stats_.milestones.start = now;
     tracks_.charge(Cause::start_latency, now, now + params_.start_latency_cycles);
     mover_.reset(now, translating_);
     walker_.start(desc_addr, format(), now + params_.start_latency_cycles, translating_);

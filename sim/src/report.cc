@@ -5,6 +5,8 @@
 #include <dmasim/tb/results.h>
 #include <fmt/format.h>
 
+#include <map>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -136,6 +138,26 @@ std::vector<std::string> account_lines(const tb::RunResult& r) {
     return lines;
 }
 
+// Each channel's datasheet windows (stats.h): START to first descriptor
+// read to first data read to first beat out, and the data window with the
+// throughput a datasheet quotes over it (PG021: first arvalid to tlast).
+std::vector<std::string> window_lines(const tb::SimConfig& config, const tb::RunResult& r) {
+    std::vector<std::string> lines;
+    for (const model::StatGroup& g : r.statistics) {
+        if (g.name.rfind("dma.ch", 0) != 0) continue;
+        std::map<std::string, double> c;
+        for (const model::Counter& counter : g.counters) c[counter.name] = counter.value;
+        const double window = c["data_window_cycles"];
+        if (window <= 0) continue;
+        lines.push_back(fmt::format(
+            "{}: START->fetch {}, fetch->read {}, read->out {} cycles; data window {} cycles, "
+            "{:.2f} MB/s",
+            g.name.substr(4), c["start_to_fetch_cycles"], c["fetch_to_read_cycles"],
+            c["read_to_out_cycles"], window, c["bytes"] * config.platform.clock_mhz / window));
+    }
+    return lines;
+}
+
 // not_checked: nothing failed, but payload none compared no bytes.
 std::string integrity_text(const tb::RunResult& r) {
     if (!r.integrity) return "fail";
@@ -180,6 +202,11 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
                 out += line(fmt::format("latency {}", h.name.substr(4, h.name.find('.', 4) - 4)),
                             fmt::format("p50 {} / p90 {} / p99 {} {} per descriptor", h.p50, h.p90,
                                         h.p99, h.unit));
+        const char* windows = "windows";
+        for (const std::string& row : window_lines(config, r)) {
+            out += line(windows, row);
+            windows = "";
+        }
         const char* label = "cycles by cause";
         for (const std::string& row : account_lines(r)) {
             out += line(label, row);

@@ -57,7 +57,19 @@ struct StatDef {
       "one per dma.irq_coalesce_timeout_cycles expiry with completions pending")                \
     X(irq_completions_coalesced, "completions",                                                 \
       "completions that shared another completion's interrupt",                                 \
-      "completions pending - 1 at each threshold, timeout or stop interrupt")
+      "completions pending - 1 at each threshold, timeout or stop interrupt")                   \
+    X(start_to_fetch_cycles, "cycles", "datasheet window: START to the first descriptor read",  \
+      "first START written to its first descriptor fetch issued")                               \
+    X(fetch_to_read_cycles, "cycles",                                                           \
+      "datasheet window: first descriptor read to first data read (or stream input)",           \
+      "first descriptor fetch issued to the first data read (arvalid) or device pull issued")   \
+    X(read_to_out_cycles, "cycles",                                                             \
+      "datasheet window: first data read to the first data beat out",                           \
+      "first data read issued to the first beat written or sent to the device")                 \
+    X(data_window_cycles, "cycles",                                                             \
+      "datasheet window: first data read to the last data beat out (PG021's throughput "        \
+      "window: MM2S arvalid to tlast, S2MM tvalid to wlast)",                                   \
+      "first data read issued to the end of the last beat written or sent")
 
 #define DMASIM_RESOURCE_COUNTERS(X)                                     \
     X(bytes, "B", "bytes carried", "summed per booking")                \
@@ -89,6 +101,13 @@ struct ChannelStats {
     ValueCounts descriptor_latencies;
     /// Cycles from each START to its stop, by cause (cycle_account.h).
     CycleAccount account{};
+    /// When the datasheet windows' events first happened since the
+    /// statistics were reset (kNever: not yet); the *_cycles windows above
+    /// are measured between them.
+    struct Milestones {
+        static constexpr uint64_t kNever = ~uint64_t(0);
+        uint64_t start = kNever, fetch = kNever, read = kNever, out = kNever;
+    } milestones;
 };
 
 /// Statistics of one shared resource (bus read channel, write channel).
