@@ -115,22 +115,11 @@ struct Cpu : sc_core::sc_module {
 
     Cpu(sc_core::sc_module_name name, PlainMemory& m) : sc_module(name), memory(m) {}
 
-    void write32(uint32_t offset, uint32_t value) {
+    /// One 32-bit register access; returns what a read found.
+    uint32_t access(bool write, uint32_t offset, uint32_t value = 0) {
         tlm::tlm_generic_payload t;
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        t.set_command(tlm::TLM_WRITE_COMMAND);
-        t.set_address(offset);
-        t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-        t.set_data_length(4);
-        t.set_streaming_width(4);
-        socket->b_transport(t, delay);
-        sc_core::wait(delay);
-    }
-    uint32_t read32(uint32_t offset) {
-        uint32_t value = 0;
-        tlm::tlm_generic_payload t;
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        t.set_command(tlm::TLM_READ_COMMAND);
+        t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
         t.set_address(offset);
         t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
         t.set_data_length(4);
@@ -139,6 +128,8 @@ struct Cpu : sc_core::sc_module {
         sc_core::wait(delay);
         return value;
     }
+    void write32(uint32_t offset, uint32_t value) { access(true, offset, value); }
+    uint32_t read32(uint32_t offset) { return access(false, offset); }
 
     // One chained_pages chunk at `table`: a descriptor per segment, the
     // last one ending the transfer and raising the interrupt. Returns the
