@@ -110,6 +110,8 @@ private:
     /// IOMMU on: turns the burst's IOVA *addr into its physical address and
     /// *t into the cycle the burst may issue; false if that fails.
     bool translate(uint64_t* addr, uint64_t* t, uint64_t bytes, bool write);
+    /// The policy of the current segment's writes.
+    WritePolicy write_policy() const;
     uint64_t write_data_ready(uint64_t first, uint64_t last, uint64_t beats);
     void cover(uint64_t from, uint64_t to);
     /// `first` >= `issue`: the burst's first beat; `end`: its last beat's end.

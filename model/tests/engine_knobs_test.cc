@@ -181,5 +181,70 @@ TEST(ModelEngineKnobs, ReadRefillIssuesReadsInGroups) {
     EXPECT_EQ(issues.size(), 1 + (bytes / burst - 8) / 4);
 }
 
+// Device to memory (S2MM): the device streams `bytes` from the read's
+// issue at one bus word per cycle (device.rate = W by default).
+uint64_t run_stream_in(const PlatformParams& p, uint32_t bytes) {
+    Rig rig(p);
+    uint64_t d = write_chained(rig.host(0), segments(0, kDst, 1, bytes, 0), {kDesc});
+    return rig.transfer(d, ctrl_word(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
+}
+
+// One full burst streamed in: the write may go `wait` cycles after the
+// stream's first beat (1 cut-through, b store-and-forward), plus the
+// stream write latency X.
+uint64_t one_stream_burst_life(const PlatformParams& p, uint64_t wait) {
+    const uint64_t L = p.memory.read_latency_cycles, WL = p.memory.write_latency_cycles;
+    const uint64_t b = p.dma.max_burst_beats;
+    const uint64_t fetch = L + p.dma.descriptor_prefetch * DMA_HW_DESC_SIZE / p.bus.width_bytes;
+    const uint64_t X = p.dma.stream_write_latency_cycles;
+    return fetch + p.dma.descriptor_setup_cycles + wait + X + (b + WL) + (1 + WL);
+}
+
+TEST(ModelEngineKnobs, StreamWriteLatencyDelaysTheFirstDeviceToMemoryWrite) {
+    PlatformParams p;
+    p.dma.stream_write_latency_cycles = 38;  // PG021 Table 1: tvalid to awvalid 39 = 1 + 38
+    const uint32_t burst = p.dma.max_burst_beats * p.bus.width_bytes;
+    EXPECT_EQ(run_stream_in(p, burst), one_stream_burst_life(p, 1));
+}
+
+TEST(ModelEngineKnobs, StreamStoreAndForwardWaitsForTheWholeStreamBurst) {
+    PlatformParams p;
+    p.dma.stream_write_policy = StreamWritePolicy::store_and_forward;
+    p.dma.stream_write_latency_cycles = 3;
+    const uint32_t burst = p.dma.max_burst_beats * p.bus.width_bytes;
+    EXPECT_EQ(run_stream_in(p, burst), one_stream_burst_life(p, p.dma.max_burst_beats));
+}
+
+TEST(ModelEngineKnobs, StreamCutThroughOverridesAStoreAndForwardEngine) {
+    PlatformParams p;
+    p.dma.write_policy = WritePolicy::store_and_forward;
+    p.dma.stream_write_policy = StreamWritePolicy::cut_through;
+    const uint32_t burst = p.dma.max_burst_beats * p.bus.width_bytes;
+    EXPECT_EQ(run_stream_in(p, burst), one_stream_burst_life(p, 1));
+}
+
+// The latency is a pipeline stage, not a per-burst gap: on a long stream
+// (N bursts, buffer and outstanding limits deep enough for X more cycles
+// of data) the writes follow each other back to back, one burst every b
+// cycles, so the stream ends X cycles later, not N X.
+TEST(ModelEngineKnobs, StreamWriteLatencyIsPaidOnceOnALongStream) {
+    PlatformParams p;
+    p.dma.stream_write_latency_cycles = 38;
+    const uint64_t N = 256, b = p.dma.max_burst_beats;
+    const uint64_t L = p.memory.read_latency_cycles, WL = p.memory.write_latency_cycles;
+    const uint64_t fetch = L + p.dma.descriptor_prefetch * DMA_HW_DESC_SIZE / p.bus.width_bytes;
+    const uint64_t expected = fetch + p.dma.descriptor_setup_cycles + 1 +
+                              p.dma.stream_write_latency_cycles + N * b + WL + (1 + WL);
+    EXPECT_EQ(run_stream_in(p, static_cast<uint32_t>(N * b * p.bus.width_bytes)), expected);
+}
+
+// Memory-to-memory writes keep write_policy and no stream latency.
+TEST(ModelEngineKnobs, StreamWriteKnobsLeaveMemoryToMemoryAlone) {
+    PlatformParams p;
+    p.dma.stream_write_policy = StreamWritePolicy::store_and_forward;
+    p.dma.stream_write_latency_cycles = 38;
+    EXPECT_EQ(run_one_burst(p), one_burst_life(p, DMA_HW_DESC_SIZE, true));
+}
+
 }  // namespace
 }  // namespace dmasim::model

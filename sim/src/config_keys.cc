@@ -108,6 +108,7 @@ using model::DescriptorFetch;
 using model::FaultKind;
 using model::StatusWriteback;
 using model::WritePolicy;
+using model::StreamWritePolicy;
 using tb::Payload;
 using tb::Placement;
 
@@ -245,6 +246,20 @@ std::vector<KeyDef> build_table() {
         {{"cut_through", WritePolicy::cut_through},
          {"store_and_forward", WritePolicy::store_and_forward}},
         [](auto& c) -> auto& { return c.platform.dma.write_policy; }));
+    t.push_back(choice_key<StreamWritePolicy>(
+        "dma.stream_write_policy",
+        "Write policy of device-to-memory (S2MM) writes: the same as dma.write_policy, or "
+        "their own (PG022 Table 1: store-and-forward is an S2MM option)",
+        {{"same", StreamWritePolicy::same},
+         {"cut_through", StreamWritePolicy::cut_through},
+         {"store_and_forward", StreamWritePolicy::store_and_forward}},
+        [](auto& c) -> auto& { return c.platform.dma.stream_write_policy; }));
+    t.push_back(integer_key(
+        "dma.stream_write_latency_cycles", "cycles", 0, kMaxCycles,
+        "Device-to-memory (S2MM) writes: cycles from the write policy letting a write go to "
+        "its issue, a pipeline stage paid once per stream (PG021 Table 1: tvalid to awvalid "
+        "39 = 1 + 38)",
+        [](auto& c) -> auto& { return c.platform.dma.stream_write_latency_cycles; }));
     t.push_back(bool_key(
         "dma.descriptor_overlap", "Next descriptor may start before the previous one completes",
         [](auto& c) -> auto& { return c.platform.dma.descriptor_overlap; }));

@@ -18,6 +18,9 @@
 namespace dmasim::model {
 
 enum class WritePolicy { cut_through, store_and_forward };
+/// Write policy of device-to-memory (S2MM) writes: `same` as write_policy,
+/// or its own (PG022's DataMover makes store-and-forward an S2MM option).
+enum class StreamWritePolicy { same, cut_through, store_and_forward };
 enum class DescriptorFetch { burst, word };
 /// Which data descriptors get a status write-back (values match dma_hw_writeback).
 enum class StatusWriteback { per_descriptor, irq_only, last, none };
@@ -97,6 +100,11 @@ struct DmaParams {
     /// cut_through: a write may start once its first data beat has arrived;
     /// store_and_forward: once its read bursts have completed
     WritePolicy write_policy = WritePolicy::cut_through;
+    /// dev_to_mem writes: their own policy, or `same` as write_policy
+    StreamWritePolicy stream_write_policy = StreamWritePolicy::same;
+    /// dev_to_mem writes: cycles from the policy letting a write go to its
+    /// issue (the S2MM path's own pipeline, PG021 Table 1's 39 clocks)
+    unsigned stream_write_latency_cycles = 0;
     bool descriptor_overlap = true;        ///< next descriptor may start before previous completes
     unsigned descriptor_setup_cycles = 2;  ///< decode cost per data descriptor
     unsigned chain_link_cycles = 4;        ///< decode cost per chain descriptor
