@@ -73,7 +73,7 @@ Slice DataMover::advance(uint64_t horizon, uint64_t max_reads) {
 uint64_t DataMover::next_read_bytes() const {
     uint64_t base = dir_ == DMA_HW_DEV_TO_MEM ? 0 : seg_.src;
     uint64_t at = base + r_done_;
-    return burst_end(at, base + seg_.length, bus_.width, params_.max_burst_beats) - at;
+    return burst_end(at, base + seg_.length, bus_.width, max_beats()) - at;
 }
 
 // With read_refill_bytes = R the engine waits until R bytes of the buffer
@@ -167,7 +167,7 @@ uint64_t DataMover::write_data_ready(uint64_t first, uint64_t last, uint64_t bea
 bool DataMover::plan_write() {
     uint64_t base = dir_ == DMA_HW_MEM_TO_DEV ? 0 : seg_.dst;
     uint64_t at = base + w_done_;
-    uint64_t end = burst_end(at, base + r_done_, bus_.width, params_.max_burst_beats);
+    uint64_t end = burst_end(at, base + r_done_, bus_.width, max_beats());
     uint64_t m = end - at;
     uint64_t beats = beats_of(at, m, bus_.width);
 

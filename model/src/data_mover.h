@@ -51,6 +51,7 @@ struct Segment {
     uint64_t length = 0;
     uint64_t descriptor = 0;  ///< index since START, for traces
     uint64_t chunk = 0;       ///< for traces
+    bool deburst = false;     ///< DMA_DESC_DEBURST: one-beat bursts
 };
 
 /// Bytes [offset, offset + bytes) of the segment whose writes were planned.
@@ -96,6 +97,8 @@ private:
         uint64_t release;  ///< cycle its bytes leave the buffer
     };
 
+    /// Longest burst of the current segment: one beat if it is debursted.
+    unsigned max_beats() const { return seg_.deburst ? 1 : params_.max_burst_beats; }
     uint64_t next_read_bytes() const;
     /// Stream offset up to which buffer space must be free before a read
     /// of n bytes issues.

@@ -120,7 +120,9 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     if (ready > mover_.frontier()) stats_.descriptor_wait_cycles += ready - mover_.frontier();
     if (!params_.descriptor_overlap) ready = std::max(ready, last_done_);
     current_ = item;
-    mover_.begin({d.src, d.dst, d.length, item.index, item.chunk}, dir, ready);
+    mover_.begin(
+        {d.src, d.dst, d.length, item.index, item.chunk, (d.flags & DMA_DESC_DEBURST) != 0}, dir,
+        ready);
     walker_.refill(ready);
     return true;
 }

@@ -246,5 +246,41 @@ TEST(ModelEngineKnobs, StreamWriteKnobsLeaveMemoryToMemoryAlone) {
     EXPECT_EQ(run_one_burst(p), one_burst_life(p, DMA_HW_DESC_SIZE, true));
 }
 
+// DMA_DESC_DEBURST (iDMA's reduce_len) cuts only its own descriptor into
+// one-beat bursts: two descriptors of n full beats each, the second
+// debursted, make 1 + n read bursts and 1 + n write bursts.
+TEST(ModelEngineKnobs, DeburstFlagSplitsOnlyItsDescriptorIntoBeats) {
+    PlatformParams p;
+    Rig rig(p);
+    const unsigned n = p.dma.max_burst_beats;
+    std::vector<Seg> segs = segments(kSrc, kDst, 2, n * p.bus.width_bytes, 4096);
+    segs[1].flags = DMA_DESC_DEBURST;
+    fill_pattern(rig.host(kSrc), 8192, 7);
+    EXPECT_NE(rig.transfer(write_chained(rig.host(0), segs, {kDesc}), m2m()), 0u);
+    const ChannelStats st = rig.platform().channel_stats(0);
+    EXPECT_EQ(st.read_bursts, 1u + n);
+    EXPECT_EQ(st.write_bursts, 1u + n);
+    for (const Seg& s : segs)
+        EXPECT_EQ(digest(rig.host(s.dst), s.length), digest(rig.host(s.src), s.length));
+}
+
+// With one read in flight, a debursted descriptor of n beats pays a read
+// round trip (L + 1) per beat; its cut-through writes follow each beat,
+// so the last write goes when the last read is done.
+TEST(ModelEngineKnobs, DeburstedDescriptorPaysOneReadRoundTripPerBeat) {
+    PlatformParams p;
+    p.dma.max_outstanding_reads = 1;
+    const uint64_t L = p.memory.read_latency_cycles, WL = p.memory.write_latency_cycles;
+    const uint64_t n = p.dma.max_burst_beats;
+    const uint64_t fetch = L + p.dma.descriptor_prefetch * DMA_HW_DESC_SIZE / p.bus.width_bytes;
+    Rig rig(p);
+    std::vector<Seg> segs =
+        segments(kSrc, kDst, 1, static_cast<uint32_t>(n * p.bus.width_bytes), 0);
+    segs[0].flags = DMA_DESC_DEBURST;
+    const uint64_t expected =
+        fetch + p.dma.descriptor_setup_cycles + n * (L + 1) + (1 + WL) + (1 + WL);
+    EXPECT_EQ(rig.transfer(write_chained(rig.host(0), segs, {kDesc}), m2m()), expected);
+}
+
 }  // namespace
 }  // namespace dmasim::model

@@ -439,6 +439,11 @@ std::vector<KeyDef> build_table() {
         "Every data descriptor asks for an interrupt (DMA_DESC_IRQ), coalesced by "
         "dma.irq_coalesce_*; false: one interrupt when the channel stops",
         [](auto& c) -> auto& { return c.workload.irq_per_descriptor; }));
+    t.push_back(bool_key(
+        "workload.deburst",
+        "Every data descriptor carries DMA_DESC_DEBURST (flags bit 7, iDMA's reduce_len): the "
+        "engine moves it in one-beat bursts",
+        [](auto& c) -> auto& { return c.workload.deburst; }));
 
     t.push_back(choice_key<FaultKind>(
         "fault.kind",

@@ -78,6 +78,7 @@ dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, dma_hw_format format,
     spec.seg.seed = w.seed;
     spec.seg.layout = w.buffers;
     spec.irq_per_desc = w.irq_per_descriptor;
+    spec.deburst = w.deburst;
     return spec;
 }
 

@@ -37,8 +37,9 @@ protected:
     void TearDown() override { sim_mem_exit(); }
 
     dmasim_xfer* prep(dma_hw_direction dir, dma_hw_format format, unsigned entries,
-                      unsigned depth) {
+                      unsigned depth, bool deburst = false) {
         dmasim_xfer_spec spec{};
+        spec.deburst = deburst;
         spec.dir = dir;
         spec.format = format;
         spec.entries = entries;
@@ -108,6 +109,22 @@ TEST_F(DriverMemory, LinkedListDescriptorsPointToTheirSuccessor) {
     }
     EXPECT_EQ(descs[36]->flags, DMA_DESC_END);
     EXPECT_EQ(descs[36]->reserved, 0u);
+    dmasim_xfer_free(&dd_, x);
+}
+
+// workload.deburst: every data descriptor asks for one-beat bursts; a
+// chain slot only links (its flags stay CHAIN alone).
+TEST_F(DriverMemory, DeburstMarksEveryDataDescriptorAndNoChainSlot) {
+    dmasim_xfer* x = prep(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, 7, 2, true);
+    ASSERT_NE(x, nullptr);
+    for (unsigned c = 0; c < 2; ++c) {
+        for (unsigned s = 0; s < x->chunks[c].nr_desc; ++s) {
+            auto* d = static_cast<dma_hw_desc*>(dmasim_xfer_desc(x, c, s));
+            EXPECT_TRUE(d->flags & DMA_DESC_DEBURST) << "chunk " << c << " slot " << s;
+        }
+    }
+    auto* link = static_cast<dma_hw_desc*>(dmasim_xfer_desc(x, 0, x->chunks[0].nr_desc));
+    EXPECT_EQ(link->flags, DMA_DESC_CHAIN);
     dmasim_xfer_free(&dd_, x);
 }
 

@@ -283,6 +283,8 @@ static int fill_descriptors(struct dmasim_xfer *x)
 		d.flags = cursor_is_last(x, &cur) ? DMA_DESC_END : 0;
 		if (x->spec.irq_per_desc)
 			d.flags |= DMA_DESC_IRQ;
+		if (x->spec.deburst)
+			d.flags |= DMA_DESC_DEBURST;
 		if (x->spec.format == DMA_HW_FMT_LINKED_LIST)
 			ret = write_linked(x, &cur, &d);
 		else

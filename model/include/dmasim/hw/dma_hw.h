@@ -112,7 +112,11 @@ enum dma_hw_error {
                                       descriptor lies in another chunk (counted
                                       as a chain link, no other effect) */
 #define DMA_DESC_IRQ   0x00000004u /* raise the channel interrupt when done */
-#define DMA_DESC_FLAGS_VALID (DMA_DESC_END | DMA_DESC_CHAIN | DMA_DESC_IRQ)
+#define DMA_DESC_DEBURST 0x00000080u /* data descriptor: move it in one-beat
+                                        bursts (iDMA desc64 flags bit 7,
+                                        reduce_len); ignored on a chain slot */
+#define DMA_DESC_FLAGS_VALID \
+	(DMA_DESC_END | DMA_DESC_CHAIN | DMA_DESC_IRQ | DMA_DESC_DEBURST)
 
 /* Descriptor status write-back word. */
 #define DMA_DESC_STATUS_DONE      0x00000001u

@@ -45,6 +45,9 @@ struct WorkloadConfig {
     /// Every data descriptor carries DMA_DESC_IRQ, so each completion is an
     /// interrupt event (coalesced by dma.irq_coalesce_*) the driver reaps.
     bool irq_per_descriptor = false;
+    /// Every data descriptor carries DMA_DESC_DEBURST: the engine moves it
+    /// in one-beat bursts (iDMA's reduce_len).
+    bool deburst = false;
 };
 
 /// What the driver's completion handling costs the CPU, in cycles of

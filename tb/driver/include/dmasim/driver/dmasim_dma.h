@@ -38,6 +38,8 @@ struct dmasim_xfer_spec {
 	/* every data descriptor raises DMA_DESC_IRQ when done, so the handler
 	 * reaps completions while the channel still runs */
 	int irq_per_desc;
+	/* every data descriptor carries DMA_DESC_DEBURST: one-beat bursts */
+	int deburst;
 };
 
 /* One physically contiguous block of descriptors. */
