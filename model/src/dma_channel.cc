@@ -171,11 +171,11 @@ void DmaChannel::complete_descriptor() {
     mover_.end_segment();
     const Descriptor& d = current_.desc;
     bool write = writes_status(d.flags);
-    uint64_t at = d.addr + status_offset(format(), params_.descriptor_bytes);
+    uint64_t at = d.addr + status_offset(layout_of(format(), params_));
     // Little-endian: a compact slot's 16-bit status is the first 2 bytes.
     uint32_t words[2] = {DMA_DESC_STATUS_DONE, d.length};
     if (write && bus_.fast() && !translating_)
-        std::memcpy(bus_.host(at), words, status_bytes(params_.descriptor_bytes));
+        std::memcpy(bus_.host(at), words, status_bytes(layout_of(format(), params_)));
     writebacks_.push_back(
         {mover_.last_response(), at, d.flags, write, current_.fetched, current_.index, d.length});
 
@@ -187,7 +187,7 @@ void DmaChannel::complete_descriptor() {
 }
 
 void DmaChannel::before_write(uint64_t t) {
-    const uint32_t bytes = status_bytes(params_.descriptor_bytes);
+    const uint32_t bytes = status_bytes(layout_of(format(), params_));
     while (!writebacks_.empty() && writebacks_.front().issue <= t) {
         const Writeback& wb = writebacks_.front();
         uint64_t done = wb.issue;
@@ -219,7 +219,7 @@ void DmaChannel::before_write(uint64_t t) {
 // transaction; a bus error there ends the channel as a descriptor error.
 uint64_t DmaChannel::writeback_foreign(const Writeback& wb) {
     uint32_t words[2] = {DMA_DESC_STATUS_DONE, wb.length};
-    BusAccess w = bus_.write(wb.issue, wb.addr, status_bytes(params_.descriptor_bytes),
+    BusAccess w = bus_.write(wb.issue, wb.addr, status_bytes(layout_of(format(), params_)),
                              reinterpret_cast<const uint8_t*>(words));
     if (w.fault != BusFault::none)
         note_writeback_fault(BusPort::error_of(w.fault, true), w.done, 0);
@@ -231,7 +231,7 @@ uint64_t DmaChannel::writeback_foreign(const Writeback& wb) {
 uint64_t DmaChannel::writeback_translated(const Writeback& wb) {
     const uint32_t words[2] = {DMA_DESC_STATUS_DONE, wb.length};
     const uint8_t* from = reinterpret_cast<const uint8_t*>(words);
-    const uint64_t bytes = status_bytes(params_.descriptor_bytes);
+    const uint64_t bytes = status_bytes(layout_of(format(), params_));
     uint64_t t = wb.issue;
     if (writeback_fault_ != DMA_ERR_NONE) return t;  // the channel is stopping
     for (uint64_t off = 0; off < bytes;) {

@@ -150,7 +150,7 @@ TEST(ModelEngineKnobs, EightyByteLinkedListFetchesEachDescriptorOnce) {
     std::memcpy(rig.host(d + 0x30), &user, sizeof user);
     EXPECT_NE(rig.transfer(d, m2m(DMA_HW_FMT_LINKED_LIST)), 0u);
     EXPECT_EQ(rig.platform().channel_stats(0).descriptor_bytes_fetched,
-              uint64_t(n) * descriptor_size(DMA_HW_FMT_LINKED_LIST, 64));
+              uint64_t(n) * DMA_HW_LL_DESC80_SIZE);  // 64-byte slot + next
     for (const Seg& s : segs)
         EXPECT_EQ(digest(rig.host(s.dst), s.length), digest(rig.host(s.src), s.length));
     uint64_t kept;

@@ -105,6 +105,7 @@ KeyDef choice_key(std::string name, std::string description,
 
 using model::BusKind;
 using model::DescriptorFetch;
+using model::DescriptorNext;
 using model::FaultKind;
 using model::StatusWriteback;
 using model::WritePolicy;
@@ -314,6 +315,17 @@ std::vector<KeyDef> build_table() {
         "Descriptor slot size: 16 (compact, 32-bit addresses), 32 or "
         "64 (32 ignored padding bytes); linked_list adds its next pointer (24, 48, 80)",
         [](auto& c) -> auto& { return c.platform.dma.descriptor_bytes; }));
+    t.push_back(choice_key<DescriptorNext>(
+        "dma.descriptor_next",
+        "linked_list: next pointer appended to the slot's layout (24, 48, 80 B) or inside a 32 "
+        "or 64-byte slot, as AXI DMA's and CDMA's 32-byte BDs (PG021, PG034)",
+        {{"appended", DescriptorNext::appended}, {"in_slot", DescriptorNext::in_slot}},
+        [](auto& c) -> auto& { return c.platform.dma.descriptor_next; }));
+    t.push_back(integer_key(
+        "dma.descriptor_app_words", "words", model::limits::descriptor_app_words,
+        "32-bit APP words read with every descriptor after its fields (AXI DMA's APP0..APP4 "
+        "with the control/status stream, PG021); with any, descriptors sit 0x40-aligned",
+        [](auto& c) -> auto& { return c.platform.dma.descriptor_app_words; }));
     t.push_back(integer_key(
         "dma.read_refill_bytes", "bytes", 0, 1u << 24,
         "Reads wait until this much buffer space is free, then fill it; "

@@ -139,8 +139,8 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     SimMemory memory(resolved);
     // Checked before elaboration: under AddressSanitizer an exception after
     // sc_start() is misreported (SystemC's coroutines hide the stack bounds).
-    const dmasim_xfer_spec spec = make_xfer_spec(resolved.workload, resolved.descriptor_format,
-                                                 resolved.platform.dma.descriptor_bytes);
+    const dmasim_xfer_spec spec =
+        make_xfer_spec(resolved.workload, resolved.descriptor_format, resolved.platform.dma);
     if (std::string why = fit_error(resolved.workload, spec, resolved.memory_size_mib);
         !why.empty())
         throw ConfigError(why);

@@ -110,7 +110,7 @@ const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
           "counted in page frames as the driver allocates them"},
          [](const SimConfig& c) -> std::string {
              const uint64_t pages =
-                 list_pages(c.workload, c.descriptor_format, c.platform.dma.descriptor_bytes);
+                 list_pages(c.workload, c.descriptor_format, c.platform.dma);
              const uint64_t available = (c.memory_size_mib << 20) / PAGE_SIZE;
              if (pages <= available) return {};
              return fmt::format(

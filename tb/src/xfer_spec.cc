@@ -9,8 +9,8 @@
 
 namespace dmasim::tb {
 
-uint64_t list_pages(const WorkloadConfig& w, dma_hw_format format, unsigned descriptor_bytes) {
-    const dmasim_xfer_spec spec = make_xfer_spec(w, format, descriptor_bytes);
+uint64_t list_pages(const WorkloadConfig& w, dma_hw_format format, const model::DmaParams& dma) {
+    const dmasim_xfer_spec spec = make_xfer_spec(w, format, dma);
     return dmasim_xfer_pages_needed(&spec);
 }
 
@@ -62,13 +62,16 @@ std::string iova_fit_error(const SimConfig& config, const std::vector<WorkloadCo
 }
 
 dmasim_xfer_spec make_xfer_spec(const WorkloadConfig& w, dma_hw_format format,
-                                unsigned descriptor_bytes) {
+                                const model::DmaParams& dma) {
     dmasim_xfer_spec spec{};
     spec.dir = w.direction;
     spec.format = format;
     spec.entries = static_cast<unsigned>(w.entries);
     spec.chain_depth = static_cast<unsigned>(w.chain_depth);
-    spec.desc_bytes = descriptor_bytes;
+    const dma_hw_layout layout = model::layout_of(format, dma);
+    spec.desc_bytes = layout.slot_bytes;
+    spec.next_in_slot = layout.next_in_slot;
+    spec.app_words = layout.app_words;
     spec.seg.dist = w.distribution;
     spec.seg.bytes = w.segment_bytes;
     spec.seg.min = w.segment_bytes_min;

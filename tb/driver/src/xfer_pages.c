@@ -26,9 +26,7 @@ uint64_t dmasim_xfer_pages_needed(const struct dmasim_xfer_spec *spec)
 	for (i = 0; i < spec->chain_depth; i++) {
 		slots = dmasim_chunk_slots(spec->format, spec->entries,
 					   spec->chain_depth, i);
-		desc += 1ull << get_order(slots *
-					  dmasim_desc_size(spec->format,
-							   spec->desc_bytes));
+		desc += 1ull << get_order(slots * dmasim_desc_stride(spec));
 	}
 	return data * lists + desc;
 }

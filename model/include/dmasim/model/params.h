@@ -22,6 +22,9 @@ enum class WritePolicy { cut_through, store_and_forward };
 /// or its own (PG022's DataMover makes store-and-forward an S2MM option).
 enum class StreamWritePolicy { same, cut_through, store_and_forward };
 enum class DescriptorFetch { burst, word };
+/// Where a linked_list descriptor keeps its next pointer: appended to the
+/// slot's layout (24, 48, 80 B) or inside a 32/64-byte slot (AXI DMA's BDs).
+enum class DescriptorNext { appended, in_slot };
 /// Which data descriptors get a status write-back (values match dma_hw_writeback).
 enum class StatusWriteback { per_descriptor, irq_only, last, none };
 
@@ -124,6 +127,12 @@ struct DmaParams {
     /// chained_pages slot size, 16 (compact, 32-bit addresses), 32 or 64;
     /// a linked_list descriptor adds its next pointer (24, 48 or 80)
     unsigned descriptor_bytes = 32;
+    /// linked_list: next pointer appended to the slot (24, 48, 80 B) or
+    /// inside a 32 or 64-byte slot
+    DescriptorNext descriptor_next = DescriptorNext::appended;
+    /// 32-bit APP words read with every descriptor after its fields
+    /// (PG021's APP0..4); with any, descriptors sit 0x40-aligned
+    unsigned descriptor_app_words = 0;
     /// a read burst waits until this much buffer space is free, then reads
     /// fill it; 0 = one burst (each read waits only for its own space)
     unsigned read_refill_bytes = 0;
@@ -134,6 +143,13 @@ struct DmaParams {
     /// whose payload nobody checks
     bool move_payload = true;
 };
+
+/// The layout of descriptors in format `f` on a controller built with
+/// `dma` (what CAPS reports to the driver).
+inline dma_hw_layout layout_of(dma_hw_format f, const DmaParams& dma = {}) {
+    return {f, dma.descriptor_bytes, dma.descriptor_next == DescriptorNext::in_slot ? 1 : 0,
+            dma.descriptor_app_words};
+}
 
 struct DeviceParams {
     double rate_bytes_per_cycle = 16;  ///< stream port rate, both directions
@@ -254,6 +270,7 @@ inline constexpr IntRange max_burst_beats{1, 256};
 inline constexpr IntRange max_outstanding{1, 256};  ///< reads, and writes
 inline constexpr IntRange descriptor_prefetch{1, 128};
 inline constexpr IntRange descriptor_bytes{16, 64, true};
+inline constexpr IntRange descriptor_app_words{0, DMA_HW_MAX_APP_WORDS};
 inline constexpr IntRange irq_coalesce_count{1, 255};
 inline constexpr IntRange pcie_gen{1, 5};
 inline constexpr IntRange pcie_lanes{1, 32, true};
