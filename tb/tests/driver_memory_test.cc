@@ -128,6 +128,29 @@ TEST_F(DriverMemory, DeburstMarksEveryDataDescriptorAndNoChainSlot) {
     dmasim_xfer_free(&dd_, x);
 }
 
+// A controller whose CAPS report 32-byte in-slot linked descriptors with
+// five APP words (AXI DMA's BDs): descriptors 0x40 apart, each naming its
+// successor in the first 8 bytes, the APP words left at 0.
+TEST_F(DriverMemory, InSlotLinkedDescriptorsWithAppWordsSitAtSixtyFourBytes) {
+    dd_.desc_bytes = 32;
+    dd_.next_in_slot = 1;
+    dd_.app_words = 5;
+    dmasim_xfer* x = prep(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST, 9, 1);
+    ASSERT_NE(x, nullptr);
+    const auto src = dma_addresses(&x->src);
+    for (unsigned k = 0; k < 9; ++k) {
+        EXPECT_EQ(dmasim_xfer_desc_bus(x, 0, k), x->chunks[0].bus + uint64_t(k) * 64);
+        auto* d = static_cast<dma_hw_ll_desc32*>(dmasim_xfer_desc(x, 0, k));
+        EXPECT_EQ(d->next, k + 1 < 9 ? dmasim_xfer_desc_bus(x, 0, k + 1) : 0u);
+        EXPECT_EQ(d->src, src[k]);
+        EXPECT_EQ(d->length, 1001u);
+        EXPECT_EQ(d->flags, k == 8 ? DMA_DESC_END : 0u);
+        const auto* app = reinterpret_cast<const uint32_t*>(d + 1);
+        for (unsigned w = 0; w < 5; ++w) EXPECT_EQ(app[w], 0u);
+    }
+    dmasim_xfer_free(&dd_, x);
+}
+
 TEST_F(DriverMemory, DeviceDirectionsPutTheListOnTheMemorySide) {
     dmasim_xfer* in = prep(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, 5, 1);
     dmasim_xfer* out = prep(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES, 5, 1);
