@@ -145,6 +145,16 @@ void iommu(Draw& d, Builder& b) {
     b.set("iommu.iotlb_hit_cycles", d.uniform(0, 3));
 }
 
+// Drawn after iommu(), for the same reason: the S2MM write path and the
+// descriptor layouts (the soak keeps 32-byte slots, which in_slot needs).
+void write_path(Draw& d, Builder& b) {
+    b.set("dma.stream_write_policy", spelling("dma.stream_write_policy", d.uniform(0, 2)));
+    b.set("dma.stream_write_latency_cycles", d.chance(0.5) ? 0 : d.log_uniform(1, 64));
+    b.set("workload.deburst", d.chance(0.2) ? "true" : "false");
+    b.set("dma.descriptor_next", spelling("dma.descriptor_next", d.chance(0.5) ? 0 : 1));
+    b.set("dma.descriptor_app_words", d.chance(0.5) ? 0 : d.uniform(1, 5));
+}
+
 }  // namespace
 
 Point generate_point(uint64_t seed) {
@@ -156,6 +166,7 @@ Point generate_point(uint64_t seed) {
     interrupts(d, b);
     link(d, b);
     iommu(d, b);
+    write_path(d, b);
     return b.p;
 }
 
