@@ -409,5 +409,30 @@ TEST(ModelEngineKnobs, InSlotNeedsRoomForTheNextPointer) {
               (std::vector<std::string>{"dma.descriptor_next", "dma.descriptor_bytes"}));
 }
 
+// S2MM with APP words (AXI DMA with its status stream): the write-back
+// also writes the APP words, which dmasim's device sends as zeros. One
+// full burst streamed in, 32-byte in-slot layout with five words: the
+// fetch reads 52 bytes (4 beats), the status is one beat at 0x1E and the
+// 20 APP bytes at 0x20 two more beats on the write channel, so the
+// descriptor is done 1 + 2 + WL after its last write response.
+TEST(ModelEngineKnobs, DeviceToMemoryWritesTheAppWordsBackWithTheStatus) {
+    PlatformParams p = in_slot(32, 5);
+    const uint64_t L = p.memory.read_latency_cycles, WL = p.memory.write_latency_cycles;
+    const uint64_t b = p.dma.max_burst_beats, W = p.bus.width_bytes;
+    const uint64_t Z = 32 + 5 * 4;
+    const uint64_t expected =
+        L + (Z + W - 1) / W + p.dma.descriptor_setup_cycles + 1 + (b + WL) + (1 + 2 + WL);
+    Rig rig(p);
+    const uint64_t d =
+        write_linked(rig.host(0), segments(0, kDst, 1, static_cast<uint32_t>(b * W), 0), {kDesc},
+                     layout_of(DMA_HW_FMT_LINKED_LIST, p.dma));
+    std::memset(rig.host(d + 0x20), 0xEE, 5 * 4);
+    EXPECT_EQ(rig.transfer(d, ctrl_word(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_LINKED_LIST)), expected);
+    for (unsigned i = 0; i < 5 * 4; ++i) EXPECT_EQ(*rig.host(d + 0x20 + i), 0) << "APP byte " << i;
+    dma_hw_ll_desc32 desc;
+    std::memcpy(&desc, rig.host(d), sizeof desc);
+    EXPECT_EQ(desc.status, DMA_DESC_STATUS_DONE);
+}
+
 }  // namespace
 }  // namespace dmasim::model

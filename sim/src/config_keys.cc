@@ -324,7 +324,8 @@ std::vector<KeyDef> build_table() {
     t.push_back(integer_key(
         "dma.descriptor_app_words", "words", model::limits::descriptor_app_words,
         "32-bit APP words read with every descriptor after its fields (AXI DMA's APP0..APP4 "
-        "with the control/status stream, PG021); with any, descriptors sit 0x40-aligned",
+        "with the control/status stream, PG021), and written back with the status in "
+        "dev_to_mem (S2MM); with any, descriptors sit 0x40-aligned",
         [](auto& c) -> auto& { return c.platform.dma.descriptor_app_words; }));
     t.push_back(integer_key(
         "dma.read_refill_bytes", "bytes", 0, 1u << 24,

@@ -131,7 +131,8 @@ struct DmaParams {
     /// inside a 32 or 64-byte slot
     DescriptorNext descriptor_next = DescriptorNext::appended;
     /// 32-bit APP words read with every descriptor after its fields
-    /// (PG021's APP0..4); with any, descriptors sit 0x40-aligned
+    /// (PG021's APP0..4), written back with the status in dev_to_mem;
+    /// with any, descriptors sit 0x40-aligned
     unsigned descriptor_app_words = 0;
     /// a read burst waits until this much buffer space is free, then reads
     /// fill it; 0 = one burst (each read waits only for its own space)
