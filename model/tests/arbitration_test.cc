@@ -1,4 +1,7 @@
-// Several channels share the bus fairly.
+// Several channels share the bus fairly; a shared channel serves a
+// request in the first idle gap that fits it, whatever order it was
+// planned in.
+#include <dmasim/model/resource.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -7,6 +10,35 @@
 
 namespace dmasim::model::test {
 namespace {
+
+// A walker books the next chunks' fetches before the data mover books the
+// reads it issued earlier: those reads take the idle cycles before them.
+TEST(ModelArbitration, ARequestPlannedLateTakesAnEarlierGapThatFitsIt) {
+    Resource r;
+    EXPECT_EQ(r.book(100, 16, 256), 100u);  // planned first, for later
+    EXPECT_EQ(r.book(200, 16, 256), 200u);
+    EXPECT_EQ(r.book(10, 16, 256), 10u);     // fits [10, 26) before 100
+    EXPECT_EQ(r.book(90, 16, 256), 116u);    // [90, 106) would overlap: after 100's burst
+    EXPECT_EQ(r.book(120, 80, 256), 216u);   // [132, 200) is 68 cycles: too short
+    EXPECT_EQ(r.book(132, 68, 256), 132u);   // exactly fills it
+    EXPECT_EQ(r.free_at(), 296u);
+    // Busy time adds up across the gaps filled: no two bookings overlap.
+    EXPECT_EQ(r.busy_before(1000), 16u + 16 + 16 + 16 + 80 + 68);
+    EXPECT_EQ(r.busy_before(110), 16u + 10);  // [10, 26) and [100, 110)
+}
+
+// Folded bookings leave no gap to fill: a request for a cycle before the
+// last folded booking's end starts at that end, as it would have without
+// folding (the bus was busy up to it).
+TEST(ModelArbitration, SettledBookingsAreNotReopened) {
+    Resource r;
+    r.book(0, 50, 64);
+    r.book(60, 40, 64);
+    r.settle(100);
+    EXPECT_EQ(r.unsettled(), 0u);
+    EXPECT_EQ(r.book(50, 5, 64), 100u);
+    EXPECT_EQ(r.busy_before(105), 95u);
+}
 
 TEST(ModelArbitration, TwoChannelsWithEqualWorkFinishWithinFivePercent) {
     PlatformParams p;

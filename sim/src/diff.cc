@@ -1,8 +1,11 @@
 // diff.cc - see diff.h.
 #include "diff.h"
 
+#include <dmasim/model/cycle_account.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -112,10 +115,71 @@ void print_config_changes(const std::map<std::string, std::set<std::string>>& ch
     if (changes.empty()) fmt::print("  (none)\n");
 }
 
+/// The run's cycle account of a checked report (the "account" statistics).
+model::CycleAccount account_of(const Json& report) {
+    model::CycleAccount account{};
+    if (!report.contains("statistics") || !report["statistics"].contains("account"))
+        return account;
+    const Json& group = report["statistics"]["account"];
+    for (size_t c = 0; c < model::kCauses; ++c)
+        if (const auto it = group.find(model::kCauseDefs[c].name); it != group.end())
+            account[c] = static_cast<uint64_t>((*it)["value"].get<double>());
+    return account;
+}
+
+struct AccountMove {
+    size_t cause;
+    uint64_t a, b;  ///< cycles in A and in B
+    int64_t delta() const { return static_cast<int64_t>(b) - static_cast<int64_t>(a); }
+};
+
+/// Which causes a change moved, largest move first: where the cycles went.
+std::vector<AccountMove> account_moves(const Json& a, const Json& b) {
+    const model::CycleAccount from = account_of(a), to = account_of(b);
+    std::vector<AccountMove> moves;
+    for (size_t c = 0; c < model::kCauses; ++c)
+        if (from[c] != to[c]) moves.push_back({c, from[c], to[c]});
+    std::stable_sort(moves.begin(), moves.end(), [](const AccountMove& x, const AccountMove& y) {
+        return std::llabs(x.delta()) > std::llabs(y.delta());
+    });
+    return moves;
+}
+
+uint64_t total(const model::CycleAccount& account) {
+    uint64_t sum = 0;
+    for (uint64_t c : account) sum += c;
+    return sum;
+}
+
+void print_account_moves(const Json& a, const Json& b) {
+    const uint64_t total_a = total(account_of(a)), total_b = total(account_of(b));
+    auto share = [](uint64_t part, uint64_t whole) {
+        return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+    };
+    fmt::print("\ncycle account, the causes that moved (largest move first):\n");
+    const auto moves = account_moves(a, b);
+    for (const AccountMove& m : moves)
+        fmt::print("  {:<18} {:>12} ({:5.1f} %) -> {:>12} ({:5.1f} %)  {:+d} cycles\n",
+                   model::kCauseDefs[m.cause].name, m.a, share(m.a, total_a), m.b,
+                   share(m.b, total_b), m.delta());
+    if (moves.empty()) fmt::print("  (none)\n");
+}
+
+/// The three largest moves of the account on one line, for a sweep point.
+std::string account_summary(const Json& a, const Json& b) {
+    std::vector<std::string> parts;
+    for (const AccountMove& m : account_moves(a, b)) {
+        if (parts.size() == 3) break;
+        parts.push_back(fmt::format("{} {:+d}", model::kCauseDefs[m.cause].name, m.delta()));
+    }
+    return fmt::format("{}", fmt::join(parts, ", "));
+}
+
 bool diff_reports(const DiffRequest& r) {
     const Json a = read_report(r.a), b = read_report(r.b);
     fmt::print("A: {}\nB: {}\n\n", r.a, r.b);
     print_config_changes(config_changes(a, b));
+    print_account_moves(a, b);
     const auto integrity_a = a["result"]["integrity"].get<std::string>(),
                integrity_b = b["result"]["integrity"].get<std::string>();
     fmt::print("\n{:<48} {:>16} {:>16} {:>8}  {}\n", "statistic", "A", "B", "B/A", "unit");
@@ -212,6 +276,9 @@ bool diff_sweeps(const DiffRequest& r) {
         flagged = true;
         fmt::print("\n{}:\n", point.label);
         for (const Change& c : changes) print_change("  ", c);
+        if (const std::string moved = account_summary(point.report, it->second->report);
+            !moved.empty())
+            fmt::print("  cycle account moved: {}\n", moved);
     }
     for (const auto& point : b)
         if (!in_a.count(point.label)) fmt::print("\n{}: only in B\n", point.label);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "e2e_support.h"
@@ -57,6 +59,36 @@ TEST(SimDiffE2E, ReportsShowTheKnobAndEveryStatisticWithItsRatio) {
     EXPECT_EQ(line_of(r.out, "bytes").rfind("  ", 0), 0u) << r.out;
 }
 
+// Descriptor overlap off on small segments moves cycles into the
+// descriptor-side causes: the account section names the largest move first,
+// with the cycles of both reports.
+TEST(SimDiffE2E, ReportsListTheAccountCausesAKnobMovedLargestFirst) {
+    TempDir dir;
+    const std::string a = report_with(dir, "a.json", {"--set", "workload.segment_bytes=64"});
+    const std::string b = report_with(
+        dir, "b.json", {"--set", "workload.segment_bytes=64", "--set", "dma.descriptor_overlap=false"});
+    auto r = run_dmasim(dir, {"diff", a, b});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json ja = json::parse(read_file(a))["statistics"]["account"];
+    const json jb = json::parse(read_file(b))["statistics"]["account"];
+    std::string largest;
+    double largest_move = 0;
+    for (const auto& [cause, counter] : jb.items()) {
+        const double move = std::fabs(counter["value"].get<double>() - ja[cause]["value"].get<double>());
+        if (move > largest_move) largest_move = move, largest = cause;
+    }
+    ASSERT_GT(largest_move, 0);
+    const std::string header = "cycle account, the causes that moved (largest move first):\n";
+    const auto at = r.out.find(header);
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::string first = r.out.substr(at + header.size(), r.out.find('\n', at + header.size()) - at - header.size());
+    EXPECT_EQ(first.find("  " + largest + " "), 0u) << first;
+    EXPECT_NE(first.find(fmt::format("{:+.0f} cycles", jb[largest]["value"].get<double>() -
+                                                          ja[largest]["value"].get<double>())),
+              std::string::npos)
+        << first;
+}
+
 TEST(SimDiffE2E, CheckExitsOneOnlyWhenSomethingChanged) {
     TempDir dir;
     const std::string a = report_with(dir, "a.json", {});
@@ -99,6 +131,10 @@ TEST(SimDiffE2E, SweepFoldersListChangedKeysAndPointsInNumericOrderWithUnits) {
     // Flagged figures carry their unit: descriptor bytes are bytes.
     const std::string fetched = line_of(r.out.substr(four), "descriptor_bytes_fetched");
     EXPECT_EQ(fetched.substr(fetched.size() - 3), "  B") << fetched;
+    // Where each point's cycles went, in a line of its own.
+    const auto moved = r.out.find("  cycle account moved: ", four);
+    ASSERT_NE(moved, std::string::npos) << r.out;
+    EXPECT_LT(moved, r.out.find("workload.entries=", four + 1)) << r.out;
 }
 
 TEST(SimDiffE2E, ZeroInBothHasNoRatio) {

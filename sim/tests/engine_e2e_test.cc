@@ -38,7 +38,7 @@ TEST(SimEngineE2E, DefaultRunKeepsItsCycleCount) {
     // defaults must reproduce the old timing exactly, so this only changes
     // with a deliberate change to the default engine.
     TempDir dir;
-    EXPECT_EQ(run_result(dir, {"run"})["cycles"], 66422);
+    EXPECT_EQ(run_result(dir, {"run"})["cycles"], 66278);
 }
 
 TEST(SimEngineE2E, KnobsWorkInEveryFormatAndDirection) {

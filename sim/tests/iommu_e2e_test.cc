@@ -44,7 +44,7 @@ std::string refused(const TempDir& dir, const std::vector<std::string>& sets) {
 TEST(SimIommuE2E, IommuOffKeepsTheDefaultRunsCycles) {
     // The default run's pinned count (engine_e2e_test): every iommu.* key
     // other than enabled is inert while the IOMMU is off.
-    constexpr uint64_t kDefaultCycles = 66422;
+    constexpr uint64_t kDefaultCycles = 66278;
     TempDir dir;
     EXPECT_EQ(run_with(dir, {})["result"]["cycles"], kDefaultCycles);
     EXPECT_EQ(run_with(dir, {"iommu.enabled=false", "iommu.iotlb_entries=8", "iommu.iotlb_ways=2",

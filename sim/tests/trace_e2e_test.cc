@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "e2e_support.h"
@@ -130,6 +131,38 @@ TEST(TraceE2E, DefaultRunLosesNoEventAndShowsEveryStage) {
     for (const char* counter :
          {"reads in flight", "writes in flight", "buffer held", "descriptor FIFO", "bytes moved"})
         EXPECT_GT(run.check.counters[counter], 0u) << counter;
+}
+
+// The account track's slices are shares of equal parts of the window:
+// each slice's shares add up to 100, and weighted by the slices' lengths
+// they give back the report's account, cause by cause.
+TEST(TraceE2E, CycleAccountTrackAddsUpToTheReportsAccount) {
+    TempDir dir;
+    TracedRun run = traced_run(dir, {"workload.segment_bytes=256", "dma.descriptor_overlap=false"});
+    expect_no_drops(run.check);
+    const json doc = json::parse(test::read_file(dir.path() + "/t.json"));
+    std::vector<const json*> slices;
+    for (const json& e : doc["traceEvents"])
+        if (e["name"] == "cycle account %" && e["pid"] == 1) slices.push_back(&e);
+    ASSERT_GT(slices.size(), 10u);
+    const double cycles = run.report["result"]["cycles"];
+    // 1000 MHz: one cycle per ns, ts in us.
+    const double start = (*slices.front())["ts"].get<double>() * 1000;
+    std::map<std::string, double> weighted;
+    for (size_t i = 0; i < slices.size(); ++i) {
+        const double from = (*slices[i])["ts"].get<double>() * 1000;
+        const double to = i + 1 < slices.size() ? (*slices[i + 1])["ts"].get<double>() * 1000
+                                                : start + cycles;
+        double sum = 0;
+        for (const auto& [cause, share] : (*slices[i])["args"].items()) {
+            sum += share.get<double>();
+            weighted[cause] += share.get<double>() / 100 * (to - from);
+        }
+        EXPECT_NEAR(sum, 100, 0.01 * (*slices[i])["args"].size()) << slices[i]->dump();
+    }
+    ASSERT_GE(weighted.size(), 2u);
+    for (const auto& [cause, estimate] : weighted)
+        EXPECT_NEAR(estimate, stat(run.report, "account", cause), 1 + 1e-3 * cycles) << cause;
 }
 
 TEST(TraceE2E, TwoChannelsWithBackgroundTrafficLoseNoEvent) {

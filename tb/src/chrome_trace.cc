@@ -228,6 +228,36 @@ void ChromeTrace::write_counters() {
     }
 }
 
+// Equal slices, each written as one "C" event whose args are the causes
+// that took any cycle of the window: Perfetto draws one track per cause,
+// and their values add up to 100 in every slice.
+void ChromeTrace::account(unsigned channel, const model::CycleTimeline& timeline, uint64_t from,
+                          uint64_t to) {
+    from = std::max(from, limits_.from_cycle);
+    to = std::min(to, limits_.to_cycle);
+    if (from >= to) return;
+    const model::CycleAccount whole = model::account_over({&timeline}, from, to);
+    std::vector<size_t> causes;
+    for (size_t c = 0; c < model::kCauses; ++c)
+        if (whole[c] > 0) causes.push_back(c);
+    const uint64_t step = std::max<uint64_t>(1, (to - from + kAccountSamples - 1) / kAccountSamples);
+    const unsigned pid = pid_of(TraceTrack::fetch, channel);
+    for (uint64_t at = from; at < to; at += step) {
+        const uint64_t end = std::min(to, at + step);
+        const model::CycleAccount part = model::account_over({&timeline}, at, end);
+        std::string args;
+        for (size_t c : causes)
+            args += fmt::format("{}\"{}\":{:.4g}", args.empty() ? "" : ",",
+                                model::kCauseDefs[c].name,
+                                100.0 * static_cast<double>(part[c]) / static_cast<double>(end - at));
+        const std::string json =
+            fmt::format(R"({{"name":"cycle account %","ph":"C","ts":{},"pid":{},"args":{{{}}}}})",
+                        micros(ns_of(at)), pid, args);
+        if (!admit(json.size(), at)) return;
+        event(json);
+    }
+}
+
 std::string ChromeTrace::finish() {
     write_counters();
     file_.write("\n]}\n");

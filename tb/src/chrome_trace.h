@@ -10,9 +10,12 @@
 //     nanoseconds, so the importer's rounding cannot create overlaps;
 //   - counters (reads/writes in flight, buffer bytes held, descriptor FIFO
 //     level, bytes moved) per channel, written at the end in time order;
+//   - the cycle account of each channel over time: one counter per cause,
+//     its share of each of up to kAccountSamples equal slices of the run;
 //   - an optional window [from, to) in cycles and a size cap.
 #pragma once
 
+#include <dmasim/model/cycle_account.h>
 #include <dmasim/model/platform.h>
 
 #include <cstdint>
@@ -41,6 +44,13 @@ public:
     void instant(model::TraceTrack track, unsigned channel, const char* what, uint64_t at) override;
     void counter(model::TraceCounter counter, unsigned channel, uint64_t at,
                  int64_t delta) override;
+
+    /// Slices of [from, to) the account track of a channel is drawn in.
+    static constexpr uint64_t kAccountSamples = 200;
+    /// Writes the cycle account of `channel` over [from, to) (the measured
+    /// window, clipped to the trace's) as counters of each cause's share.
+    void account(unsigned channel, const model::CycleTimeline& timeline, uint64_t from,
+                 uint64_t to);
 
     /// Writes the counters, ends the JSON document and moves it into place;
     /// returns why it could not, or "" once it is in place.

@@ -78,6 +78,11 @@ std::vector<std::string> invariant_violations(const RunResult& r,
     return out;
 }
 
+WindowCycles window_cycles(const Window& window, const model::Clock& clock) {
+    return {clock.cycle_at_or_after(window.first_start),
+            clock.cycle_at_or_after(window.last_completion)};
+}
+
 void measure(const std::optional<Window>& window, const model::Platform& platform,
              RunResult& result) {
     const auto& params = platform.params();
@@ -93,9 +98,8 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
         result.sim_time_ns = window_length / sc_core::sc_time(1, sc_core::SC_NS);
         // Clock edges in the window, from the exact period (not the nominal
         // clock_mhz, which a rounded period would contradict).
-        const model::Clock& clock = platform.clock();
-        result.cycles = clock.cycle_at_or_after(window->last_completion) -
-                        clock.cycle_at_or_after(window->first_start);
+        const WindowCycles edges = window_cycles(*window, platform.clock());
+        result.cycles = edges.last - edges.first;
         result.throughput_gbps = result.sim_time_ns > 0 ? result.bytes / result.sim_time_ns : 0;
         result.bytes_per_cycle = result.cycles > 0 ? double(result.bytes) / result.cycles : 0;
         const uint64_t busiest = std::max(window->busy.read, window->busy.write);
@@ -109,8 +113,7 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
         std::vector<const model::CycleTimeline*> timelines;
         for (unsigned ch = 0; ch < params.dma.channels; ++ch)
             timelines.push_back(&platform.channel_timeline(ch));
-        result.account = model::account_over(timelines, clock.cycle_at_or_after(window->first_start),
-                                             clock.cycle_at_or_after(window->last_completion));
+        result.account = model::account_over(timelines, edges.first, edges.last);
     }
     for (unsigned ch = 0; ch < params.dma.channels; ++ch) {
         const model::ChannelStats s = platform.channel_stats(ch);

@@ -27,6 +27,12 @@ struct Window {
     model::BusBusy busy;           ///< bus busy cycles inside [first_start, last_completion)
 };
 
+/// The window as clock edges [first, last): the cycles a run is measured in.
+struct WindowCycles {
+    uint64_t first, last;
+};
+WindowCycles window_cycles(const Window& window, const model::Clock& clock);
+
 /// Fills the time, throughput, count and utilisation keys of `result` if
 /// anything was measured, and its statistics (model counters plus each
 /// channel's phases as shares of the measured cycles) in any case. Throws

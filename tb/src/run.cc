@@ -106,6 +106,11 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     result.leaked_pages = sim_mem_pages_in_use() - pages_before;
     judge(tb, finished, result);  // first: the invariants depend on integrity
     measure(tb.measured(), platform, result);
+    if (trace && tb.measured()) {
+        const WindowCycles edges = window_cycles(*tb.measured(), platform.clock());
+        for (unsigned ch = 0; ch < p.dma.channels; ++ch)
+            trace->account(ch, platform.channel_timeline(ch), edges.first, edges.last);
+    }
     result.scenario_results = tb.results();
     platform.set_trace(nullptr);
     for (const std::string& note : {trace ? trace->cap_note() : "", vcd ? vcd->cap_note() : ""})

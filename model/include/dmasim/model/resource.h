@@ -1,8 +1,13 @@
 // resource.h - a shared channel (bus read or write channel, device
-// stream) that serves one transfer at a time and remembers when it is next
-// free. This is the whole timing engine of design §4: a transfer that asks
-// at cycle t starts at max(t, free_at) and holds the channel for its
-// occupancy; no clock process, no event per beat.
+// stream) that serves one transfer at a time and remembers when it is
+// booked. This is the whole timing engine of design §4: a transfer that
+// asks at cycle t starts in the first free gap at or after t long enough
+// for its occupancy; no clock process, no event per beat.
+//
+// Gaps, not only the end: requests are booked in planning order, which is
+// not time order (a descriptor walker plans fetches for chunks ahead while
+// the data mover has yet to plan the reads of the first), and an arbiter
+// serves a request that arrives in an idle cycle whenever it was planned.
 #pragma once
 
 #include <dmasim/model/params.h>
@@ -15,15 +20,19 @@ namespace dmasim::model {
 
 class Resource {
 public:
-    /// Books the channel for `occupancy` cycles from the first free cycle
-    /// at or after `earliest`; returns the cycle the transfer starts.
+    /// Books the channel for `occupancy` cycles from the first cycle at or
+    /// after `earliest` that starts a free gap that long; returns the cycle
+    /// the transfer starts.
     uint64_t book(uint64_t earliest, uint64_t occupancy, uint64_t bytes) {
-        uint64_t start = std::max(earliest, free_at_);
-        free_at_ = start + occupancy;
+        uint64_t start = std::max(earliest, settled_end_);
+        size_t i = first_ending_after(start);
+        for (; i < booked_.size() && start + occupancy > booked_.at(i).start; ++i)
+            start = std::max(start, booked_.at(i).end);
+        free_at_ = std::max(free_at_, start + occupancy);
         stats_.bytes += bytes;
         stats_.bursts += 1;
         stats_.busy_cycles += occupancy;
-        if (occupancy) booked_.push_back({start, start + occupancy});
+        if (occupancy) booked_.insert(i, {start, start + occupancy});
         return start;
     }
     /// Whether enough bookings are listed that settle() is worth its cost
@@ -32,16 +41,19 @@ public:
     /// Folds the bookings that ended by `cycle` into one count. Call with
     /// the current cycle: only bookings still ahead of SystemC time (a
     /// quantum or a queue's worth) stay listed.
+    /// Callers settle at a cycle no later request asks before, so the
+    /// gaps among folded bookings are of no further use.
     void settle(uint64_t cycle) {
         while (!booked_.empty() && booked_.front().end <= cycle) {
             settled_busy_ += booked_.front().end - booked_.front().start;
+            settled_end_ = booked_.front().end;
             booked_.pop_front();
         }
         settle_at_ = std::max<size_t>(kSettleBatch, 2 * booked_.size());
     }
     /// Cycles the channel is booked in [0, cycle), for any cycle at or
-    /// after the last settle(): bookings never overlap (each starts at or
-    /// after free_at), so this never exceeds `cycle`.
+    /// after the last settle(): bookings never overlap (each fills a free
+    /// gap), so this never exceeds `cycle`.
     uint64_t busy_before(uint64_t cycle) const {
         uint64_t busy = settled_busy_;
         for (size_t i = 0; i < booked_.size(); ++i) {
@@ -60,12 +72,26 @@ private:
     struct Booking {
         uint64_t start, end;
     };
+    /// Index of the first listed booking that ends after `cycle` (bookings
+    /// are disjoint and in time order, so their ends are sorted too).
+    size_t first_ending_after(uint64_t cycle) const {
+        size_t lo = 0, hi = booked_.size();
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (booked_.at(mid).end <= cycle)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
     uint64_t free_at_ = 0;
     ResourceStats stats_;
     static constexpr size_t kSettleBatch = 64;
     Ring<Booking> booked_;             ///< not yet settled, in time order
     size_t settle_at_ = kSettleBatch;  ///< booked_ size at which to settle again
     uint64_t settled_busy_ = 0;
+    uint64_t settled_end_ = 0;  ///< end of the last folded booking
 };
 
 }  // namespace dmasim::model

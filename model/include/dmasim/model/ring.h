@@ -28,6 +28,13 @@ public:
         if (size() == slots_.size()) grow();
         slots_[tail_++ & mask()] = v;
     }
+    /// Inserts `v` before the i-th element (i == size() appends); moves
+    /// the elements behind it, so cheap near the back.
+    void insert(size_t i, const T& v) {
+        push_back(v);
+        for (size_t j = size() - 1; j > i; --j) at(j) = at(j - 1);
+        at(i) = v;
+    }
     void clear() { head_ = tail_ = 0; }
 
 private:
