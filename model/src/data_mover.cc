@@ -146,9 +146,12 @@ bool DataMover::plan_read(uint64_t horizon) {
 WritePolicy DataMover::write_policy() const {
     if (dir_ != DMA_HW_DEV_TO_MEM) return params_.write_policy;
     switch (params_.stream_write_policy) {
-    case StreamWritePolicy::cut_through: return WritePolicy::cut_through;
-    case StreamWritePolicy::store_and_forward: return WritePolicy::store_and_forward;
-    case StreamWritePolicy::same: break;
+        case StreamWritePolicy::cut_through:
+            return WritePolicy::cut_through;
+        case StreamWritePolicy::store_and_forward:
+            return WritePolicy::store_and_forward;
+        case StreamWritePolicy::same:
+            break;
     }
     return params_.write_policy;
 }

@@ -53,7 +53,8 @@ TEST(ModelCodec, LinkedListReservedWordMustBeZero) {
     uint8_t bytes[DMA_HW_LL_DESC_SIZE];
     std::memcpy(bytes, &raw, sizeof raw);
     Descriptor d;
-    EXPECT_EQ(decode_descriptor(layout_of(DMA_HW_FMT_LINKED_LIST), bytes, 0, &d), DMA_ERR_BAD_DESCRIPTOR);
+    EXPECT_EQ(decode_descriptor(layout_of(DMA_HW_FMT_LINKED_LIST), bytes, 0, &d),
+              DMA_ERR_BAD_DESCRIPTOR);
     raw.reserved = 0;
     std::memcpy(bytes, &raw, sizeof raw);
     ASSERT_EQ(decode_descriptor(layout_of(DMA_HW_FMT_LINKED_LIST), bytes, 0, &d), DMA_ERR_NONE);

@@ -356,8 +356,8 @@ TEST(ModelEngineKnobs, InSlotSixtyFourByteLinkedListReadsSixtyFourPerDescriptor)
     Rig rig(p);
     const unsigned n = 4;
     std::vector<Seg> segs = segments(kSrc, kDst, n, 500, 512);
-    uint64_t d = write_linked(rig.host(0), segs, {kDesc, 0x40000},
-                              layout_of(DMA_HW_FMT_LINKED_LIST, p.dma));
+    uint64_t d =
+        write_linked(rig.host(0), segs, {kDesc, 0x40000}, layout_of(DMA_HW_FMT_LINKED_LIST, p.dma));
     const uint64_t user = 0x1122334455667788ull;
     std::memcpy(rig.host(d + 0x30), &user, sizeof user);
     EXPECT_NE(rig.transfer(d, m2m(DMA_HW_FMT_LINKED_LIST)), 0u);

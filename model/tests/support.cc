@@ -150,8 +150,8 @@ void put_chained(uint8_t* ram, uint64_t at, unsigned bytes, uint64_t src, uint64
     std::memcpy(ram + at, &d, sizeof d);
 }
 
-void put_linked(uint8_t* ram, uint64_t at, const dma_hw_layout& layout, uint64_t next,
-                const Seg& s, uint32_t flags) {
+void put_linked(uint8_t* ram, uint64_t at, const dma_hw_layout& layout, uint64_t next, const Seg& s,
+                uint32_t flags) {
     if (dma_hw_layout_is_ll32(&layout)) {
         dma_hw_ll_desc32 d{next, s.src, s.dst, s.length, uint16_t(flags), 0};
         std::memcpy(ram + at, &d, sizeof d);
@@ -177,7 +177,8 @@ dma_hw_layout slot_layout(dma_hw_format f, unsigned descriptor_bytes) {
 
 uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
                        const std::vector<uint64_t>& chunks, unsigned descriptor_bytes) {
-    return write_chained(ram, segs, chunks, slot_layout(DMA_HW_FMT_CHAINED_PAGES, descriptor_bytes));
+    return write_chained(ram, segs, chunks,
+                         slot_layout(DMA_HW_FMT_CHAINED_PAGES, descriptor_bytes));
 }
 
 uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,

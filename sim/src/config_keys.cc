@@ -108,8 +108,8 @@ using model::DescriptorFetch;
 using model::DescriptorNext;
 using model::FaultKind;
 using model::StatusWriteback;
-using model::WritePolicy;
 using model::StreamWritePolicy;
+using model::WritePolicy;
 using tb::Payload;
 using tb::Placement;
 

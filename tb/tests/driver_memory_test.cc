@@ -36,8 +36,8 @@ protected:
     }
     void TearDown() override { sim_mem_exit(); }
 
-    dmasim_xfer* prep(dma_hw_direction dir, dma_hw_format format, unsigned entries,
-                      unsigned depth, bool deburst = false) {
+    dmasim_xfer* prep(dma_hw_direction dir, dma_hw_format format, unsigned entries, unsigned depth,
+                      bool deburst = false) {
         dmasim_xfer_spec spec{};
         spec.deburst = deburst;
         spec.dir = dir;

@@ -73,9 +73,9 @@ TEST(ChunkLayout, NextInsideTheSlotKeepsTheSlotSize) {
 
 // PG021: 8 words + APP0..APP4 = 52 bytes, BDs at 0x40 alignment.
 TEST(ChunkLayout, AppWordsRoundTheStrideUpToSixtyFourBytes) {
-    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 32, 1, 5), 64u);  // 32 + 20 = 52
-    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 32, 0, 1), 64u);  // 48 + 4 = 52
-    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 64, 0, 1), 128u);  // 80 + 4 = 84
+    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 32, 1, 5), 64u);    // 32 + 20 = 52
+    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 32, 0, 1), 64u);    // 48 + 4 = 52
+    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 64, 0, 1), 128u);   // 80 + 4 = 84
     EXPECT_EQ(stride(DMA_HW_FMT_CHAINED_PAGES, 16, 0, 1), 64u);  // 16 + 4 = 20
 }
 
