@@ -85,7 +85,7 @@ Slice DataMover::advance(uint64_t horizon, uint64_t max_reads) {
 uint64_t DataMover::next_read_bytes() const {
     uint64_t base = dir_ == DMA_HW_DEV_TO_MEM ? 0 : seg_.src;
     uint64_t at = base + r_done_;
-    return burst_end(at, base + seg_.length, bus_.width, params_.max_burst_beats) - at;
+    return burst_end(at, base + seg_.length, bus_.width, max_beats()) - at;
 }
 
 // With read_refill_bytes = R the engine waits until R bytes of the buffer
@@ -158,20 +158,36 @@ bool DataMover::plan_read(uint64_t horizon) {
     return true;
 }
 
+// Writes of stream data (dev_to_mem, S2MM) may have their own policy and
+// a fixed latency on top (docs/timing-model.md, "Write issue").
+WritePolicy DataMover::write_policy() const {
+    if (dir_ != DMA_HW_DEV_TO_MEM) return params_.write_policy;
+    switch (params_.stream_write_policy) {
+        case StreamWritePolicy::cut_through:
+            return WritePolicy::cut_through;
+        case StreamWritePolicy::store_and_forward:
+            return WritePolicy::store_and_forward;
+        case StreamWritePolicy::same:
+            break;
+    }
+    return params_.write_policy;
+}
+
 uint64_t DataMover::write_data_ready(uint64_t first, uint64_t last, uint64_t beats) {
     while (sources_.front().end <= first) sources_.pop_front();
     size_t i = 0;
     while (sources_.at(i).end <= last) ++i;
-    uint64_t last_done = sources_.at(i).done;
-    if (params_.write_policy == WritePolicy::store_and_forward) return last_done;
-    uint64_t first_beat = sources_.front().data_start + 1;
-    return std::max(first_beat, last_done > beats ? last_done - beats : 0);
+    const uint64_t last_done = sources_.at(i).done;
+    const uint64_t latency = dir_ == DMA_HW_DEV_TO_MEM ? params_.stream_write_latency_cycles : 0;
+    if (write_policy() == WritePolicy::store_and_forward) return last_done + latency;
+    const uint64_t first_beat = sources_.front().data_start + 1;
+    return std::max(first_beat, last_done > beats ? last_done - beats : 0) + latency;
 }
 
 bool DataMover::plan_write() {
     uint64_t base = dir_ == DMA_HW_MEM_TO_DEV ? 0 : seg_.dst;
     uint64_t at = base + w_done_;
-    uint64_t end = burst_end(at, base + r_done_, bus_.width, params_.max_burst_beats);
+    uint64_t end = burst_end(at, base + r_done_, bus_.width, max_beats());
     uint64_t m = end - at;
     uint64_t beats = beats_of(at, m, bus_.width);
 

@@ -51,6 +51,7 @@ struct Segment {
     uint64_t length = 0;
     uint64_t descriptor = 0;  ///< index since START, for traces
     uint64_t chunk = 0;       ///< for traces
+    bool deburst = false;     ///< DMA_DESC_DEBURST: one-beat bursts
 };
 
 /// Bytes [offset, offset + bytes) of the segment whose writes were planned.
@@ -96,6 +97,8 @@ private:
         uint64_t release;  ///< cycle its bytes leave the buffer
     };
 
+    /// Longest burst of the current segment: one beat if it is debursted.
+    unsigned max_beats() const { return seg_.deburst ? 1 : params_.max_burst_beats; }
     uint64_t next_read_bytes() const;
     /// Stream offset up to which buffer space must be free before a read
     /// of n bytes issues.
@@ -110,6 +113,8 @@ private:
     /// IOMMU on: turns the burst's IOVA *addr into its physical address and
     /// *t into the cycle the burst may issue; false if that fails.
     bool translate(uint64_t* addr, uint64_t* t, uint64_t bytes, bool write);
+    /// The policy of the current segment's writes.
+    WritePolicy write_policy() const;
     uint64_t write_data_ready(uint64_t first, uint64_t last, uint64_t beats);
     void cover(uint64_t from, uint64_t to);
     void note_data_out(uint64_t first, uint64_t end);

@@ -50,18 +50,27 @@ dma_hw_error decode_linked(const uint8_t* bytes, Descriptor* d) {
     return check_data(*d);
 }
 
+// The 32-byte in-slot layout has no reserved word to check.
+dma_hw_error decode_linked32(const uint8_t* bytes, Descriptor* d) {
+    dma_hw_ll_desc32 raw = read_raw<dma_hw_ll_desc32>(bytes);
+    take_fields(raw, d);
+    d->next = raw.next;
+    return check_data(*d);
+}
+
 }  // namespace
 
-// The 64-byte layouts start with the 32-byte ones; the hardware ignores
-// their tail.
-dma_hw_error decode_descriptor(dma_hw_format f, const uint8_t* bytes, uint64_t addr,
-                               Descriptor* out, unsigned descriptor_bytes) {
+// The 64-byte layouts start with the 32-byte (chained_pages) or 48-byte
+// (linked_list) ones; the hardware ignores their tail and the APP words.
+dma_hw_error decode_descriptor(const dma_hw_layout& layout, const uint8_t* bytes, uint64_t addr,
+                               Descriptor* out) {
     *out = Descriptor{};
     out->addr = addr;
-    bool compact = descriptor_bytes == DMA_HW_DESC16_SIZE;
-    if (f == DMA_HW_FMT_CHAINED_PAGES)
+    const bool compact = layout.slot_bytes == DMA_HW_DESC16_SIZE;
+    if (layout.format == DMA_HW_FMT_CHAINED_PAGES)
         return compact ? decode_chained<dma_hw_desc16>(bytes, out)
                        : decode_chained<dma_hw_desc>(bytes, out);
+    if (dma_hw_layout_is_ll32(&layout)) return decode_linked32(bytes, out);
     return compact ? decode_linked<dma_hw_ll_desc24>(bytes, out)
                    : decode_linked<dma_hw_ll_desc>(bytes, out);
 }

@@ -21,29 +21,31 @@ struct Descriptor {
     bool is_chain_slot = false;  ///< chained_pages chain descriptor (no data)
 };
 
-// `descriptor_bytes` is DmaParams::descriptor_bytes (16, 32 or 64): the
-// chained_pages slot size; linked_list adds its next pointer.
+/// Bytes read for one descriptor: its fields and APP words.
+inline uint32_t descriptor_size(const dma_hw_layout& l) { return dma_hw_layout_read(&l); }
+/// Distance between consecutive descriptors of a chunk.
+inline uint32_t descriptor_stride(const dma_hw_layout& l) { return dma_hw_layout_stride(&l); }
 
-/// Bytes one descriptor occupies in the given format.
-inline uint32_t descriptor_size(dma_hw_format f, unsigned descriptor_bytes = DMA_HW_DESC_SIZE) {
-    return dma_hw_desc_size(f, descriptor_bytes);
+/// Whether the layout's status is the 16-bit word of the compact and
+/// 32-byte in-slot layouts (no bytes_done).
+inline bool short_status(const dma_hw_layout& l) {
+    return l.slot_bytes == DMA_HW_DESC16_SIZE || dma_hw_layout_is_ll32(&l);
 }
-/// Offset of the status word (followed by bytes_done unless compact)
+/// Offset of the status word (followed by bytes_done unless short)
 /// inside a descriptor.
-inline uint32_t status_offset(dma_hw_format f, unsigned descriptor_bytes = DMA_HW_DESC_SIZE) {
-    bool linked = f == DMA_HW_FMT_LINKED_LIST;
-    if (descriptor_bytes == DMA_HW_DESC16_SIZE) return linked ? 0x12 : 0x0E;
+inline uint32_t status_offset(const dma_hw_layout& l) {
+    const bool linked = l.format == DMA_HW_FMT_LINKED_LIST;
+    if (dma_hw_layout_is_ll32(&l)) return 0x1E;
+    if (l.slot_bytes == DMA_HW_DESC16_SIZE) return linked ? 0x12 : 0x0E;
     return linked ? 0x20 : 0x18;
 }
-/// Bytes a status write-back writes: a 16-bit status (compact), or the
-/// 32-bit status and bytes_done.
-inline uint32_t status_bytes(unsigned descriptor_bytes) {
-    return descriptor_bytes == DMA_HW_DESC16_SIZE ? 2 : 8;
-}
+/// Bytes a status write-back writes: a 16-bit status, or the 32-bit
+/// status and bytes_done.
+inline uint32_t status_bytes(const dma_hw_layout& l) { return short_status(l) ? 2 : 8; }
 
 /// Decodes the descriptor at `bytes` (bus address addr) and checks it;
 /// returns DMA_ERR_NONE or the error the walker must stop with.
-dma_hw_error decode_descriptor(dma_hw_format f, const uint8_t* bytes, uint64_t addr,
-                               Descriptor* out, unsigned descriptor_bytes = DMA_HW_DESC_SIZE);
+dma_hw_error decode_descriptor(const dma_hw_layout& layout, const uint8_t* bytes, uint64_t addr,
+                               Descriptor* out);
 
 }  // namespace dmasim::model

@@ -22,7 +22,9 @@ void DescriptorWalker::start(uint64_t first, dma_hw_format format, uint64_t now,
                              bool translating) {
     format_ = format;
     translating_ = translating;
-    size_ = descriptor_size(format, params_.descriptor_bytes);
+    layout_ = layout_of(format, params_);
+    size_ = descriptor_size(layout_);
+    stride_ = descriptor_stride(layout_);
     fifo_.clear();
     chunk_starts_.clear();
     chunk_starts_.insert(first);
@@ -60,9 +62,9 @@ unsigned DescriptorWalker::batch_slots(uint64_t addr) const {
     bool burst =
         params_.descriptor_fetch == DescriptorFetch::burst && format_ == DMA_HW_FMT_CHAINED_PAGES;
     uint64_t n = burst ? std::max(1u, params_.descriptor_prefetch) : 1;
-    uint64_t to_page = ((addr | (kBurstBoundary - 1)) + 1 - addr) / size_;
+    uint64_t to_page = ((addr | (kBurstBoundary - 1)) + 1 - addr) / stride_;
     // IOVAs are checked against memory once translated, a page at a time.
-    uint64_t to_dmi_end = translating_ ? n : (bus_.reach_end() - addr) / size_;
+    uint64_t to_dmi_end = translating_ ? n : (bus_.reach_end() - addr) / stride_;
     return static_cast<unsigned>(std::max<uint64_t>(1, std::min({n, to_page, to_dmi_end})));
 }
 
@@ -125,8 +127,10 @@ void DescriptorWalker::fetch(uint64_t issue) {
         finish(err, issue + cycles);
         return;
     }
+    // n slots read as one range: the padding between slots (APP words'
+    // 0x40 alignment) is read too, the last slot's only up to its end.
     unsigned n = batch_slots(addr);
-    uint64_t bytes = uint64_t(n) * size_;
+    uint64_t bytes = uint64_t(n - 1) * stride_ + size_;
     uint64_t done;
     if (translating_) {
         Translated r = fetch_translated(addr, bytes, issue);
@@ -155,14 +159,14 @@ void DescriptorWalker::fetch(uint64_t issue) {
     tracks_.charge(Cause::descriptor_fetch, issue, done);
     const uint64_t chunk = links_;
     ready_ = done;
-    next_addr_ = addr + bytes;
+    next_addr_ = addr + uint64_t(n) * stride_;
     unsigned used = 0;
     while (used < n) {
         Descriptor d;
-        uint64_t slot = addr + uint64_t(used++) * size_;
+        uint64_t slot = addr + uint64_t(used++) * stride_;
         const uint8_t* bytes_at =
             bus_.fast() && !translating_ ? bus_.host(slot) : fetched_.data() + (slot - addr);
-        dma_hw_error err = decode_descriptor(format_, bytes_at, slot, &d, params_.descriptor_bytes);
+        dma_hw_error err = decode_descriptor(layout_, bytes_at, slot, &d);
         if (!decode_slot(d, err, issue, done)) break;
     }
     if (tracks_.on()) {

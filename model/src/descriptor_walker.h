@@ -93,7 +93,9 @@ private:
     ChannelStats& stats_;
     const ChannelTracks& tracks_;
     dma_hw_format format_ = DMA_HW_FMT_CHAINED_PAGES;
-    unsigned size_ = DMA_HW_DESC_SIZE;
+    dma_hw_layout layout_{};
+    unsigned size_ = DMA_HW_DESC_SIZE;    ///< bytes read per descriptor
+    unsigned stride_ = DMA_HW_DESC_SIZE;  ///< distance between slots
     Ring<WalkItem> fifo_;
     std::unordered_set<uint64_t> chunk_starts_;
     uint64_t fault_fetch_ = UINT64_MAX;  ///< fetch that fails; none by default

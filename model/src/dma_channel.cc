@@ -124,7 +124,9 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     if (ready > mover_.frontier()) stats_.descriptor_wait_cycles += ready - mover_.frontier();
     if (!params_.descriptor_overlap) ready = std::max(ready, last_done_);
     current_ = item;
-    mover_.begin({d.src, d.dst, d.length, item.index, item.chunk}, dir, ready);
+    mover_.begin(
+        {d.src, d.dst, d.length, item.index, item.chunk, (d.flags & DMA_DESC_DEBURST) != 0}, dir,
+        ready);
     walker_.refill(ready, false);
     return true;
 }
@@ -172,14 +174,20 @@ bool DmaChannel::writes_status(uint32_t flags) const {
 void DmaChannel::complete_descriptor() {
     mover_.end_segment();
     const Descriptor& d = current_.desc;
+    const dma_hw_layout layout = layout_of(format(), params_);
     bool write = writes_status(d.flags);
-    uint64_t at = d.addr + status_offset(format(), params_.descriptor_bytes);
+    uint64_t at = d.addr + status_offset(layout);
     // Little-endian: a compact slot's 16-bit status is the first 2 bytes.
     uint32_t words[2] = {DMA_DESC_STATUS_DONE, d.length};
-    if (write && bus_.fast() && !translating_)
-        std::memcpy(bus_.host(at), words, status_bytes(params_.descriptor_bytes));
-    writebacks_.push_back(
-        {mover_.last_response(), at, d.flags, write, current_.fetched, current_.index, d.length});
+    const bool app = write && direction() == DMA_HW_DEV_TO_MEM && layout.app_words > 0;
+    const uint64_t app_addr = d.addr + dma_hw_layout_fields(&layout);
+    const uint32_t app_bytes = app ? 4 * layout.app_words : 0;
+    if (write && bus_.fast() && !translating_) {
+        std::memcpy(bus_.host(at), words, status_bytes(layout));
+        if (app_bytes) std::memset(bus_.host(app_addr), 0, app_bytes);
+    }
+    writebacks_.push_back({mover_.last_response(), at, d.flags, write, current_.fetched,
+                           current_.index, d.length, app_addr, app_bytes});
 
     stats_.descriptors += 1;
     stats_.bytes += d.length;
@@ -189,24 +197,26 @@ void DmaChannel::complete_descriptor() {
 }
 
 void DmaChannel::before_write(uint64_t t) {
-    const uint32_t bytes = status_bytes(params_.descriptor_bytes);
+    const uint32_t bytes = status_bytes(layout_of(format(), params_));
+    static constexpr uint8_t kZeros[4 * DMA_HW_MAX_APP_WORDS] = {};
     while (!writebacks_.empty() && writebacks_.front().issue <= t) {
         const Writeback& wb = writebacks_.front();
         uint64_t done = wb.issue;
-        if (wb.write && !bus_.fast() && !translating_) {
-            done = writeback_foreign(wb);
-            tracks_.charge(Cause::writeback, wb.issue, done);
-        } else if (wb.write) {
-            done = translating_ ? writeback_translated(wb)
-                                : bus_.fast_write(wb.issue, wb.addr, bytes).response;
-            if (tracks_.on()) {
+        if (wb.write) {
+            const uint32_t words[2] = {DMA_DESC_STATUS_DONE, wb.length};
+            done = writeback_put(wb.issue, wb.addr, reinterpret_cast<const uint8_t*>(words), bytes);
+            if (wb.app_bytes)
+                done = std::max(done, writeback_put(wb.issue, wb.app_addr, kZeros, wb.app_bytes));
+            // The foreign path's target traces its own transactions.
+            const bool foreign = !bus_.fast() && !translating_;
+            if (tracks_.on() && !foreign) {
                 TraceArgs args;
                 args.address = wb.addr;
-                args.bytes = bytes;
+                args.bytes = bytes + wb.app_bytes;
                 args.descriptor = wb.index;
                 tracks_.slice(TraceTrack::writeback, "write-back", wb.issue, done, args);
             }
-            stats_.writeback_cycles_summed += done - wb.issue;
+            if (!foreign) stats_.writeback_cycles_summed += done - wb.issue;
             tracks_.charge(Cause::writeback, wb.issue, done);
         }
         stats_.descriptor_latencies.add(static_cast<uint32_t>(
@@ -217,12 +227,20 @@ void DmaChannel::before_write(uint64_t t) {
     }
 }
 
+// Fast path: the bytes were copied at completion (complete_descriptor), so
+// only the timing is booked here.
+uint64_t DmaChannel::writeback_put(uint64_t issue, uint64_t addr, const uint8_t* from,
+                                   uint64_t bytes) {
+    if (translating_) return writeback_translated(issue, addr, from, bytes);
+    if (!bus_.fast()) return writeback_foreign(issue, addr, from, bytes);
+    return bus_.fast_write(issue, addr, bytes).response;
+}
+
 // Foreign path: the status words go out in the write-back's own
 // transaction; a bus error there ends the channel as a descriptor error.
-uint64_t DmaChannel::writeback_foreign(const Writeback& wb) {
-    uint32_t words[2] = {DMA_DESC_STATUS_DONE, wb.length};
-    BusAccess w = bus_.write(wb.issue, wb.addr, status_bytes(params_.descriptor_bytes),
-                             reinterpret_cast<const uint8_t*>(words));
+uint64_t DmaChannel::writeback_foreign(uint64_t issue, uint64_t addr, const uint8_t* from,
+                                       uint64_t bytes) {
+    BusAccess w = bus_.write(issue, addr, bytes, from);
     if (w.fault != BusFault::none)
         note_writeback_fault(BusPort::error_of(w.fault, true), w.done, 0);
     return w.done;
@@ -230,14 +248,12 @@ uint64_t DmaChannel::writeback_foreign(const Writeback& wb) {
 
 // The status words may straddle a page (descriptors need no alignment):
 // each page's part is translated and written on its own, in order.
-uint64_t DmaChannel::writeback_translated(const Writeback& wb) {
-    const uint32_t words[2] = {DMA_DESC_STATUS_DONE, wb.length};
-    const uint8_t* from = reinterpret_cast<const uint8_t*>(words);
-    const uint64_t bytes = status_bytes(params_.descriptor_bytes);
-    uint64_t t = wb.issue;
+uint64_t DmaChannel::writeback_translated(uint64_t issue, uint64_t addr, const uint8_t* from,
+                                          uint64_t bytes) {
+    uint64_t t = issue;
     if (writeback_fault_ != DMA_ERR_NONE) return t;  // the channel is stopping
     for (uint64_t off = 0; off < bytes;) {
-        const uint64_t iova = wb.addr + off, piece = page_piece(iova, bytes - off);
+        const uint64_t iova = addr + off, piece = page_piece(iova, bytes - off);
         Iommu::Translation tr = iommu_.translate(iova, true, t, tracks_);
         if (tr.error != DMA_ERR_NONE) {
             note_writeback_fault(tr.error, tr.ready, iova);

@@ -136,10 +136,19 @@ private:
         uint64_t fetched;  ///< issue of the fetch that read the descriptor
         uint64_t index;    ///< data descriptor index since START
         uint32_t length;   ///< bytes the status reports
+        /// dev_to_mem with APP words: they are written back too (S2MM's
+        /// status stream, which dmasim's device sends as zero words)
+        uint64_t app_addr;
+        uint32_t app_bytes;  ///< 0: no APP words written
     };
-    uint64_t writeback_foreign(const Writeback& wb);
+    /// Writes `bytes` from `from` at `addr` as part of a write-back asked
+    /// for at `issue`, by whichever path the channel uses; returns the
+    /// write response.
+    uint64_t writeback_put(uint64_t issue, uint64_t addr, const uint8_t* from, uint64_t bytes);
+    uint64_t writeback_foreign(uint64_t issue, uint64_t addr, const uint8_t* from, uint64_t bytes);
     /// IOMMU on: the write-back through its translation, a page at a time.
-    uint64_t writeback_translated(const Writeback& wb);
+    uint64_t writeback_translated(uint64_t issue, uint64_t addr, const uint8_t* from,
+                                  uint64_t bytes);
     void note_writeback_fault(dma_hw_error err, uint64_t at, uint64_t iova);
     /// First failed write-back (foreign path bus error, or translation)
     dma_hw_error writeback_fault_ = DMA_ERR_NONE;

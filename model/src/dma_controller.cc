@@ -88,7 +88,9 @@ uint32_t DmaController::caps() const {
     return channels() | DMA_CAPS_CHAINED_PAGES | DMA_CAPS_LINKED_LIST |
            (params_.descriptor_bytes << DMA_CAPS_DESC_SIZE_SHIFT) |
            (static_cast<uint32_t>(params_.status_writeback) << DMA_CAPS_WRITEBACK_SHIFT) |
-           (iommu_->present() ? DMA_CAPS_IOMMU : 0);
+           (iommu_->present() ? DMA_CAPS_IOMMU : 0) |
+           (params_.descriptor_next == DescriptorNext::in_slot ? DMA_CAPS_NEXT_IN_SLOT : 0) |
+           (params_.descriptor_app_words << DMA_CAPS_APP_WORDS_SHIFT);
 }
 
 // START on an idle channel begins a walk; ABORT on a busy one stops it.

@@ -46,6 +46,19 @@ const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
                  "{} (0 = one burst)",
                  p.dma.read_refill_bytes, p.dma.buffer_bytes);
          }},
+        // A 16-byte slot has no room for a 64-bit next pointer.
+        {{{"dma.descriptor_next", "dma.descriptor_bytes"},
+          "`dma.descriptor_next: in_slot` needs `dma.descriptor_bytes` 32 or 64"},
+         [](const PlatformParams& p) -> std::string {
+             if (p.dma.descriptor_next == DescriptorNext::appended ||
+                 p.dma.descriptor_bytes != DMA_HW_DESC16_SIZE)
+                 return {};
+             return fmt::format(
+                 "dma.descriptor_next = in_slot puts a 64-bit next pointer inside the slot, "
+                 "which dma.descriptor_bytes = {} has no room for: use 32 or 64, or "
+                 "dma.descriptor_next = appended (24-byte linked descriptors)",
+                 p.dma.descriptor_bytes);
+         }},
         {{{"fault.channel", "dma.channels"},
           "with `fault.kind` other than `none`, `fault.channel` must be below `dma.channels`"},
          [](const PlatformParams& p) -> std::string {

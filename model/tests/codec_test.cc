@@ -11,7 +11,7 @@ namespace {
 dma_hw_error decode_chained(dma_hw_desc d, Descriptor* out) {
     uint8_t bytes[DMA_HW_DESC_SIZE];
     std::memcpy(bytes, &d, sizeof d);
-    return decode_descriptor(DMA_HW_FMT_CHAINED_PAGES, bytes, 0x40, out);
+    return decode_descriptor(layout_of(DMA_HW_FMT_CHAINED_PAGES), bytes, 0x40, out);
 }
 
 TEST(ModelCodec, ChainedDataDescriptorFieldsAreRead) {
@@ -40,7 +40,7 @@ TEST(ModelCodec, ChainSlotWithEndIsBad) {
 
 TEST(ModelCodec, UnknownFlagBitsAreBad) {
     Descriptor d;
-    EXPECT_EQ(decode_chained({0, 0, 8, 0x80, 0, 0}, &d), DMA_ERR_BAD_DESCRIPTOR);
+    EXPECT_EQ(decode_chained({0, 0, 8, 0x100, 0, 0}, &d), DMA_ERR_BAD_DESCRIPTOR);
 }
 
 TEST(ModelCodec, ZeroLengthDataDescriptorIsAnError) {
@@ -53,10 +53,11 @@ TEST(ModelCodec, LinkedListReservedWordMustBeZero) {
     uint8_t bytes[DMA_HW_LL_DESC_SIZE];
     std::memcpy(bytes, &raw, sizeof raw);
     Descriptor d;
-    EXPECT_EQ(decode_descriptor(DMA_HW_FMT_LINKED_LIST, bytes, 0, &d), DMA_ERR_BAD_DESCRIPTOR);
+    EXPECT_EQ(decode_descriptor(layout_of(DMA_HW_FMT_LINKED_LIST), bytes, 0, &d),
+              DMA_ERR_BAD_DESCRIPTOR);
     raw.reserved = 0;
     std::memcpy(bytes, &raw, sizeof raw);
-    ASSERT_EQ(decode_descriptor(DMA_HW_FMT_LINKED_LIST, bytes, 0, &d), DMA_ERR_NONE);
+    ASSERT_EQ(decode_descriptor(layout_of(DMA_HW_FMT_LINKED_LIST), bytes, 0, &d), DMA_ERR_NONE);
     EXPECT_EQ(d.next, 0x100u);
 }
 

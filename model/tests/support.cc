@@ -160,9 +160,14 @@ void put_chained(uint8_t* ram, uint64_t at, unsigned bytes, uint64_t src, uint64
     std::memcpy(ram + at, &d, sizeof d);
 }
 
-void put_linked(uint8_t* ram, uint64_t at, unsigned bytes, uint64_t next, const Seg& s,
+void put_linked(uint8_t* ram, uint64_t at, const dma_hw_layout& layout, uint64_t next, const Seg& s,
                 uint32_t flags) {
-    if (bytes == DMA_HW_DESC16_SIZE) {
+    if (dma_hw_layout_is_ll32(&layout)) {
+        dma_hw_ll_desc32 d{next, s.src, s.dst, s.length, uint16_t(flags), 0};
+        std::memcpy(ram + at, &d, sizeof d);
+        return;
+    }
+    if (layout.slot_bytes == DMA_HW_DESC16_SIZE) {
         dma_hw_ll_desc24 d{
             uint32_t(next), uint32_t(s.src), uint32_t(s.dst), s.length, uint16_t(flags), 0, 0};
         std::memcpy(ram + at, &d, sizeof d);
@@ -172,11 +177,23 @@ void put_linked(uint8_t* ram, uint64_t at, unsigned bytes, uint64_t next, const 
     std::memcpy(ram + at, &d, sizeof d);
 }
 
+dma_hw_layout slot_layout(dma_hw_format f, unsigned descriptor_bytes) {
+    DmaParams p;
+    p.descriptor_bytes = descriptor_bytes;
+    return layout_of(f, p);
+}
+
 }  // namespace
 
 uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
                        const std::vector<uint64_t>& chunks, unsigned descriptor_bytes) {
-    const unsigned size = descriptor_size(DMA_HW_FMT_CHAINED_PAGES, descriptor_bytes);
+    return write_chained(ram, segs, chunks,
+                         slot_layout(DMA_HW_FMT_CHAINED_PAGES, descriptor_bytes));
+}
+
+uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
+                       const std::vector<uint64_t>& chunks, const dma_hw_layout& layout) {
+    const unsigned size = descriptor_stride(layout), slot = layout.slot_bytes;
     std::vector<unsigned> sizes =
         chunk_sizes(static_cast<unsigned>(segs.size()), static_cast<unsigned>(chunks.size()));
     size_t k = 0;
@@ -184,17 +201,21 @@ uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
         uint64_t at = chunks[c];
         for (unsigned i = 0; i < sizes[c]; ++i, ++k, at += size) {
             uint32_t flags = segs[k].flags | (k + 1 == segs.size() ? DMA_DESC_END : 0);
-            put_chained(ram, at, descriptor_bytes, segs[k].src, segs[k].dst, segs[k].length, flags);
+            put_chained(ram, at, slot, segs[k].src, segs[k].dst, segs[k].length, flags);
         }
-        if (c + 1 < chunks.size())
-            put_chained(ram, at, descriptor_bytes, chunks[c + 1], 0, 0, DMA_DESC_CHAIN);
+        if (c + 1 < chunks.size()) put_chained(ram, at, slot, chunks[c + 1], 0, 0, DMA_DESC_CHAIN);
     }
     return chunks[0];
 }
 
 uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
                       const std::vector<uint64_t>& chunks, unsigned descriptor_bytes) {
-    const unsigned size = descriptor_size(DMA_HW_FMT_LINKED_LIST, descriptor_bytes);
+    return write_linked(ram, segs, chunks, slot_layout(DMA_HW_FMT_LINKED_LIST, descriptor_bytes));
+}
+
+uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
+                      const std::vector<uint64_t>& chunks, const dma_hw_layout& layout) {
+    const unsigned size = descriptor_stride(layout);
     std::vector<unsigned> sizes =
         chunk_sizes(static_cast<unsigned>(segs.size()), static_cast<unsigned>(chunks.size()));
     std::vector<uint64_t> addr;
@@ -207,7 +228,7 @@ uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
             bool chunk_end = i + 1 == sizes[c] && !last;
             uint32_t flags =
                 segs[k].flags | (last ? DMA_DESC_END : 0) | (chunk_end ? DMA_DESC_CHAIN : 0);
-            put_linked(ram, addr[k], descriptor_bytes, last ? 0 : addr[k + 1], segs[k], flags);
+            put_linked(ram, addr[k], layout, last ? 0 : addr[k + 1], segs[k], flags);
         }
     }
     return chunks[0];

@@ -135,6 +135,11 @@ uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
 uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
                       const std::vector<uint64_t>& chunks,
                       unsigned descriptor_bytes = DMA_HW_DESC_SIZE);
+/// The same, in any layout (next inside the slot, APP words left 0).
+uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
+                       const std::vector<uint64_t>& chunks, const dma_hw_layout& layout);
+uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
+                      const std::vector<uint64_t>& chunks, const dma_hw_layout& layout);
 
 /// A radix tree of page tables in simulated memory, as iommu_hw.h lays it out
 /// (written here independently of sglist's IOMMU layer).

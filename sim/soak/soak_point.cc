@@ -153,6 +153,15 @@ bool valid(const Point& p) {
     }
 }
 
+// The S2MM write path and the descriptor layouts.
+void write_path(Draw& d, Builder& b) {
+    b.set("dma.stream_write_policy", spelling("dma.stream_write_policy", d.uniform(0, 2)));
+    b.set("dma.stream_write_latency_cycles", d.chance(0.5) ? 0 : d.log_uniform(1, 64));
+    b.set("workload.deburst", d.chance(0.2) ? "true" : "false");
+    b.set("dma.descriptor_next", spelling("dma.descriptor_next", d.chance(0.5) ? 0 : 1));
+    b.set("dma.descriptor_app_words", d.chance(0.5) ? 0 : d.uniform(1, 5));
+}
+
 }  // namespace
 
 // Values are drawn key by key within each key's range, with no rule across
@@ -169,6 +178,7 @@ Point generate_point(uint64_t seed) {
         interrupts(d, b);
         link(d, b);
         iommu(d, b);
+        write_path(d, b);
         if (valid(b.p)) return b.p;
     }
     throw std::logic_error(fmt::format("soak seed {}: no valid point in 10000 draws", seed));

@@ -77,7 +77,8 @@ uint64_t descriptor_reads(const dmasim::tb::SimConfig& config) {
     const bool burst = dma.descriptor_fetch == dmasim::model::DescriptorFetch::burst &&
                        format == DMA_HW_FMT_CHAINED_PAGES;
     const uint64_t per_read = burst ? std::max(1u, dma.descriptor_prefetch) : 1;
-    const uint64_t per_page = PAGE_SIZE / dmasim_desc_size(format, dma.descriptor_bytes);
+    const dma_hw_layout layout = dmasim::model::layout_of(format, dma);
+    const uint64_t per_page = PAGE_SIZE / dma_hw_layout_stride(&layout);
     const auto entries = static_cast<unsigned>(w.entries);
     const auto depth = static_cast<unsigned>(w.chain_depth);
     uint64_t reads = 0;

@@ -55,11 +55,15 @@ void edit_as(void* slot, Field f, uint64_t value) {
     }
 }
 
-// The 64-byte layouts start with the 32/48-byte ones.
+// The 64-byte layouts start with the 32/48-byte ones; the 32-byte in-slot
+// linked layout is its own.
 void edit(dmasim_xfer& x, unsigned chunk, unsigned slot, Field f, uint64_t value) {
     void* p = dmasim_xfer_desc(&x, chunk, slot);
     const bool compact = x.spec.desc_bytes == DMA_HW_DESC16_SIZE;
-    if (linked(x))
+    const dma_hw_layout layout = dmasim_desc_layout(&x.spec);
+    if (dma_hw_layout_is_ll32(&layout))
+        edit_as<dma_hw_ll_desc32>(p, f, value);
+    else if (linked(x))
         compact ? edit_as<dma_hw_ll_desc24>(p, f, value) : edit_as<dma_hw_ll_desc>(p, f, value);
     else
         compact ? edit_as<dma_hw_desc16>(p, f, value) : edit_as<dma_hw_desc>(p, f, value);

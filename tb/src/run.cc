@@ -143,7 +143,7 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     // Checked before elaboration: under AddressSanitizer an exception after
     // sc_start() is misreported (SystemC's coroutines hide the stack bounds).
     const dmasim_load_spec spec = make_load_spec(resolved.workload, resolved.descriptor_format,
-                                                 resolved.platform.dma.descriptor_bytes);
+                                                 resolved.platform.dma);
     if (std::string why = fit_error(resolved.workload, spec, resolved.memory_size_mib);
         !why.empty())
         throw ConfigError(why);

@@ -153,7 +153,7 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
         stop_scenario(true,
                       fmt::format("scenario {}: {}", scenario_.name, problems.front().message));
     const dmasim_load_spec spec =
-        make_load_spec(w, config_.descriptor_format, config_.platform.dma.descriptor_bytes);
+        make_load_spec(w, config_.descriptor_format, config_.platform.dma);
     if (std::string why = fit_error(w, spec, config_.memory_size_mib); !why.empty())
         stop_scenario(true, why);
     dmasim_xfer* x = nullptr;

@@ -85,8 +85,7 @@ const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
                  "memory.size_mib <= {} or dma.descriptor_bytes = 32 or 64",
                  c.memory_size_mib, kCompactMemoryMib);
          }},
-        {{{"fault.kind", "iommu.enabled"},
-          "`fault.kind: translation` needs `iommu.enabled: true`"},
+        {{{"fault.kind", "iommu.enabled"}, "`fault.kind: translation` needs `iommu.enabled: true`"},
          [](const SimConfig& c) -> std::string {
              if (c.platform.dma.fault.kind != model::FaultKind::translation ||
                  c.platform.iommu.enabled)
@@ -99,8 +98,7 @@ const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
           "twice for `mem_to_mem`) and descriptor chunks must fit in `memory.size_mib`, "
           "counted in page frames as the driver allocates them"},
          [](const SimConfig& c) -> std::string {
-             const uint64_t pages =
-                 list_pages(c.workload, c.descriptor_format, c.platform.dma.descriptor_bytes);
+             const uint64_t pages = list_pages(c.workload, c.descriptor_format, c.platform.dma);
              const uint64_t available = (c.memory_size_mib << 20) / PAGE_SIZE;
              if (pages <= available) return {};
              return fmt::format(

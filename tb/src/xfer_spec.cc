@@ -9,8 +9,8 @@
 
 namespace dmasim::tb {
 
-uint64_t list_pages(const WorkloadConfig& w, dma_hw_format format, unsigned descriptor_bytes) {
-    const dmasim_load_spec spec = make_load_spec(w, format, descriptor_bytes);
+uint64_t list_pages(const WorkloadConfig& w, dma_hw_format format, const model::DmaParams& dma) {
+    const dmasim_load_spec spec = make_load_spec(w, format, dma);
     return dmasim_load_pages_needed(&spec);
 }
 
@@ -62,14 +62,18 @@ std::string iova_fit_error(const SimConfig& config, const std::vector<WorkloadCo
 }
 
 dmasim_load_spec make_load_spec(const WorkloadConfig& w, dma_hw_format format,
-                                unsigned descriptor_bytes) {
+                                const model::DmaParams& dma) {
     dmasim_load_spec spec{};
     spec.xfer.dir = w.direction;
     spec.xfer.format = format;
     spec.xfer.entries = static_cast<unsigned>(w.entries);
     spec.xfer.chain_depth = static_cast<unsigned>(w.chain_depth);
-    spec.xfer.desc_bytes = descriptor_bytes;
+    const dma_hw_layout layout = model::layout_of(format, dma);
+    spec.xfer.desc_bytes = layout.slot_bytes;
+    spec.xfer.next_in_slot = layout.next_in_slot;
+    spec.xfer.app_words = layout.app_words;
     spec.xfer.irq_per_desc = w.irq_per_descriptor;
+    spec.xfer.deburst = w.deburst;
     spec.seg.dist = w.distribution;
     spec.seg.bytes = w.segment_bytes;
     spec.seg.min = w.segment_bytes_min;

@@ -11,7 +11,7 @@ namespace dmasim::tb {
 
 /// Page frames the driver will allocate for `w`'s buffers and descriptor
 /// chunks (the list must be valid: tb::validate(w) is empty).
-uint64_t list_pages(const WorkloadConfig& w, dma_hw_format format, unsigned descriptor_bytes);
+uint64_t list_pages(const WorkloadConfig& w, dma_hw_format format, const model::DmaParams& dma);
 
 /// Why the list `spec` (built from `w`) does not fit in the simulated
 /// memory free now (other lists may hold some), naming the sizes; empty if
@@ -33,8 +33,8 @@ IovaWindow iova_window(unsigned levels);
 std::string iova_fit_error(const SimConfig& config, const std::vector<WorkloadConfig>& lists);
 
 /// Converts a valid `w` (tb::validate(w) is empty) for the workload
-/// library; `descriptor_bytes` is dma.descriptor_bytes (it sizes the chunks).
+/// library; the descriptor layout keys of `dma` size the chunks.
 dmasim_load_spec make_load_spec(const WorkloadConfig& w, dma_hw_format format,
-                                unsigned descriptor_bytes = DMA_HW_DESC_SIZE);
+                                const model::DmaParams& dma = {});
 
 }  // namespace dmasim::tb

@@ -36,13 +36,14 @@ protected:
     }
     void TearDown() override { sim_mem_exit(); }
 
-    dmasim_xfer* prep(dma_hw_direction dir, dma_hw_format format, unsigned entries,
-                      unsigned depth) {
+    dmasim_xfer* prep(dma_hw_direction dir, dma_hw_format format, unsigned entries, unsigned depth,
+                      bool deburst = false) {
         dmasim_load_spec spec{};
         spec.xfer.dir = dir;
         spec.xfer.format = format;
         spec.xfer.entries = entries;
         spec.xfer.chain_depth = depth;
+        spec.xfer.deburst = deburst;
         spec.seg.dist = DMASIM_SEG_FIXED;
         spec.seg.bytes = 1001;
         spec.seg.offset = 13;
@@ -108,6 +109,45 @@ TEST_F(DriverMemory, LinkedListDescriptorsPointToTheirSuccessor) {
     }
     EXPECT_EQ(descs[36]->flags, DMA_DESC_END);
     EXPECT_EQ(descs[36]->reserved, 0u);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
+}
+
+// workload.deburst: every data descriptor asks for one-beat bursts; a
+// chain slot only links (its flags stay CHAIN alone).
+TEST_F(DriverMemory, DeburstMarksEveryDataDescriptorAndNoChainSlot) {
+    dmasim_xfer* x = prep(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, 7, 2, true);
+    ASSERT_NE(x, nullptr);
+    for (unsigned c = 0; c < 2; ++c) {
+        for (unsigned s = 0; s < x->chunks[c].nr_desc; ++s) {
+            auto* d = static_cast<dma_hw_desc*>(dmasim_xfer_desc(x, c, s));
+            EXPECT_TRUE(d->flags & DMA_DESC_DEBURST) << "chunk " << c << " slot " << s;
+        }
+    }
+    auto* link = static_cast<dma_hw_desc*>(dmasim_xfer_desc(x, 0, x->chunks[0].nr_desc));
+    EXPECT_EQ(link->flags, DMA_DESC_CHAIN);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
+}
+
+// A controller whose CAPS report 32-byte in-slot linked descriptors with
+// five APP words (AXI DMA's BDs): descriptors 0x40 apart, each naming its
+// successor in the first 8 bytes, the APP words left at 0.
+TEST_F(DriverMemory, InSlotLinkedDescriptorsWithAppWordsSitAtSixtyFourBytes) {
+    dd_.desc_bytes = 32;
+    dd_.next_in_slot = 1;
+    dd_.app_words = 5;
+    dmasim_xfer* x = prep(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST, 9, 1);
+    ASSERT_NE(x, nullptr);
+    const auto src = dma_addresses(&x->src);
+    for (unsigned k = 0; k < 9; ++k) {
+        EXPECT_EQ(dmasim_xfer_desc_bus(x, 0, k), x->chunks[0].bus + uint64_t(k) * 64);
+        auto* d = static_cast<dma_hw_ll_desc32*>(dmasim_xfer_desc(x, 0, k));
+        EXPECT_EQ(d->next, k + 1 < 9 ? dmasim_xfer_desc_bus(x, 0, k + 1) : 0u);
+        EXPECT_EQ(d->src, src[k]);
+        EXPECT_EQ(d->length, 1001u);
+        EXPECT_EQ(d->flags, k == 8 ? DMA_DESC_END : 0u);
+        const auto* app = reinterpret_cast<const uint32_t*>(d + 1);
+        for (unsigned w = 0; w < 5; ++w) EXPECT_EQ(app[w], 0u);
+    }
     dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
 }
 

@@ -45,14 +45,38 @@ TEST(ChunkLayout, LinkedListSlotsAreDataDescriptorsOnly) {
     EXPECT_EQ(dmasim_chunk_slots(DMA_HW_FMT_LINKED_LIST, 37, 3, 2), 12u);
 }
 
+unsigned stride(dma_hw_format format, unsigned slot, int next_in_slot = 0, unsigned app = 0) {
+    dmasim_xfer_spec spec{};
+    spec.format = format;
+    spec.desc_bytes = slot;
+    spec.next_in_slot = next_in_slot;
+    spec.app_words = app;
+    return dmasim_desc_stride(&spec);
+}
+
 TEST(ChunkLayout, DescriptorSizesFollowTheFormat) {
-    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_CHAINED_PAGES, 0), DMA_HW_DESC_SIZE);
-    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_LINKED_LIST, 0), DMA_HW_LL_DESC_SIZE);
+    EXPECT_EQ(stride(DMA_HW_FMT_CHAINED_PAGES, 0), DMA_HW_DESC_SIZE);
+    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 0), DMA_HW_LL_DESC_SIZE);
     // Each linked_list size is its chained_pages slot plus the next pointer.
-    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_CHAINED_PAGES, 16), 16u);
-    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_LINKED_LIST, 16), 16u + 8u);
-    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_CHAINED_PAGES, 64), 64u);
-    EXPECT_EQ(dmasim_desc_size(DMA_HW_FMT_LINKED_LIST, 64), 64u + 16u);
+    EXPECT_EQ(stride(DMA_HW_FMT_CHAINED_PAGES, 16), 16u);
+    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 16), 16u + 8u);
+    EXPECT_EQ(stride(DMA_HW_FMT_CHAINED_PAGES, 64), 64u);
+    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 64), 64u + 16u);
+}
+
+TEST(ChunkLayout, NextInsideTheSlotKeepsTheSlotSize) {
+    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 32, 1), 32u);
+    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 64, 1), 64u);
+    // chained_pages slots hold no next pointer: nothing changes.
+    EXPECT_EQ(stride(DMA_HW_FMT_CHAINED_PAGES, 32, 1), 32u);
+}
+
+// PG021: 8 words + APP0..APP4 = 52 bytes, BDs at 0x40 alignment.
+TEST(ChunkLayout, AppWordsRoundTheStrideUpToSixtyFourBytes) {
+    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 32, 1, 5), 64u);    // 32 + 20 = 52
+    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 32, 0, 1), 64u);    // 48 + 4 = 52
+    EXPECT_EQ(stride(DMA_HW_FMT_LINKED_LIST, 64, 0, 1), 128u);   // 80 + 4 = 84
+    EXPECT_EQ(stride(DMA_HW_FMT_CHAINED_PAGES, 16, 0, 1), 64u);  // 16 + 4 = 20
 }
 
 dmasim_seg_spec seg(dmasim_seg_dist dist, uint64_t bytes, uint64_t min, uint64_t max,

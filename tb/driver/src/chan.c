@@ -75,6 +75,9 @@ int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
 	dd->nr_channels = caps & DMA_CAPS_CHANNELS_MASK;
 	dd->desc_bytes =
 		(caps & DMA_CAPS_DESC_SIZE_MASK) >> DMA_CAPS_DESC_SIZE_SHIFT;
+	dd->next_in_slot = (caps & DMA_CAPS_NEXT_IN_SLOT) != 0;
+	dd->app_words =
+		(caps & DMA_CAPS_APP_WORDS_MASK) >> DMA_CAPS_APP_WORDS_SHIFT;
 	dd->writeback = (enum dma_hw_writeback)(
 		(caps & DMA_CAPS_WRITEBACK_MASK) >> DMA_CAPS_WRITEBACK_SHIFT);
 	/* Compact descriptors hold 32-bit addresses. */

@@ -38,8 +38,7 @@ void *dmasim_xfer_desc(struct dmasim_xfer *x, unsigned int chunk,
 {
 	char *base = page_address(x->chunks[chunk].page);
 
-	return base + (size_t)slot * dmasim_desc_size(x->spec.format,
-						      x->spec.desc_bytes);
+	return base + (size_t)slot * dmasim_desc_stride(&x->spec);
 }
 
 /**
@@ -54,8 +53,7 @@ uint64_t dmasim_xfer_desc_bus(const struct dmasim_xfer *x, unsigned int chunk,
 			      unsigned int slot)
 {
 	return x->chunks[chunk].bus +
-	       (uint64_t)slot *
-		       dmasim_desc_size(x->spec.format, x->spec.desc_bytes);
+	       (uint64_t)slot * dmasim_desc_stride(&x->spec);
 }
 
 /**
@@ -113,9 +111,8 @@ int dmasim_alloc_descriptors(struct device *dev, struct dmasim_xfer *x)
 		c = &x->chunks[i];
 		slots = dmasim_chunk_slots(x->spec.format, x->spec.entries,
 					   depth, i);
-		c->order = get_order(
-			(uint64_t)slots *
-			dmasim_desc_size(x->spec.format, x->spec.desc_bytes));
+		c->order = get_order((uint64_t)slots *
+				     dmasim_desc_stride(&x->spec));
 		c->page = alloc_pages(GFP_KERNEL, c->order);
 		if (!c->page)
 			return -ENOMEM;
@@ -140,7 +137,7 @@ int dmasim_alloc_descriptors(struct device *dev, struct dmasim_xfer *x)
  */
 static void layout_chunks(struct dmasim_xfer *x, unsigned int entries)
 {
-	size_t size = dmasim_desc_size(x->spec.format, x->spec.desc_bytes);
+	size_t size = dmasim_desc_stride(&x->spec);
 	struct dmasim_chunk *c;
 	unsigned int i, slots;
 
@@ -180,17 +177,23 @@ static int cursor_is_last(const struct dmasim_xfer *x,
 	} while (0)
 
 /* Writes @d into a slot in the layout the controller reports (CAPS); the
- * 64-byte layouts are the 32/48-byte ones plus ignored bytes left at 0. */
+ * 64-byte layouts are the 32/48-byte ones plus ignored bytes left at 0,
+ * and so are the APP words. */
 static void store(const struct dmasim_xfer *x, void *slot,
 		  const struct desc_data *d)
 {
+	struct dma_hw_layout layout = dmasim_desc_layout(&x->spec);
 	int compact = x->spec.desc_bytes == DMA_HW_DESC16_SIZE;
+	struct dma_hw_ll_desc32 *l32 = slot;
 	struct dma_hw_ll_desc24 *l16 = slot;
 	struct dma_hw_ll_desc *l = slot;
 	struct dma_hw_desc16 *c16 = slot;
 	struct dma_hw_desc *c = slot;
 
-	if (x->spec.format == DMA_HW_FMT_LINKED_LIST && compact) {
+	if (dma_hw_layout_is_ll32(&layout)) {
+		STORE_FIELDS(l32, d);
+		l32->next = d->next;
+	} else if (x->spec.format == DMA_HW_FMT_LINKED_LIST && compact) {
 		STORE_FIELDS(l16, d);
 		l16->next = (uint32_t)d->next;
 	} else if (x->spec.format == DMA_HW_FMT_LINKED_LIST) {
@@ -283,6 +286,8 @@ static int fill_descriptors(struct dmasim_xfer *x)
 		d.flags = cursor_is_last(x, &cur) ? DMA_DESC_END : 0;
 		if (x->spec.irq_per_desc)
 			d.flags |= DMA_DESC_IRQ;
+		if (x->spec.deburst)
+			d.flags |= DMA_DESC_DEBURST;
 		if (x->spec.format == DMA_HW_FMT_LINKED_LIST)
 			ret = write_linked(x, &cur, &d);
 		else

@@ -49,20 +49,39 @@ unsigned int dmasim_chunk_slots(enum dma_hw_format format, unsigned int entries,
 }
 
 /**
- * dmasim_desc_size - bytes of one descriptor
- * @format: descriptor format
- * @desc_bytes: chained_pages slot size from CAPS: 16, 32 or 64 (0 = 32)
+ * dmasim_desc_layout - the descriptor layout a transfer is written in
+ * @spec: transfer spec whose layout fields came from CAPS
  *
- * A linked_list descriptor adds its next pointer to the slot's layout.
- *
- * Return: DMA_HW_DESC16_SIZE, DMA_HW_DESC_SIZE or DMA_HW_DESC64_SIZE for
- * chained_pages; DMA_HW_LL_DESC24_SIZE, DMA_HW_LL_DESC_SIZE or
- * DMA_HW_LL_DESC80_SIZE for linked_list.
+ * Return: format, slot size (0 means 32), next pointer placement and APP
+ * words, as dma_hw.h's layout functions take them.
  */
-unsigned int dmasim_desc_size(enum dma_hw_format format,
-			      unsigned int desc_bytes)
+struct dma_hw_layout dmasim_desc_layout(const struct dmasim_xfer_spec *spec)
 {
-	return dma_hw_desc_size(format, desc_bytes);
+	struct dma_hw_layout l = {
+		spec->format,
+		spec->desc_bytes ? spec->desc_bytes : DMA_HW_DESC_SIZE,
+		spec->next_in_slot,
+		spec->app_words,
+	};
+
+	return l;
+}
+
+/**
+ * dmasim_desc_stride - bytes from one descriptor to the next in a chunk
+ * @spec: transfer spec
+ *
+ * A linked_list descriptor adds its next pointer to the slot's layout
+ * (24, 48, 80 bytes) unless it sits inside the slot (32, 64); APP words
+ * follow the fields and round the stride up to DMA_HW_APP_ALIGN.
+ *
+ * Return: dma_hw_layout_stride() of the spec's layout.
+ */
+unsigned int dmasim_desc_stride(const struct dmasim_xfer_spec *spec)
+{
+	struct dma_hw_layout l = dmasim_desc_layout(spec);
+
+	return dma_hw_layout_stride(&l);
 }
 
 /**
@@ -80,9 +99,7 @@ uint64_t dmasim_desc_pages_needed(const struct dmasim_xfer_spec *spec)
 	for (i = 0; i < spec->chain_depth; i++) {
 		slots = dmasim_chunk_slots(spec->format, spec->entries,
 					   spec->chain_depth, i);
-		pages += 1ull << get_order(slots *
-					   dmasim_desc_size(spec->format,
-							    spec->desc_bytes));
+		pages += 1ull << get_order(slots * dmasim_desc_stride(spec));
 	}
 	return pages;
 }

@@ -94,6 +94,8 @@ int dmasim_xfer_alloc(struct dmasim_dev *dd,
 	x->spec = *spec;
 	/* The hardware decides the layout the descriptors are written in. */
 	x->spec.desc_bytes = dd->desc_bytes;
+	x->spec.next_in_slot = dd->next_in_slot;
+	x->spec.app_words = dd->app_words;
 	ret = dmasim_alloc_descriptors(dd->dev, x);
 	if (ret) {
 		dmasim_xfer_unmap(dd, x);

@@ -45,6 +45,9 @@
 #define DMA_CAPS_WRITEBACK_SHIFT 24         /* bits 25:24: enum dma_hw_writeback */
 #define DMA_CAPS_WRITEBACK_MASK  0x03000000u
 #define DMA_CAPS_IOMMU           0x04000000u /* bit 26: an IOMMU translates DMA accesses */
+#define DMA_CAPS_NEXT_IN_SLOT    0x08000000u /* bit 27: linked_list next inside the slot (32/64 B) */
+#define DMA_CAPS_APP_WORDS_SHIFT 28          /* bits 30:28: APP words per descriptor, 0..5 */
+#define DMA_CAPS_APP_WORDS_MASK  0x70000000u
 
 #define DMA_MAX_CHANNELS 16
 
@@ -112,7 +115,11 @@ enum dma_hw_error {
                                       descriptor lies in another chunk (counted
                                       as a chain link, no other effect) */
 #define DMA_DESC_IRQ   0x00000004u /* raise the channel interrupt when done */
-#define DMA_DESC_FLAGS_VALID (DMA_DESC_END | DMA_DESC_CHAIN | DMA_DESC_IRQ)
+#define DMA_DESC_DEBURST 0x00000080u /* data descriptor: move it in one-beat
+                                        bursts (iDMA desc64 flags bit 7,
+                                        reduce_len); ignored on a chain slot */
+#define DMA_DESC_FLAGS_VALID \
+	(DMA_DESC_END | DMA_DESC_CHAIN | DMA_DESC_IRQ | DMA_DESC_DEBURST)
 
 /* Descriptor status write-back word. */
 #define DMA_DESC_STATUS_DONE      0x00000001u
@@ -183,12 +190,40 @@ struct dma_hw_ll_desc80 {
 	uint64_t user[4];        /* 0x30 ignored by hardware */
 };
 
+/*
+ * linked_list with the next pointer inside the slot (CAPS.NEXT_IN_SLOT,
+ * dma.descriptor_next: in_slot), as AXI DMA and CDMA lay out their 32-byte
+ * BDs: 32 bytes with a 16-bit flags and status word (no bytes_done), or
+ * the 48-byte layout in a 64-byte slot.
+ */
+struct dma_hw_ll_desc32 {
+	uint64_t next;   /* 0x00 */
+	uint64_t src;    /* 0x08 */
+	uint64_t dst;    /* 0x10 */
+	uint32_t length; /* 0x18 */
+	uint16_t flags;  /* 0x1C DMA_DESC_* */
+	uint16_t status; /* 0x1E written back: DONE | error << 8 */
+};
+
+struct dma_hw_ll_desc64 {
+	struct dma_hw_ll_desc d; /* 0x00 */
+	uint64_t user[2];        /* 0x30 ignored by hardware */
+};
+
 #define DMA_HW_DESC_SIZE       32u
 #define DMA_HW_DESC16_SIZE     16u
 #define DMA_HW_DESC64_SIZE     64u
 #define DMA_HW_LL_DESC_SIZE    48u
 #define DMA_HW_LL_DESC24_SIZE  24u
 #define DMA_HW_LL_DESC80_SIZE  80u
+#define DMA_HW_LL_DESC32_SIZE  32u
+#define DMA_HW_LL_DESC64_SIZE  64u
+
+/* APP words (PG021's APP0..APP4): up to 5 32-bit words after a
+ * descriptor's fields, read with it; with any, descriptors sit at 0x40
+ * alignment (PG021: 52-byte BDs at 0x40). */
+#define DMA_HW_MAX_APP_WORDS 5u
+#define DMA_HW_APP_ALIGN     0x40u
 
 /* Bytes of one descriptor: the chained_pages slot size @slot_bytes (16, 32
  * or 64, from CAPS; anything else means 32), or for linked_list that
@@ -207,6 +242,56 @@ static inline uint32_t dma_hw_desc_size(enum dma_hw_format format, uint32_t slot
 	}
 }
 
+/* How one controller build lays out descriptors (CAPS bits 30:16). */
+struct dma_hw_layout {
+	enum dma_hw_format format;
+	uint32_t slot_bytes;   /* 16, 32 or 64 (CAPS bits 23:16) */
+	int next_in_slot;      /* CAPS.NEXT_IN_SLOT: linked_list next inside a 32/64 B slot */
+	uint32_t app_words;    /* 0..DMA_HW_MAX_APP_WORDS */
+};
+
+/* Whether descriptors are linked_list ones with their next pointer inside
+ * a 32 or 64-byte slot. */
+static inline int dma_hw_layout_in_slot(const struct dma_hw_layout *l)
+{
+	return l->format == DMA_HW_FMT_LINKED_LIST && l->next_in_slot &&
+	       l->slot_bytes != DMA_HW_DESC16_SIZE;
+}
+
+/* Whether descriptors are struct dma_hw_ll_desc32. */
+static inline int dma_hw_layout_is_ll32(const struct dma_hw_layout *l)
+{
+	return dma_hw_layout_in_slot(l) && l->slot_bytes != DMA_HW_DESC64_SIZE;
+}
+
+/* Bytes of a descriptor's fields: dma_hw_desc_size(), or the slot itself
+ * for a linked_list descriptor with its next pointer inside. */
+static inline uint32_t dma_hw_layout_fields(const struct dma_hw_layout *l)
+{
+	if (dma_hw_layout_is_ll32(l))
+		return DMA_HW_LL_DESC32_SIZE;
+	if (dma_hw_layout_in_slot(l))
+		return DMA_HW_LL_DESC64_SIZE;
+	return dma_hw_desc_size(l->format, l->slot_bytes);
+}
+
+/* Bytes the controller reads for one descriptor: its fields and APP words. */
+static inline uint32_t dma_hw_layout_read(const struct dma_hw_layout *l)
+{
+	return dma_hw_layout_fields(l) + 4u * l->app_words;
+}
+
+/* Distance between consecutive descriptors of a chunk: the bytes read,
+ * rounded up to DMA_HW_APP_ALIGN when there are APP words. */
+static inline uint32_t dma_hw_layout_stride(const struct dma_hw_layout *l)
+{
+	uint32_t read = dma_hw_layout_read(l);
+
+	if (!l->app_words)
+		return read;
+	return (read + DMA_HW_APP_ALIGN - 1) / DMA_HW_APP_ALIGN * DMA_HW_APP_ALIGN;
+}
+
 #ifdef __cplusplus
 #define DMA_HW_STATIC_ASSERT static_assert
 #else
@@ -218,6 +303,8 @@ DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_desc64) == DMA_HW_DESC64_SIZE, "64-byt
 DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_ll_desc) == DMA_HW_LL_DESC_SIZE, "linked_list descriptor layout");
 DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_ll_desc24) == DMA_HW_LL_DESC24_SIZE, "compact linked_list layout");
 DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_ll_desc80) == DMA_HW_LL_DESC80_SIZE, "80-byte linked_list layout");
+DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_ll_desc32) == DMA_HW_LL_DESC32_SIZE, "32-byte in-slot linked_list layout");
+DMA_HW_STATIC_ASSERT(sizeof(struct dma_hw_ll_desc64) == DMA_HW_LL_DESC64_SIZE, "64-byte in-slot linked_list layout");
 #undef DMA_HW_STATIC_ASSERT
 
 #endif /* DMASIM_HW_DMA_HW_H */

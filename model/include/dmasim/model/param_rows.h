@@ -87,6 +87,15 @@
     X(WritePolicy, write_policy, WritePolicy::cut_through, "dma.write_policy", "",                  \
       choices(kWritePolicies),                                                                     \
       "Writes start as read data arrives, or only once a whole segment is buffered")               \
+    X(StreamWritePolicy, stream_write_policy, StreamWritePolicy::same, "dma.stream_write_policy", \
+      "", choices(kStreamWritePolicies),                                                           \
+      "Write policy of device-to-memory (S2MM) writes: the same as dma.write_policy, or their "    \
+      "own (PG022 Table 1: store-and-forward is an S2MM option)")                                  \
+    X(unsigned, stream_write_latency_cycles, 0, "dma.stream_write_latency_cycles", "cycles",        \
+      (IntRange{0, kMaxCycles}),                                                                   \
+      "Device-to-memory (S2MM) writes: cycles from the write policy letting a write go to its "    \
+      "issue, a pipeline stage paid once per stream (PG021 Table 1: tvalid to awvalid 39 = 1 + "   \
+      "38)")                                                                                       \
     X(bool, descriptor_overlap, true, "dma.descriptor_overlap", "", BoolValues{},                   \
       "Next descriptor may start before the previous one completes")                               \
     X(unsigned, descriptor_setup_cycles, 2, "dma.descriptor_setup_cycles", "cycles",                \
@@ -113,6 +122,15 @@
     X(unsigned, descriptor_bytes, 32, "dma.descriptor_bytes", "bytes", (IntRange{16, 64, true}),    \
       "Descriptor slot size: 16 (compact, 32-bit addresses), 32 or 64 (32 ignored padding "        \
       "bytes); linked_list adds its next pointer (24, 48, 80)")                                    \
+    X(DescriptorNext, descriptor_next, DescriptorNext::appended, "dma.descriptor_next", "",         \
+      choices(kDescriptorNexts),                                                                   \
+      "linked_list: next pointer appended to the slot's layout (24, 48, 80 B) or inside a 32 or "  \
+      "64-byte slot, as AXI DMA's and CDMA's 32-byte BDs (PG021, PG034)")                          \
+    X(unsigned, descriptor_app_words, 0, "dma.descriptor_app_words", "words",                       \
+      (IntRange{0, DMA_HW_MAX_APP_WORDS}),                                                         \
+      "32-bit APP words read with every descriptor after its fields (AXI DMA's APP0..APP4 with "   \
+      "the control/status stream, PG021), and written back with the status in dev_to_mem "        \
+      "(S2MM); with any, descriptors sit 0x40-aligned")                                            \
     X(unsigned, read_refill_bytes, 0, "dma.read_refill_bytes", "bytes", (IntRange{0, 1u << 24}),    \
       "Reads wait until this much buffer space is free, then fill it; 0 = one burst, each read "   \
       "waits only for its own space")                                                              \

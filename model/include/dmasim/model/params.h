@@ -20,7 +20,13 @@
 namespace dmasim::model {
 
 enum class WritePolicy { cut_through, store_and_forward };
+/// Write policy of device-to-memory (S2MM) writes: `same` as write_policy,
+/// or its own (PG022's DataMover makes store-and-forward an S2MM option).
+enum class StreamWritePolicy { same, cut_through, store_and_forward };
 enum class DescriptorFetch { burst, word };
+/// Where a linked_list descriptor keeps its next pointer: appended to the
+/// slot's layout (24, 48, 80 B) or inside a 32/64-byte slot (AXI DMA's BDs).
+enum class DescriptorNext { appended, in_slot };
 /// What the DMA engine's master port reaches host memory through.
 enum class BusKind { axi, pcie };
 /// translation is not injected by the model: the testbench's driver
@@ -30,6 +36,12 @@ enum class FaultKind { none, descriptor, data, translation };
 /// How each enum parameter is spelled in a configuration.
 inline constexpr Spelling<WritePolicy> kWritePolicies[] = {
     {"cut_through", WritePolicy::cut_through}, {"store_and_forward", WritePolicy::store_and_forward}};
+inline constexpr Spelling<StreamWritePolicy> kStreamWritePolicies[] = {
+    {"same", StreamWritePolicy::same},
+    {"cut_through", StreamWritePolicy::cut_through},
+    {"store_and_forward", StreamWritePolicy::store_and_forward}};
+inline constexpr Spelling<DescriptorNext> kDescriptorNexts[] = {
+    {"appended", DescriptorNext::appended}, {"in_slot", DescriptorNext::in_slot}};
 inline constexpr Spelling<DescriptorFetch> kDescriptorFetches[] = {
     {"burst", DescriptorFetch::burst}, {"word", DescriptorFetch::word}};
 inline constexpr Spelling<BusKind> kBusKinds[] = {{"axi", BusKind::axi}, {"pcie", BusKind::pcie}};
@@ -86,6 +98,13 @@ struct DmaParams {
     /// whose payload nobody checks
     bool move_payload = true;
 };
+
+/// The layout of descriptors in format `f` on a controller built with
+/// `dma` (what CAPS reports to the driver).
+inline dma_hw_layout layout_of(dma_hw_format f, const DmaParams& dma = {}) {
+    return {f, dma.descriptor_bytes, dma.descriptor_next == DescriptorNext::in_slot ? 1 : 0,
+            dma.descriptor_app_words};
+}
 
 struct DeviceParams {
     DMASIM_DEVICE_PARAMS(DMASIM_PARAM_FIELD)

@@ -60,4 +60,7 @@
       "fragments (32 KiB blocks placed by memory.placement)")                                      \
     X(bool, irq_per_descriptor, false, "workload.irq_per_descriptor", "", model::BoolValues{},       \
       "Every data descriptor asks for an interrupt (DMA_DESC_IRQ), coalesced by "                  \
-      "dma.irq_coalesce_*; false: one interrupt when the channel stops")
+      "dma.irq_coalesce_*; false: one interrupt when the channel stops")                           \
+    X(bool, deburst, false, "workload.deburst", "", model::BoolValues{},                           \
+      "Every data descriptor carries DMA_DESC_DEBURST (flags bit 7, iDMA's reduce_len): the "      \
+      "engine moves it in one-beat bursts")

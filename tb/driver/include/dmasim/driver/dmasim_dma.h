@@ -34,9 +34,15 @@ struct dmasim_xfer_spec {
 	 * dmasim_xfer_alloc() replaces it with what the controller reports in
 	 * CAPS */
 	unsigned int desc_bytes;
+	/* linked_list next inside the 32/64-byte slot, and APP words per
+	 * descriptor: replaced from CAPS by dmasim_xfer_alloc() as desc_bytes */
+	int next_in_slot;
+	unsigned int app_words;
 	/* every data descriptor raises DMA_DESC_IRQ when done, so the handler
 	 * reaps completions while the channel still runs */
 	int irq_per_desc;
+	/* every data descriptor carries DMA_DESC_DEBURST: one-beat bursts */
+	int deburst;
 };
 
 /* One physically contiguous block of descriptors. */
@@ -92,6 +98,8 @@ struct dmasim_dev {
 	struct device *dev;
 	unsigned int nr_channels;
 	unsigned int desc_bytes; /* CAPS: chained_pages slot size */
+	int next_in_slot;	 /* CAPS: linked_list next inside the slot */
+	unsigned int app_words;	 /* CAPS: APP words per descriptor */
 	enum dma_hw_writeback
 		writeback; /* CAPS: which descriptors get a status */
 	uint32_t irq_mask;
@@ -111,8 +119,8 @@ unsigned int dmasim_chunk_entries(unsigned int entries, unsigned int depth,
 				  unsigned int index);
 unsigned int dmasim_chunk_slots(enum dma_hw_format format, unsigned int entries,
 				unsigned int depth, unsigned int index);
-unsigned int dmasim_desc_size(enum dma_hw_format format,
-			      unsigned int desc_bytes);
+struct dma_hw_layout dmasim_desc_layout(const struct dmasim_xfer_spec *spec);
+unsigned int dmasim_desc_stride(const struct dmasim_xfer_spec *spec);
 
 /* ---- Transfers --------------------------------------------------------- */
 
