@@ -37,8 +37,8 @@ constexpr size_t kMaxPatternSweeps = 200;
 using Assignment = std::vector<uint64_t>;  ///< value index per fitted key
 
 struct Score {
-    double train = 0, held_out = 0;
-    std::vector<double> predicted;  ///< per row
+    double train = 0, held_out = 0;               ///< mean |relative error| per measured value
+    std::vector<std::vector<double>> predicted;  ///< [row][measure]
 };
 
 std::string yaml_list(const std::vector<std::string>& items) {
@@ -199,18 +199,21 @@ private:
     /// values (so the sweep's point order does not matter).
     std::vector<Score> read_scores(const std::vector<Assignment>& assignments) const {
         const CsvTable results = read_csv((work_ / "points" / "results.csv").string());
-        std::vector<int> columns;
+        std::vector<int> columns, measures;
         for (const auto& key : keys_) columns.push_back(results.column(key.def->name));
         for (const auto& key : points_.keys) columns.push_back(results.column(key));
-        const int measure = results.column(points_.measure);
-        if (measure < 0 || std::find(columns.begin(), columns.end(), -1) != columns.end())
+        for (const auto& m : points_.measures) measures.push_back(results.column(m));
+        const auto missing = [](const std::vector<int>& c) {
+            return std::find(c.begin(), c.end(), -1) != c.end();
+        };
+        if (missing(columns) || missing(measures))
             throw std::runtime_error(
                 fmt::format("{}: the fit's sweep results lack a column", results.file));
-        std::map<std::vector<std::string>, double> predicted;
+        std::map<std::vector<std::string>, const CsvRow*> by_point;
         for (const CsvRow& row : results.rows) {
             std::vector<std::string> id;
             for (int c : columns) id.push_back(row.fields[c]);
-            predicted[id] = std::stod(row.fields[measure]);
+            by_point[id] = &row;
         }
         std::vector<Score> scores;
         for (const Assignment& a : assignments) {
@@ -221,21 +224,40 @@ private:
                 for (size_t k = 0; k < keys_.size(); ++k)
                     id.push_back(std::to_string(keys_[k].value(a[k])));
                 id.insert(id.end(), points_.values[p].begin(), points_.values[p].end());
-                const auto it = predicted.find(id);
-                if (it == predicted.end())
+                const auto it = by_point.find(id);
+                if (it == by_point.end())
                     throw std::runtime_error(fmt::format("{}: no result for the point of {}:{}",
                                                          results.file, points_.file,
                                                          points_.lines[p]));
-                s.predicted.push_back(it->second);
-                const double error = std::fabs(it->second / points_.measured[p] - 1);
-                (points_.held_out[p] ? s.held_out : s.train) += error;
-                ++(points_.held_out[p] ? held : train);
+                std::vector<double> predicted;
+                for (size_t m = 0; m < measures.size(); ++m) {
+                    predicted.push_back(number(results, *it->second, measures[m]));
+                    const auto& measured = points_.measured[p][m];
+                    if (!measured) continue;
+                    const double error = std::fabs(predicted.back() / *measured - 1);
+                    (points_.held_out[p] ? s.held_out : s.train) += error;
+                    ++(points_.held_out[p] ? held : train);
+                }
+                s.predicted.push_back(std::move(predicted));
             }
             if (train) s.train /= train;
             if (held) s.held_out /= held;
             scores.push_back(std::move(s));
         }
         return scores;
+    }
+
+    /// A result the sweep wrote; a point that lacks it (a statistic of a
+    /// channel the run does not have) cannot be scored.
+    static double number(const CsvTable& results, const CsvRow& row, int column) {
+        const std::string& text = row.fields[column];
+        try {
+            return std::stod(text);
+        } catch (const std::exception&) {
+            throw std::runtime_error(fmt::format("{}:{}: column '{}' holds '{}', not a number",
+                                                 results.file, row.line,
+                                                 results.header[column], text));
+        }
     }
 
     const FitRequest& r_;
@@ -266,15 +288,19 @@ std::vector<std::string> split_dots(const std::string& name) {
 
 void print_residuals(const Fitter& f, const Score& s) {
     const FitPoints& p = f.points();
-    fmt::print("{:>6}  {:<60} {:>14} {:>14} {:>9}\n", "line", "point", "measured",
-               fmt::format("dmasim {}", p.measure == "cycles" ? "cycles" : "GB/s"), "error");
+    fmt::print("{:>6}  {:<50} {:<32} {:>12} {:>12} {:>9}\n", "line", "point", "measurement",
+               "measured", "dmasim", "error");
     for (size_t r = 0; r < p.measured.size(); ++r) {
         std::vector<std::string> kv;
         for (size_t c = 0; c < p.keys.size(); ++c)
             kv.push_back(fmt::format("{}={}", p.keys[c], p.values[r][c]));
-        fmt::print("{:>6}  {:<60} {:>14.6g} {:>14.6g} {:>+8.2f}%{}\n", p.lines[r],
-                   fmt::format("{}", fmt::join(kv, " ")), p.measured[r], s.predicted[r],
-                   100 * (s.predicted[r] / p.measured[r] - 1), p.held_out[r] ? "  held out" : "");
+        for (size_t m = 0; m < p.measures.size(); ++m) {
+            if (!p.measured[r][m]) continue;
+            const double measured = *p.measured[r][m], predicted = s.predicted[r][m];
+            fmt::print("{:>6}  {:<50} {:<32} {:>12.6g} {:>12.6g} {:>+8.2f}%{}\n", p.lines[r],
+                       fmt::format("{}", fmt::join(kv, " ")), p.measures[m], measured, predicted,
+                       100 * (predicted / measured - 1), p.held_out[r] ? "  held out" : "");
+        }
     }
 }
 
@@ -290,10 +316,10 @@ std::string fitted_yaml(const FitRequest& r, const Fitter& f, const Assignment& 
     const FitPoints& p = f.points();
     const fs::path out_dir = fs::absolute(r.output).parent_path();
     std::string y = fmt::format(
-        "# Fitted by `dmasim fit` to {} ({} points, measurement {}).\n"
+        "# Fitted by `dmasim fit` to {} ({} points; measured {}).\n"
         "# Mean |relative error|: training {:.2f} %, held-out {}.\n"
         "base: {}\n",
-        r.points, p.measured.size(), p.measure, 100 * s.train, held_out_text(p, s),
+        r.points, p.measured.size(), fmt::join(p.measures, ", "), 100 * s.train, held_out_text(p, s),
         nlohmann::json(fs::relative(fs::absolute(r.profile), out_dir).string()).dump());
     // Sorted by name, so each section opens once; a section header is
     // written where a key's path first differs from the previous key's.

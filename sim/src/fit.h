@@ -1,11 +1,13 @@
 // fit.h - `dmasim fit`: the values of a profile's whole-number keys that
-// make dmasim's cycles (or throughput) best match measured points.
+// make dmasim's figures best match measured points.
 //
 // Each row of POINTS.csv is a configuration (its columns override config
-// keys of the profile) with one measurement, `cycles` or
-// `throughput_gbps`. Candidate values are scored by the mean absolute
-// relative error over the training rows (every fifth row, from the fifth,
-// is held out when there are five or more) and searched one key at a time
+// keys of the profile) with its measurements: `cycles`, `throughput_gbps`
+// or any statistic of docs/statistics.md (a datasheet window such as
+// `dma.ch0.fetch_to_read_cycles`). Candidate values are scored by the mean
+// absolute relative error over the training rows' measured values (every
+// fifth row, from the fifth, is held out when there are five or more) and
+// searched one key at a time
 // on shrinking grids. Every evaluation is a `dmasim sweep` child run with
 // --resume in one work folder, so a configuration is simulated only once.
 #pragma once

@@ -3,16 +3,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "config_error.h"
 #include "csv_table.h"
+#include "statistics_catalog.h"
 
 namespace dmasim::sim {
 namespace {
-
-constexpr const char* kMeasures[] = {"cycles", "throughput_gbps"};
 
 /// Every fifth row from the fifth is held out, when there are enough rows
 /// for both sets to mean something.
@@ -28,10 +28,9 @@ uint64_t parse_bound(const KeyDef& key, const std::string& text, const std::stri
     }
 }
 
+/// A run result or statistic: anything results.csv holds that is not a key.
 bool is_measure(const std::string& column) {
-    for (const char* m : kMeasures)
-        if (column == m) return true;
-    return false;
+    return !find_key(column) && find_column(column).has_value();
 }
 
 double parse_measurement(const std::string& text, const Location& where,
@@ -90,26 +89,24 @@ FitKey parse_fit_key(const std::string& arg) {
 
 FitPoints read_fit_points(const std::string& path, const std::vector<FitKey>& fitted) {
     const CsvTable table = read_csv(path);
-    FitPoints points{path, "", {}, {}, {}, {}, {}};
+    FitPoints points{path, {}, {}, {}, {}, {}, {}};
     std::vector<const KeyDef*> defs;
-    std::vector<int> key_columns;
-    int measure_column = -1;
+    std::vector<int> key_columns, measure_columns;
     for (size_t c = 0; c < table.header.size(); ++c) {
         const std::string& name = table.header[c];
         if (is_measure(name)) {
-            if (measure_column >= 0)
-                throw ConfigError({path, 1}, fmt::format("two measurements, '{}' and '{}': "
-                                                         "give one",
-                                                         points.measure, name));
-            measure_column = static_cast<int>(c);
-            points.measure = name;
+            measure_columns.push_back(static_cast<int>(c));
+            points.measures.push_back(name);
             continue;
         }
         const KeyDef* key = find_key(name);
         if (!key)
-            throw ConfigError({path, 1}, fmt::format("column '{}' is neither a config key nor a "
-                                                     "measurement (cycles, throughput_gbps)",
-                                                     name));
+            throw ConfigError({path, 1},
+                              fmt::format("column '{}' is neither a config key nor a measurement "
+                                          "(cycles, throughput_gbps, or a statistic of "
+                                          "docs/statistics.md such as "
+                                          "dma.ch0.fetch_to_read_cycles)",
+                                          name));
         for (const FitKey& f : fitted)
             if (f.def == key)
                 throw ConfigError({path, 1},
@@ -118,8 +115,9 @@ FitPoints read_fit_points(const std::string& path, const std::vector<FitKey>& fi
         key_columns.push_back(static_cast<int>(c));
         points.keys.push_back(name);
     }
-    if (measure_column < 0)
-        throw ConfigError({path, 1}, "no measurement column: add 'cycles' or 'throughput_gbps'");
+    if (measure_columns.empty())
+        throw ConfigError({path, 1},
+                          "no measurement column: add 'cycles', 'throughput_gbps' or a statistic");
     if (table.rows.empty()) throw ConfigError({path, 0}, "no points: the file has only a header");
 
     for (const CsvRow& row : table.rows) {
@@ -134,9 +132,19 @@ FitPoints read_fit_points(const std::string& path, const std::vector<FitKey>& fi
                                   {defs[k]->name});
             }
         }
+        std::vector<std::optional<double>> measured;
+        for (size_t m = 0; m < measure_columns.size(); ++m) {
+            const std::string& text = row.fields[measure_columns[m]];
+            measured.push_back(text.empty() ? std::nullopt
+                                            : std::optional<double>(parse_measurement(
+                                                  text, where, points.measures[m])));
+        }
+        if (std::none_of(measured.begin(), measured.end(),
+                         [](const auto& v) { return v.has_value(); }))
+            throw ConfigError(where, fmt::format("no measurement in this row: give {}",
+                                                 fmt::join(points.measures, " or ")));
         points.values.push_back(std::move(values));
-        points.measured.push_back(
-            parse_measurement(row.fields[measure_column], where, points.measure));
+        points.measured.push_back(std::move(measured));
         points.lines.push_back(row.line);
     }
     const size_t n = points.measured.size();

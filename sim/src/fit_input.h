@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,20 +31,23 @@ struct FitKey {
 FitKey parse_fit_key(const std::string& arg);
 
 /// The measured points: config columns (canonical value text per row) and
-/// one measurement per row.
+/// the measurements, any result or statistic column of results.csv
+/// (`cycles`, `throughput_gbps`, `dma.ch0.fetch_to_read_cycles`, ...); a
+/// row measures at least one of them.
 struct FitPoints {
     std::string file;
-    std::string measure;                           ///< "cycles" or "throughput_gbps"
-    std::vector<std::string> keys;                 ///< config key columns, file order
-    std::vector<std::vector<std::string>> values;  ///< [row][key], canonical
-    std::vector<double> measured;                  ///< [row]
-    std::vector<int> lines;                        ///< [row] line in the file
-    std::vector<bool> held_out;                    ///< [row]
+    std::vector<std::string> measures;                    ///< measurement columns, file order
+    std::vector<std::string> keys;                        ///< config key columns, file order
+    std::vector<std::vector<std::string>> values;         ///< [row][key], canonical
+    std::vector<std::vector<std::optional<double>>> measured;  ///< [row][measure], empty = not measured
+    std::vector<int> lines;                               ///< [row] line in the file
+    std::vector<bool> held_out;                           ///< [row]
 };
 
 /// Reads POINTS.csv. Throws ConfigError naming file, line and column for
 /// an unknown column, a fitted key given as a column, a value its key
-/// refuses, or a measurement that is missing, not a number or not > 0.
+/// refuses, a measurement that is not a number or not > 0, or a row that
+/// measures nothing.
 FitPoints read_fit_points(const std::string& path, const std::vector<FitKey>& fitted);
 
 }  // namespace dmasim::sim
