@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "e2e_support.h"
 
@@ -88,6 +89,52 @@ TEST(SimFitE2E, RecoversTwoSettingsHiddenInPointsDmasimMade) {
               0);
     EXPECT_EQ(nlohmann::json::parse(read_file(report))["result"]["cycles"].get<uint64_t>(),
               cycles_of(dir, profile, 4, 4096, hidden));
+}
+
+/// cycles of `profile` in `direction`, from its report.
+uint64_t profile_cycles(const TempDir& dir, const std::string& profile,
+                        const std::string& direction) {
+    const std::string report = dir.path() + "/profile.json";
+    EXPECT_EQ(run_dmasim(dir, {"run", profile, "--quiet", "--report", report, "--set",
+                               "workload.direction=" + direction})
+                  .status,
+              0);
+    return nlohmann::json::parse(read_file(report))["result"]["cycles"].get<uint64_t>();
+}
+
+// PG021's latency table (Table 1) and throughput windows (Table 2) as fit
+// points (configs/fit/axi-dma-pg021.csv, docs/engines.md): started with
+// every fitted key away from the profile's value, the fit lands on the
+// shipped AXI DMA profile, matching the four MM2S figures exactly.
+TEST(SimFitE2E, RefitsTheAxiDmaProfileToPg021sTables) {
+    TempDir dir;
+    const std::string shipped = DMASIM_SOURCE_DIR "/configs/engines/axi-dma.yaml";
+    const std::string start = dir.write(
+        "start.yaml", fmt::format("base: {}\ndma:\n  start_latency_cycles: 0\n"
+                                  "  descriptor_setup_cycles: 2\n"
+                                  "  stream_write_latency_cycles: 0\n"
+                                  "  max_outstanding_writes: 8\n"
+                                  "memory:\n  read_latency_cycles: 50\n",
+                                  shipped));
+    const std::string fitted = dir.path() + "/fitted.yaml";
+    const auto out = run_dmasim(
+        dir, {"fit", start, "--points", DMASIM_SOURCE_DIR "/configs/fit/axi-dma-pg021.csv",
+              "--key", "dma.start_latency_cycles=0..64", "--key",
+              "memory.read_latency_cycles=1..64", "--key", "dma.descriptor_setup_cycles=0..64",
+              "--key", "dma.stream_write_latency_cycles=0..100", "--key",
+              "dma.max_outstanding_writes=1..16", "-o", fitted, "-j", "2"});
+    ASSERT_EQ(out.status, 0) << out.err;
+    for (const char* window : {"start_to_fetch_cycles", "fetch_to_read_cycles",
+                               "read_to_out_cycles", "data_window_cycles"})
+        EXPECT_TRUE(std::regex_search(
+            out.out, std::regex(fmt::format("mem_to_dev +dma\\.ch0\\.{} .* \\+0\\.00%", window))))
+            << window << "\n"
+            << out.out;
+    for (const char* direction : {"mem_to_dev", "dev_to_mem"})
+        EXPECT_EQ(profile_cycles(dir, fitted, direction),
+                  profile_cycles(dir, shipped, direction))
+            << direction << "\n"
+            << out.out;
 }
 
 struct BadFit {
