@@ -17,7 +17,7 @@
 // The device side (dev_to_mem source, mem_to_dev sink) replaces memory
 // reads or writes with StreamDevice chunks. With the IOMMU on, each memory
 // burst issues once its IOVA is translated (iommu.h). The buffer and burst rings carry
-// across descriptors, so with descriptor_overlap the next segment's reads
+// across descriptors, so with data_overlap the next segment's reads
 // start while the last one's writes drain.
 #pragma once
 

@@ -3,6 +3,7 @@
 #include "descriptor_walker.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "burst.h"
@@ -16,7 +17,9 @@ DescriptorWalker::DescriptorWalker(const DmaParams& params, BusPort& bus, Iommu&
       iommu_(iommu),
       stats_(stats),
       tracks_(tracks),
-      fifo_(4 * std::max(1u, params.descriptor_prefetch)) {}
+      port_(params, bus.width),
+      fifo_(4 * std::max(1u, params.descriptor_prefetch)),
+      speculation_(std::max(1u, params.descriptor_prefetch)) {}
 
 void DescriptorWalker::start(uint64_t first, dma_hw_format format, uint64_t now,
                              bool translating) {
@@ -26,6 +29,10 @@ void DescriptorWalker::start(uint64_t first, dma_hw_format format, uint64_t now,
     size_ = descriptor_size(layout_);
     stride_ = descriptor_stride(layout_);
     fifo_.clear();
+    speculating_ =
+        params_.descriptor_fetch == DescriptorFetch::speculative && !translating && bus_.fast();
+    speculation_.clear();
+    next_ar_ = now;
     chunk_starts_.clear();
     chunk_starts_.insert(first);
     next_addr_ = first;
@@ -68,25 +75,88 @@ unsigned DescriptorWalker::batch_slots(uint64_t addr) const {
     return static_cast<unsigned>(std::max<uint64_t>(1, std::min({n, to_page, to_dmi_end})));
 }
 
+// Word mode reads one port word at a time, each after the previous one.
 uint64_t DescriptorWalker::fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue) {
-    if (params_.descriptor_fetch == DescriptorFetch::burst)
-        return bus_.fast_read(issue, addr, bytes).done;
+    if (params_.descriptor_fetch != DescriptorFetch::word) {
+        const Memory::ReadTiming r = bus_.fast_read(issue, addr, bytes);
+        return port_.read_done(addr, bytes, r.data_start, r.done);
+    }
+    const unsigned w = port_.width();
     uint64_t t = issue;
-    for (uint64_t off = 0; off < bytes; off += bus_.width)
-        t = bus_.fast_read(t, addr / bus_.width * bus_.width + off, bus_.width).done;
+    for (uint64_t off = 0; off < bytes; off += w)
+        t = bus_.fast_read(t, addr / w * w + off, w).done;
     return t;
 }
 
 // Foreign path: the same fetch as timed transactions whose bytes land in
-// fetched_; a burst is one transaction, word mode one per bus word.
+// fetched_; a burst is one transaction, word mode one per port word.
 BusAccess DescriptorWalker::fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue,
                                           uint8_t* into) {
-    if (params_.descriptor_fetch == DescriptorFetch::burst)
-        return bus_.read(issue, addr, bytes, into);
+    if (params_.descriptor_fetch != DescriptorFetch::word) {
+        BusAccess r = bus_.read(issue, addr, bytes, into);
+        r.done = port_.read_done(addr, bytes, r.data, r.done);
+        return r;
+    }
+    const unsigned w = port_.width();
     BusAccess r{issue, issue};
-    for (uint64_t off = 0; off < bytes && r.fault == BusFault::none; off += bus_.width)
-        r = bus_.read(r.done, addr + off, std::min<uint64_t>(bus_.width, bytes - off), into + off);
+    for (uint64_t off = 0; off < bytes && r.fault == BusFault::none; off += w)
+        r = bus_.read(r.done, addr + off, std::min<uint64_t>(w, bytes - off), into + off);
     return r;
+}
+
+// iDMA's desc64 front end (pulp-platform/iDMA,
+// src/frontend/desc64/idma_desc64_ar_gen_prefetch.sv): while it waits for a
+// descriptor it reads the ones that follow it in memory, each a read of its
+// own, one address a cycle. A descriptor already read there is a hit; any
+// other address drains the reads in flight first, then is read.
+uint64_t DescriptorWalker::speculative_read(uint64_t addr, uint64_t issue) {
+    uint64_t done;
+    if (!speculation_.empty() && speculation_.front().addr == addr) {
+        done = speculation_.front().done;
+        speculation_.pop_front();
+    } else {
+        uint64_t drained = issue;
+        for (size_t i = 0; i < speculation_.size(); ++i)
+            drained = std::max(drained, speculation_.at(i).done);
+        stats_.speculative_reads_dropped += speculation_.size();
+        speculation_.clear();
+        done = read_slot(addr, drained, "fetch");
+        predicted_ = addr + stride_;
+    }
+    speculate(issue);
+    return std::max(done, issue);
+}
+
+// Reads of the predicted slots while fewer than descriptor_prefetch are in
+// flight and the descriptor queue has a free place for each (the RTL's
+// NSpeculation and its idma_req FIFO's free slots).
+void DescriptorWalker::speculate(uint64_t now) {
+    const size_t queued = fifo_.size() + 1;  // and the one being fetched
+    const unsigned queue = params_.descriptor_queue;
+    const size_t room = queue == kUnboundedQueue ? SIZE_MAX : queue > queued ? queue - queued : 0;
+    const size_t cap = std::min<size_t>(std::max(1u, params_.descriptor_prefetch), room);
+    while (speculation_.size() < cap && bus_.reachable(predicted_, size_)) {
+        speculation_.push_back({predicted_, read_slot(predicted_, now, "speculative fetch")});
+        ++stats_.speculative_reads;
+        predicted_ += stride_;
+    }
+}
+
+// One descriptor read at the first free read-address cycle from `at`.
+uint64_t DescriptorWalker::read_slot(uint64_t addr, uint64_t at, const char* what) {
+    const uint64_t issue = std::max(at, next_ar_);
+    next_ar_ = issue + 1;
+    const uint64_t done = fetch_timing(addr, size_, issue);
+    stats_.descriptor_bytes_fetched += size_;
+    if (tracks_.on()) {
+        TraceArgs args;
+        args.address = addr;
+        args.bytes = size_;
+        args.beats = beats_of(addr, size_, bus_.width);
+        args.slots = 1;
+        tracks_.slice(TraceTrack::fetch, what, issue, done, args);
+    }
+    return done;
 }
 
 DescriptorWalker::Translated DescriptorWalker::fetch_translated(uint64_t addr, uint64_t bytes,
@@ -139,6 +209,8 @@ void DescriptorWalker::fetch(uint64_t issue) {
             return;
         }
         done = r.done;
+    } else if (speculating_) {
+        done = speculative_read(addr, issue);
     } else if (bus_.fast()) {
         done = fetch_timing(addr, bytes, issue);
     } else {
@@ -150,7 +222,7 @@ void DescriptorWalker::fetch(uint64_t issue) {
         }
         done = r.done;
     }
-    stats_.descriptor_bytes_fetched += bytes;
+    if (!speculating_) stats_.descriptor_bytes_fetched += bytes;  // read_slot counted its own
     auto& m = stats_.milestones;
     if (m.fetch == m.kNever && m.start != m.kNever) {
         m.fetch = issue;
@@ -169,7 +241,7 @@ void DescriptorWalker::fetch(uint64_t issue) {
         dma_hw_error err = decode_descriptor(layout_, bytes_at, slot, &d);
         if (!decode_slot(d, err, issue, done)) break;
     }
-    if (tracks_.on()) {
+    if (tracks_.on() && !speculating_) {
         TraceArgs args;
         args.address = addr;
         args.bytes = bytes;

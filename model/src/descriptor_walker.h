@@ -29,6 +29,7 @@
 
 #include "bus_port.h"
 #include "descriptor_codec.h"
+#include "descriptor_port.h"
 #include "iommu.h"
 #include "ring.h"
 #include "trace.h"
@@ -73,6 +74,9 @@ private:
     void fetch(uint64_t issue);
     unsigned batch_slots(uint64_t addr) const;
     uint64_t fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue);
+    uint64_t speculative_read(uint64_t addr, uint64_t issue);
+    void speculate(uint64_t now);
+    uint64_t read_slot(uint64_t addr, uint64_t at, const char* what);
     BusAccess fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue, uint8_t* into);
     /// A fetch through the IOMMU: its bytes land in fetched_.
     struct Translated {
@@ -92,6 +96,7 @@ private:
     Iommu& iommu_;
     ChannelStats& stats_;
     const ChannelTracks& tracks_;
+    const DescriptorPortTiming port_;
     dma_hw_format format_ = DMA_HW_FMT_CHAINED_PAGES;
     dma_hw_layout layout_{};
     unsigned size_ = DMA_HW_DESC_SIZE;    ///< bytes read per descriptor
@@ -109,6 +114,15 @@ private:
     bool translating_ = false;
     uint64_t fault_iova_ = 0;
     std::vector<uint8_t> fetched_;  ///< foreign path or IOMMU: the last fetch's bytes
+    /// dma.descriptor_fetch: speculative, on the fast path without the
+    /// IOMMU (elsewhere every read waits for its address, as burst).
+    bool speculating_ = false;
+    struct Speculation {
+        uint64_t addr, done;
+    };
+    Ring<Speculation> speculation_;  ///< reads of the slots after the last one used
+    uint64_t predicted_ = 0;         ///< address the next speculative read goes to
+    uint64_t next_ar_ = 0;           ///< one read address a cycle
 };
 
 }  // namespace dmasim::model

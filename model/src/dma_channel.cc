@@ -16,6 +16,7 @@ DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, Io
       iommu_(iommu),
       device_(device),
       tracks_(index, sink),
+      port_(params, bus.width),
       walker_(params, bus, iommu, stats_, tracks_),
       mover_(params, bus, iommu, device, stats_, tracks_, gate_),
       irqs_(16),
@@ -73,7 +74,7 @@ void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
     if (!mover_.active()) {
         // Without a descriptor queue the next fetch waits until the mover can
         // start the descriptor: in a serial engine, the previous one's end.
-        const bool no_queue = params_.descriptor_queue == 0 && !params_.descriptor_overlap;
+        const bool no_queue = params_.descriptor_queue == 0 && !params_.data_overlap;
         walker_.refill(no_queue ? std::max(mover_.frontier(), last_done_) : mover_.frontier(), true);
         if (walker_.empty()) {
             stop(0, DMA_ERR_NONE);
@@ -122,7 +123,7 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
         return false;
     }
     if (ready > mover_.frontier()) stats_.descriptor_wait_cycles += ready - mover_.frontier();
-    if (!params_.descriptor_overlap) ready = std::max(ready, last_done_);
+    if (!params_.data_overlap) ready = std::max(ready, last_done_);
     current_ = item;
     mover_.begin(
         {d.src, d.dst, d.length, item.index, item.chunk, (d.flags & DMA_DESC_DEBURST) != 0}, dir,
@@ -193,7 +194,7 @@ void DmaChannel::complete_descriptor() {
     stats_.bytes += d.length;
     bytes_done += d.length;
     descs_done += 1;
-    if (!params_.descriptor_overlap) before_write(kNever);  // the next one waits for it
+    if (!params_.data_overlap) before_write(kNever);  // the next one waits for it
 }
 
 void DmaChannel::before_write(uint64_t t) {
@@ -229,11 +230,13 @@ void DmaChannel::before_write(uint64_t t) {
 
 // Fast path: the bytes were copied at completion (complete_descriptor), so
 // only the timing is booked here.
+// A narrower descriptor port delivers the status to the bus in more beats.
 uint64_t DmaChannel::writeback_put(uint64_t issue, uint64_t addr, const uint8_t* from,
                                    uint64_t bytes) {
-    if (translating_) return writeback_translated(issue, addr, from, bytes);
-    if (!bus_.fast()) return writeback_foreign(issue, addr, from, bytes);
-    return bus_.fast_write(issue, addr, bytes).response;
+    const uint64_t extra = port_.write_extra(addr, bytes);
+    if (translating_) return writeback_translated(issue, addr, from, bytes) + extra;
+    if (!bus_.fast()) return writeback_foreign(issue, addr, from, bytes) + extra;
+    return bus_.fast_write(issue, addr, bytes).response + extra;
 }
 
 // Foreign path: the status words go out in the write-back's own

@@ -101,6 +101,7 @@ private:
     ChannelStats stats_;
     CycleTimeline timeline_;
     ChannelTracks tracks_;
+    const DescriptorPortTiming port_;  ///< where status write-backs go
     DescriptorWalker walker_;
     /// What the mover calls before booking a write: the write-backs due
     /// earlier take the write channel first.

@@ -59,6 +59,19 @@ const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
                  "dma.descriptor_next = appended (24-byte linked descriptors)",
                  p.dma.descriptor_bytes);
          }},
+        // A port wider than the bus it reaches memory through could not be fed.
+        {{{"dma.descriptor_port_width_bytes", "bus.width_bytes"},
+          "with `dma.descriptor_port: separate`, `dma.descriptor_port_width_bytes` must be at "
+          "most `bus.width_bytes`"},
+         [](const PlatformParams& p) -> std::string {
+             if (p.dma.descriptor_port == DescriptorPort::shared ||
+                 p.dma.descriptor_port_width_bytes <= p.bus.width_bytes)
+                 return {};
+             return fmt::format(
+                 "dma.descriptor_port_width_bytes = {} is wider than bus.width_bytes = {}: a "
+                 "separate descriptor port reaches memory through the bus, so at most {}",
+                 p.dma.descriptor_port_width_bytes, p.bus.width_bytes, p.bus.width_bytes);
+         }},
         {{{"fault.channel", "dma.channels"},
           "with `fault.kind` other than `none`, `fault.channel` must be below `dma.channels`"},
          [](const PlatformParams& p) -> std::string {

@@ -62,6 +62,28 @@ TEST(ModelEngineKnobs, StartLatencyDelaysTheFirstFetch) {
     EXPECT_EQ(run_one_burst(p), one_burst_life(p, DMA_HW_DESC_SIZE, true));
 }
 
+// A separate 4-byte descriptor port on the 16-byte bus (AXI DMA's
+// M_AXI_SG): the fetch's P slots leave the port 4 bytes a cycle after the
+// first beat, and the 8-byte status write-back takes 2 port beats where
+// the bus takes 1 (docs/timing-model.md, "Descriptor port").
+TEST(ModelEngineKnobs, NarrowSeparateDescriptorPortStretchesFetchAndWriteBack) {
+    PlatformParams p;
+    p.dma.descriptor_port = DescriptorPort::separate;
+    p.dma.descriptor_port_width_bytes = 4;
+    const uint64_t fetched = p.dma.descriptor_prefetch * DMA_HW_DESC_SIZE;
+    const uint64_t fetch_extra = fetched / 4 - fetched / p.bus.width_bytes;
+    const uint64_t writeback_extra = 8 / 4 - 1;
+    EXPECT_EQ(run_one_burst(p),
+              one_burst_life(p, DMA_HW_DESC_SIZE, true) + fetch_extra + writeback_extra);
+}
+
+TEST(ModelEngineKnobs, SeparatePortAsWideAsTheBusTimesLikeTheSharedOne) {
+    PlatformParams p;
+    p.dma.descriptor_port = DescriptorPort::separate;
+    p.dma.descriptor_port_width_bytes = p.bus.width_bytes;
+    EXPECT_EQ(run_one_burst(p), one_burst_life(p, DMA_HW_DESC_SIZE, true));
+}
+
 // Four descriptors, the second with DMA_DESC_IRQ; returns which of them
 // hold a DONE status afterwards.
 std::vector<bool> statuses_written(dma_hw_writeback policy) {

@@ -62,7 +62,7 @@ TEST(ModelIrqCoalescing, DelayInterruptRisesTimeoutPlusIrqLatencyAfterTheComplet
     PlatformParams p;
     p.dma.irq_coalesce_count = 3;
     p.dma.irq_coalesce_timeout_cycles = 7;
-    p.dma.descriptor_overlap = false;  // completions far apart: the timer always expires
+    p.dma.data_overlap = false;  // completions far apart: the timer always expires
     TraceRecorder trace;
     run_flagged(p, 2, &trace);
     std::vector<uint64_t> writebacks, irqs;

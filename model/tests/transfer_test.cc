@@ -254,7 +254,7 @@ TEST(ModelTransfer, SerialDescriptorsAreSlowerThanOverlapped) {
     // Without overlap each descriptor waits for the previous write-back, so
     // n descriptors cost at least n round trips of read + write latency.
     PlatformParams p;
-    p.dma.descriptor_overlap = false;
+    p.dma.data_overlap = false;
     Rig rig(p);
     const unsigned n = 32, len = 256;
     uint64_t cycles = run_transfer(

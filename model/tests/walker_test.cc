@@ -20,6 +20,24 @@ void run_one(Rig& rig, uint64_t desc, uint32_t ctrl) {
     });
 }
 
+struct List {
+    uint64_t first;
+    dma_hw_format format;
+};
+
+/// START to idle of `a`, then of `b`, one after the other on channel 0.
+std::pair<uint64_t, uint64_t> cycles_of_two(Rig& rig, List a, List b) {
+    uint64_t ta = 0, tb = 0;
+    rig.run([&] {
+        for (auto [list, t] : {std::pair{a, &ta}, std::pair{b, &tb}}) {
+            rig.start(0, list.first, ctrl_word(DMA_HW_MEM_TO_MEM, list.format));
+            const uint64_t t0 = rig.now_cycle();
+            *t = rig.wait_idle(0, 10'000'000) - t0;
+        }
+    });
+    return {ta, tb};
+}
+
 TEST(ModelWalker, ThreeChunkChainIsWalkedInOrderAndStopsAtEnd) {
     Rig rig(PlatformParams{});
     // Every descriptor writes the same destination from its own source, so
@@ -128,17 +146,90 @@ TEST(ModelWalker, LinkedListIsSlowerThanChainedPagesForSmallSegments) {
     const unsigned n = 64;
     uint64_t da = write_chained(rig.host(0), segments(kSrc, kDst, n, 64, 64), {0x10000});
     uint64_t db = write_linked(rig.host(0), segments(kSrc, kDst2, n, 64, 64), {0x40000});
-    uint64_t ta = 0, tb = 0;
-    rig.run([&] {
-        rig.start(0, da, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
-        uint64_t t0 = rig.now_cycle();
-        ta = rig.wait_idle(0, 10'000'000) - t0;
-        rig.start(0, db, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST));
-        t0 = rig.now_cycle();
-        tb = rig.wait_idle(0, 10'000'000) - t0;
-    });
+    const auto [ta, tb] = cycles_of_two(rig, {da, DMA_HW_FMT_CHAINED_PAGES},
+                                        {db, DMA_HW_FMT_LINKED_LIST});
     EXPECT_GE(tb, n * (p.memory.read_latency_cycles + DMA_HW_LL_DESC_SIZE / p.bus.width_bytes));
     EXPECT_LT(ta, tb);
+}
+
+/// iDMA's desc64 front end: up to 4 speculative reads in flight.
+PlatformParams speculating(unsigned queue = kUnboundedQueue) {
+    PlatformParams p;
+    p.dma.descriptor_fetch = DescriptorFetch::speculative;
+    p.dma.descriptor_prefetch = 4;
+    p.dma.descriptor_queue = queue;
+    return p;
+}
+
+// dma.descriptor_fetch: speculative (iDMA's desc64 front end). n linked
+// descriptors back to back: every next pointer is the predicted address,
+// so no read is dropped; each fetch tops the reads in flight up to P, so
+// the reads are the first one, then one per descriptor used and P more
+// past the last one (docs/timing-model.md, "Speculative fetch").
+TEST(ModelWalker, SpeculationHitsEveryDescriptorOfAContiguousList) {
+    const PlatformParams p = speculating();
+    Rig rig(p);
+    const unsigned n = 16, P = p.dma.descriptor_prefetch;
+    fill_pattern(rig.host(kSrc), n * 128, 3);
+    uint64_t d = write_linked(rig.host(0), segments(kSrc, kDst, n, 100, 128), {0x10000});
+    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST));
+    ChannelStats st = rig.platform().channel_stats(0);
+    EXPECT_EQ(st.descriptors, n);
+    EXPECT_EQ(st.speculative_reads_dropped, 0u);
+    EXPECT_EQ(st.speculative_reads, uint64_t(n - 1 + P));
+    EXPECT_EQ(st.descriptor_bytes_fetched, uint64_t(n + P) * DMA_HW_LL_DESC_SIZE);
+    EXPECT_EQ(digest(rig.host(kDst + 128 * (n - 1)), 100),
+              digest(rig.host(kSrc + 128 * (n - 1)), 100));
+}
+
+// Every descriptor in a chunk of its own: each next pointer misses, so the
+// P reads in flight are dropped at every descriptor but the first.
+TEST(ModelWalker, SpeculationDropsTheReadsInFlightAtEveryMiss) {
+    const PlatformParams p = speculating();
+    Rig rig(p);
+    const unsigned n = 6, P = p.dma.descriptor_prefetch;
+    std::vector<uint64_t> chunks;
+    for (unsigned i = 0; i < n; ++i) chunks.push_back(0x10000 + 0x1000 * i);
+    uint64_t d = write_linked(rig.host(0), segments(kSrc, kDst, n, 100, 128), chunks);
+    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST));
+    ChannelStats st = rig.platform().channel_stats(0);
+    EXPECT_EQ(st.descriptors, n);
+    EXPECT_EQ(st.speculative_reads_dropped, uint64_t(P) * (n - 1));
+}
+
+// The reads in flight wait for a free place in the descriptor queue (the
+// RTL's idma_req FIFO): a queue of 2 keeps at most one read ahead, so at
+// most one slot past the end is read where an open queue reads P.
+TEST(ModelWalker, SpeculationIsCappedByTheFreePlacesOfTheQueue) {
+    Rig rig(speculating(2));
+    const unsigned n = 16;
+    uint64_t d = write_linked(rig.host(0), segments(kSrc, kDst, n, 100, 128), {0x10000});
+    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST));
+    ChannelStats st = rig.platform().channel_stats(0);
+    EXPECT_EQ(st.descriptors, n);
+    EXPECT_EQ(st.speculative_reads_dropped, 0u);
+    EXPECT_LE(st.speculative_reads, uint64_t(n));  // n - 1 used, at most 1 past the end
+}
+
+// A dependent fetch (one linked descriptor per read, the address known
+// only from the previous one) costs at least L + Z/W per descriptor.
+// Speculation beats that on a contiguous list, where every read hits, and
+// not on one whose every next pointer misses: it then pays the round trip
+// and the drained reads besides.
+TEST(ModelWalker, SpeculationHidesTheRoundTripsOnlyWhenItHits) {
+    const PlatformParams p = speculating();
+    Rig rig(p);
+    const unsigned n = 32;
+    std::vector<uint64_t> scattered;
+    for (unsigned i = 0; i < n; ++i) scattered.push_back(0x40000 + 0x1000 * i);
+    uint64_t contiguous = write_linked(rig.host(0), segments(kSrc, kDst, n, 64, 64), {0x10000});
+    uint64_t apart = write_linked(rig.host(0), segments(kSrc, kDst2, n, 64, 64), scattered);
+    const auto [t_contiguous, t_apart] = cycles_of_two(rig, {contiguous, DMA_HW_FMT_LINKED_LIST},
+                                                       {apart, DMA_HW_FMT_LINKED_LIST});
+    const uint64_t dependent =
+        n * (p.memory.read_latency_cycles + DMA_HW_LL_DESC_SIZE / p.bus.width_bytes);
+    EXPECT_LT(t_contiguous, dependent);
+    EXPECT_GE(t_apart, dependent);
 }
 
 TEST(ModelWalker, ChainLinksCostRoundTripsWhenDataCannotHideThem) {

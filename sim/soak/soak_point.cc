@@ -74,10 +74,15 @@ void platform(Draw& d, Builder& b) {
     b.set("dma.max_outstanding_reads", d.log_uniform(1, 32));
     b.set("dma.max_outstanding_writes", d.log_uniform(1, 32));
     b.set("dma.descriptor_prefetch", d.log_uniform(1, 32));
-    b.set("dma.descriptor_fetch", spelling("dma.descriptor_fetch", d.chance(0.8) ? 0 : 1));
+    const uint64_t fetch = d.uniform(0, 9);  // burst 70 %, word and speculative 15 % each
+    b.set("dma.descriptor_fetch", spelling("dma.descriptor_fetch", fetch < 7 ? 0 : fetch < 8 ? 1 : 2));
     b.set("dma.write_policy", spelling("dma.write_policy", d.chance(0.7) ? 0 : 1));
-    b.set("dma.descriptor_overlap", d.chance(0.7) ? "true" : "false");
+    b.set("dma.data_overlap", d.chance(0.7) ? "true" : "false");
     b.set("dma.descriptor_queue", d.chance(0.7) ? key("dma.descriptor_queue").int_max : d.uniform(0, 8));
+    // A port wider than the bus is refused by the rules and drawn again.
+    const bool separate = d.chance(0.3);
+    b.set("dma.descriptor_port", spelling("dma.descriptor_port", separate ? 1 : 0));
+    if (separate) b.set("dma.descriptor_port_width_bytes", uint64_t{1} << d.uniform(2, 6));
     b.set("dma.buffer_bytes", d.log_uniform(256, 65536));
     const char* rates[] = {"0.5", "1", "4", "16", "64"};
     b.set("device.rate_bytes_per_cycle", d.pick(rates));

@@ -186,6 +186,9 @@ std::string config_markdown() {
     fill(out, "@YAML_DEPTH@", std::to_string(kMaxYamlDepth));
     fill(out, "@TEXT_BYTES@", std::to_string(kMaxTextBytes));
     fill(out, "@QUOTED_CHARS@", std::to_string(kMaxQuotedChars));
+    out += "\n## Renamed keys\n\nStill read under their old names:\n\n";
+    for (const model::RenamedKey& r : model::kRenamedKeys)
+        out += fmt::format("- `{}` is now `{}`\n", r.old_name, r.name);
     std::string section = "-";
     for (const auto& key : config_keys()) {
         if (section_of(key.name) != section) {

@@ -48,6 +48,8 @@ void add_config_keys(std::vector<KeyDef> keys) {
 const KeyDef* find_key(std::string_view name) {
     for (const auto& key : config_keys())
         if (key.name == name) return &key;
+    for (const model::RenamedKey& r : model::kRenamedKeys)
+        if (name == r.old_name) return find_key(r.name);
     return nullptr;
 }
 

@@ -113,10 +113,14 @@ void ConfigBuilder::apply_node(const std::string& prefix, const YAML::Node& map,
             throw ConfigError(
                 where, fmt::format("{} needs a single value ({})", name, describe_allowed(*key)));
         // The parser catches a repeated key in one map; this catches the
-        // same key spelled both nested and dotted.
-        if (auto [first, fresh] = seen.emplace(name, where); !fresh)
-            throw ConfigError(
-                where, fmt::format("{} is set twice: also at line {}", name, first->second.line));
+        // same key spelled both nested and dotted, or by its old name.
+        if (auto [first, fresh] = seen.emplace(key->name, where); !fresh)
+            throw ConfigError(where, fmt::format("{} is set twice: also at line {}{}", name,
+                                                 first->second.line,
+                                                 name == key->name
+                                                     ? ""
+                                                     : fmt::format(" ({} is the old name of {})",
+                                                                   name, key->name)));
         apply(name, value.Scalar(), where);
     }
 }
@@ -131,14 +135,14 @@ void ConfigBuilder::apply_set(const std::string& assignment) {
 
 void ConfigBuilder::apply(const std::string& name, const std::string& text, const Location& where) {
     const KeyDef& key = known_key(name, where);
-    origin_[name] = {where, ++assignments_};
+    origin_[key.name] = {where, ++assignments_};
     const auto ns = takes_time(key) ? time_in_ns(text) : std::nullopt;
     if (ns) {
-        times_[name] = {text, *ns, {}};
+        times_[key.name] = {text, *ns, {}};
         set_cycles_from_time(key);
         return;
     }
-    times_.erase(name);
+    times_.erase(key.name);
     try {
         key.set(config_, parse_value(key, text));
     } catch (const std::invalid_argument& e) {

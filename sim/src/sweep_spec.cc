@@ -74,10 +74,11 @@ void add_sweep_axes(const YAML::Node& sweep, const std::string& file, PointBudge
 void collect_keys(const YAML::Node& map, const std::string& prefix, std::set<std::string>& out) {
     for (const auto& entry : map) {
         std::string name = prefix + entry.first.Scalar();
-        if (entry.second.IsMap() && !find_key(name))
+        const KeyDef* key = find_key(name);
+        if (entry.second.IsMap() && !key)
             collect_keys(entry.second, name + ".", out);
         else
-            out.insert(name);
+            out.insert(key ? key->name : name);  // an old name is its key
     }
 }
 

@@ -59,7 +59,7 @@ TEST(SimAccountE2E, CausesAddUpToTheCyclesInEveryConfiguration) {
         {"dma.descriptor_format=linked_list"},
         {"workload.direction=dev_to_mem"},
         {"workload.direction=mem_to_dev"},
-        {"dma.descriptor_overlap=false", "workload.segment_bytes=64"},
+        {"dma.data_overlap=false", "workload.segment_bytes=64"},
         {"iommu.enabled=true", "iommu.iotlb_entries=1", "iommu.iotlb_ways=1"},
         {"bus.kind=pcie"},
         {"dma.channels=4", "workload.scenario=multi_channel"},
@@ -94,7 +94,7 @@ TEST(SimAccountE2E, LongSegmentsOnAnIdleBusAreDataBound) {
 TEST(SimAccountE2E, SmallSegmentsWithoutOverlapAreBoundByEachDescriptorsRoundTrips) {
     TempDir dir;
     const json report =
-        run_report(dir, {"workload.segment_bytes=64", "dma.descriptor_overlap=false"});
+        run_report(dir, {"workload.segment_bytes=64", "dma.data_overlap=false"});
     // Per descriptor, one after another: a 4-beat read behind the read
     // latency, a 4-beat write and its response, then the status write-back
     // before the next descriptor may start. Nothing hides the latencies.

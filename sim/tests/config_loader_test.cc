@@ -47,13 +47,30 @@ TEST(SimConfigLoader, NestedAndFlatKeysSetTheSameField) {
     EXPECT_EQ(flat.platform.dma.max_outstanding_reads, 4u);
 }
 
+// dma.descriptor_overlap became dma.data_overlap (model::kRenamedKeys):
+// configs written for the old name still set the field, from a file, a
+// --set and a sweep alike (find_key resolves it).
+TEST(SimConfigLoader, OldNameOfARenamedKeyStillSetsIt) {
+    TempDir dir;
+    EXPECT_FALSE(load_text(dir, "dma:\n  descriptor_overlap: false\n").platform.dma.data_overlap);
+    EXPECT_FALSE(load_text(dir, "", {"dma.descriptor_overlap=false"}).platform.dma.data_overlap);
+    ASSERT_NE(find_key("dma.descriptor_overlap"), nullptr);
+    EXPECT_EQ(find_key("dma.descriptor_overlap")->name, "dma.data_overlap");
+}
+
+TEST(SimConfigLoader, OldAndNewNameInOneFileAreOneKeySetTwice) {
+    EXPECT_EQ(error_of("dma:\n  data_overlap: true\n  descriptor_overlap: false\n"),
+              "cfg.yaml:3: dma.descriptor_overlap is set twice: also at line 2 "
+              "(dma.descriptor_overlap is the old name of dma.data_overlap)");
+}
+
 TEST(SimConfigLoader, ChoiceBoolAndRealKeysAreParsed) {
     TempDir dir;
     auto c = load_text(dir,
-                       "dma:\n  descriptor_format: linked_list\n  descriptor_overlap: false\n"
+                       "dma:\n  descriptor_format: linked_list\n  data_overlap: false\n"
                        "clock_mhz: 1562.5\nworkload:\n  direction: dev_to_mem\n");
     EXPECT_EQ(c.descriptor_format, DMA_HW_FMT_LINKED_LIST);
-    EXPECT_FALSE(c.platform.dma.descriptor_overlap);
+    EXPECT_FALSE(c.platform.dma.data_overlap);
     EXPECT_DOUBLE_EQ(c.platform.clock_mhz, 1562.5);  // 640 ps
     EXPECT_EQ(c.workload.direction, DMA_HW_DEV_TO_MEM);
 }
@@ -81,7 +98,7 @@ TEST(SimConfigLoader, WrongTypeIsRejected) {
     EXPECT_NE(error_of("workload:\n  entries: 2.5\n").find("not a whole number"),
               std::string::npos);
     EXPECT_NE(error_of("workload:\n  entries: -3\n").find("out of range"), std::string::npos);
-    EXPECT_NE(error_of("dma:\n  descriptor_overlap: maybe\n").find("not a boolean"),
+    EXPECT_NE(error_of("dma:\n  data_overlap: maybe\n").find("not a boolean"),
               std::string::npos);
     EXPECT_NE(error_of("workload:\n  entries: [1, 2]\n").find("needs a single value"),
               std::string::npos);
@@ -91,17 +108,17 @@ TEST(SimConfigLoader, OnlyYaml12BooleansAreAccepted) {
     // Issue 28: YAML 1.1's yes/on/No were accepted, against the YAML 1.2
     // rule numbers follow (docs/configuration.md, "Numbers").
     TempDir dir;
-    EXPECT_TRUE(load_text(dir, "dma.descriptor_overlap: True\n").platform.dma.descriptor_overlap);
-    EXPECT_FALSE(load_text(dir, "dma.descriptor_overlap: FALSE\n").platform.dma.descriptor_overlap);
+    EXPECT_TRUE(load_text(dir, "dma.data_overlap: True\n").platform.dma.data_overlap);
+    EXPECT_FALSE(load_text(dir, "dma.data_overlap: FALSE\n").platform.dma.data_overlap);
     for (const char* yes : {"yes", "on", "Y"})
-        EXPECT_NE(error_of(std::string("dma.descriptor_overlap: ") + yes + "\n")
-                      .find(fmt::format("cfg.yaml:1: dma.descriptor_overlap = '{}': a YAML 1.1 "
+        EXPECT_NE(error_of(std::string("dma.data_overlap: ") + yes + "\n")
+                      .find(fmt::format("cfg.yaml:1: dma.data_overlap = '{}': a YAML 1.1 "
                                         "boolean: write true",
                                         yes)),
                   std::string::npos)
             << yes;
-    EXPECT_NE(error_of("", {"dma.descriptor_overlap=No"}).find("write false"), std::string::npos);
-    EXPECT_NE(error_of("dma.descriptor_overlap: maybe\n").find("write true or false"),
+    EXPECT_NE(error_of("", {"dma.data_overlap=No"}).find("write false"), std::string::npos);
+    EXPECT_NE(error_of("dma.data_overlap: maybe\n").find("write true or false"),
               std::string::npos);
 }
 

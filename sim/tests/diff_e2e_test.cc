@@ -66,7 +66,7 @@ TEST(SimDiffE2E, ReportsListTheAccountCausesAKnobMovedLargestFirst) {
     TempDir dir;
     const std::string a = report_with(dir, "a.json", {"--set", "workload.segment_bytes=64"});
     const std::string b = report_with(
-        dir, "b.json", {"--set", "workload.segment_bytes=64", "--set", "dma.descriptor_overlap=false"});
+        dir, "b.json", {"--set", "workload.segment_bytes=64", "--set", "dma.data_overlap=false"});
     auto r = run_dmasim(dir, {"diff", a, b});
     ASSERT_EQ(r.status, 0) << r.err;
     const json ja = json::parse(read_file(a))["statistics"]["account"];

@@ -54,7 +54,7 @@ TEST(SimEngineE2E, DescriptorQueueHidesTheFetchOfASerialEngine) {
         return run_result(dir, {"run", "--set", "workload.chain_depth=1", "--set",
                                 fmt::format("workload.entries={}", entries), "--set",
                                 fmt::format("workload.segment_bytes={}", S), "--set",
-                                "dma.descriptor_prefetch=1", "--set", "dma.descriptor_overlap=false",
+                                "dma.descriptor_prefetch=1", "--set", "dma.data_overlap=false",
                                 "--set", "dma.descriptor_queue=" + queue})["cycles"]
             .get<uint64_t>();
     };

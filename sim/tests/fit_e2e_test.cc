@@ -23,7 +23,7 @@ const std::string kProfile = DMASIM_SOURCE_DIR "/configs/default.yaml";
 /// once and every burst the read latency, so lists of one-burst and of
 /// many-burst segments tell the two apart (cycles ~ N (S + b L + ...)).
 std::string serial_profile(const TempDir& dir) {
-    return dir.write("serial.yaml", fmt::format("base: {}\ndma:\n  descriptor_overlap: false\n"
+    return dir.write("serial.yaml", fmt::format("base: {}\ndma:\n  data_overlap: false\n"
                                                 "  max_outstanding_reads: 1\n",
                                                 kProfile));
 }

@@ -138,7 +138,7 @@ TEST(TraceE2E, DefaultRunLosesNoEventAndShowsEveryStage) {
 // they give back the report's account, cause by cause.
 TEST(TraceE2E, CycleAccountTrackAddsUpToTheReportsAccount) {
     TempDir dir;
-    TracedRun run = traced_run(dir, {"workload.segment_bytes=256", "dma.descriptor_overlap=false"});
+    TracedRun run = traced_run(dir, {"workload.segment_bytes=256", "dma.data_overlap=false"});
     expect_no_drops(run.check);
     const json doc = json::parse(test::read_file(dir.path() + "/t.json"));
     std::vector<const json*> slices;

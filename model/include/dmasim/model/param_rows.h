@@ -81,7 +81,11 @@
       "fetch on demand, when the mover needs the next one; 256: as far as the prefetch window "    \
       "goes (fetch again once drained to dma.descriptor_prefetch)")                                \
     X(DescriptorFetch, descriptor_fetch, DescriptorFetch::burst, "dma.descriptor_fetch", "",        \
-      choices(kDescriptorFetches), "Descriptor reads as one burst, or one bus word at a time")     \
+      choices(kDescriptorFetches),                                                                 \
+      "Descriptor reads: burst (up to dma.descriptor_prefetch slots per read), word (one bus "     \
+      "word at a time), or speculative (iDMA desc64: up to dma.descriptor_prefetch "               \
+      "one-descriptor reads of the slots that follow in flight, capped by the free places of "     \
+      "dma.descriptor_queue; a next pointer elsewhere drains them)")                               \
     X(unsigned, buffer_bytes, 8192, "dma.buffer_bytes", "bytes", (IntRange{1, 1u << 24}),           \
       "Read-to-write data buffer per channel")                                                     \
     X(WritePolicy, write_policy, WritePolicy::cut_through, "dma.write_policy", "",                  \
@@ -96,8 +100,19 @@
       "Device-to-memory (S2MM) writes: cycles from the write policy letting a write go to its "    \
       "issue, a pipeline stage paid once per stream (PG021 Table 1: tvalid to awvalid 39 = 1 + "   \
       "38)")                                                                                       \
-    X(bool, descriptor_overlap, true, "dma.descriptor_overlap", "", BoolValues{},                   \
-      "Next descriptor may start before the previous one completes")                               \
+    X(bool, data_overlap, true, "dma.data_overlap", "", BoolValues{},                               \
+      "The next descriptor's data may start before the previous descriptor completes; false: a "   \
+      "serial data mover (how far descriptors are fetched ahead is dma.descriptor_queue's). "      \
+      "Formerly dma.descriptor_overlap, still read")                                               \
+    X(DescriptorPort, descriptor_port, DescriptorPort::shared, "dma.descriptor_port", "",           \
+      choices(kDescriptorPorts),                                                                   \
+      "Master for descriptor fetches and status write-backs: the data port (shared, at "          \
+      "bus.width_bytes) or one of its own (separate, at dma.descriptor_port_width_bytes, as AXI "  \
+      "DMA's 32-bit M_AXI_SG); both reach the same memory")                                        \
+    X(unsigned, descriptor_port_width_bytes, 4, "dma.descriptor_port_width_bytes", "bytes",         \
+      (IntRange{1, 128, true}),                                                                    \
+      "Width of a separate descriptor port (dma.descriptor_port: separate), at most "             \
+      "bus.width_bytes")                                                                           \
     X(unsigned, descriptor_setup_cycles, 2, "dma.descriptor_setup_cycles", "cycles",                \
       (IntRange{0, kMaxCycles}), "Decode cost per data descriptor")                                \
     X(unsigned, chain_link_cycles, 4, "dma.chain_link_cycles", "cycles",                            \

@@ -23,10 +23,16 @@ enum class WritePolicy { cut_through, store_and_forward };
 /// Write policy of device-to-memory (S2MM) writes: `same` as write_policy,
 /// or its own (PG022's DataMover makes store-and-forward an S2MM option).
 enum class StreamWritePolicy { same, cut_through, store_and_forward };
-enum class DescriptorFetch { burst, word };
+/// burst: up to descriptor_prefetch slots per read; word: one bus word at a
+/// time; speculative: one-descriptor reads of the slots that follow, before
+/// the next pointer is known (iDMA's desc64 front end).
+enum class DescriptorFetch { burst, word, speculative };
 /// Where a linked_list descriptor keeps its next pointer: appended to the
 /// slot's layout (24, 48, 80 B) or inside a 32/64-byte slot (AXI DMA's BDs).
 enum class DescriptorNext { appended, in_slot };
+/// Which master fetches descriptors and writes status back: the data port,
+/// or a port of its own (AXI DMA's M_AXI_SG).
+enum class DescriptorPort { shared, separate };
 /// What the DMA engine's master port reaches host memory through.
 enum class BusKind { axi, pcie };
 /// translation is not injected by the model: the testbench's driver
@@ -42,8 +48,12 @@ inline constexpr Spelling<StreamWritePolicy> kStreamWritePolicies[] = {
     {"store_and_forward", StreamWritePolicy::store_and_forward}};
 inline constexpr Spelling<DescriptorNext> kDescriptorNexts[] = {
     {"appended", DescriptorNext::appended}, {"in_slot", DescriptorNext::in_slot}};
+inline constexpr Spelling<DescriptorPort> kDescriptorPorts[] = {
+    {"shared", DescriptorPort::shared}, {"separate", DescriptorPort::separate}};
 inline constexpr Spelling<DescriptorFetch> kDescriptorFetches[] = {
-    {"burst", DescriptorFetch::burst}, {"word", DescriptorFetch::word}};
+    {"burst", DescriptorFetch::burst},
+    {"word", DescriptorFetch::word},
+    {"speculative", DescriptorFetch::speculative}};
 inline constexpr Spelling<BusKind> kBusKinds[] = {{"axi", BusKind::axi}, {"pcie", BusKind::pcie}};
 inline constexpr Spelling<FaultKind> kFaultKinds[] = {{"none", FaultKind::none},
                                                       {"descriptor", FaultKind::descriptor},
@@ -54,6 +64,17 @@ inline constexpr Spelling<dma_hw_writeback> kStatusWritebacks[] = {
     {"irq_only", DMA_HW_WB_IRQ_ONLY},
     {"last", DMA_HW_WB_LAST},
     {"none", DMA_HW_WB_NONE}};
+
+/// A key renamed after it shipped: configurations, sweeps and --set may
+/// still use the old name (docs/configuration.md lists them).
+struct RenamedKey {
+    const char* old_name;
+    const char* name;
+};
+inline constexpr RenamedKey kRenamedKeys[] = {
+    // The split of fetch-ahead (dma.descriptor_queue) from data overlap.
+    {"dma.descriptor_overlap", "dma.data_overlap"},
+};
 
 /// dma.descriptor_queue meaning "no limit of its own" (the prefetch window's).
 inline constexpr unsigned kUnboundedQueue = 256;

@@ -32,6 +32,11 @@ struct StatDef {
     X(chain_links, "links", "chain descriptors followed", "one per chain slot or next pointer") \
     X(descriptor_bytes_fetched, "B", "descriptor bytes read from memory",                       \
       "every fetch burst's bytes, chain descriptors and over-prefetched slots included")        \
+    X(speculative_reads, "reads", "speculative descriptor reads issued",                        \
+      "dma.descriptor_fetch: speculative; one per slot read before its address was known")      \
+    X(speculative_reads_dropped, "reads", "speculative descriptor reads a next pointer missed",  \
+      "reads in flight or done when a next pointer named another address; their beats are "     \
+      "still carried")                                                                          \
     X(max_reads_in_flight, "transactions", "most data reads outstanding at once",               \
       "reads issued and not complete, at each read issue")                                      \
     X(max_writes_in_flight, "transactions", "most data writes outstanding at once",             \
