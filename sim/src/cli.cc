@@ -19,6 +19,7 @@
 #include "scenario_check.h"
 #include "statistics_catalog.h"
 #include "sweep_runner.h"
+#include "trace_import.h"
 
 namespace dmasim::sim {
 namespace {
@@ -189,6 +190,22 @@ void add_fit(CLI::App& app, FitRequest& f) {
                        "simulated cycles fails the fit");
 }
 
+void add_trace(CLI::App& app, ImportRequest& t) {
+    auto* trace = app.add_subcommand(
+        "trace", "Request traces for workload.trace (docs/request-traces.md)");
+    trace->require_subcommand(1);
+    auto* cmd = trace->add_subcommand(
+        "import",
+        "Convert Linux ftrace text of dma:dma_map_sg and dma:dma_map_page events into a "
+        "request trace");
+    cmd->add_option("ftrace", t.input, "ftrace text (tracefs 'trace' or 'trace-cmd report')")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("-o,--output", t.output, "The request trace to write")->required();
+    cmd->add_option("--device", t.device,
+                    "Keep only this device's mappings (as the events name it, e.g. 0000:01:00.0)");
+}
+
 void add_stats(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "stats", "Print every result and statistic with unit and meaning (docs/statistics.md)");
@@ -255,6 +272,8 @@ int cli_main(int argc, char* argv[]) {
     add_diff(app, diff);
     FitRequest fit;
     add_fit(app, fit);
+    ImportRequest import;
+    add_trace(app, import);
     app.add_subcommand("completion",
                        "Print the bash completion script: "
                        "source <(dmasim completion bash)")
@@ -276,6 +295,7 @@ int cli_main(int argc, char* argv[]) {
             fit.dmasim_exe = self_exe();
             return run_fit(fit);
         }
+        if (app.got_subcommand("trace")) return trace_import_command(import);
         if (app.got_subcommand("stats")) {
             fmt::print("{}", statistics_markdown());
             return 0;
@@ -289,6 +309,9 @@ int cli_main(int argc, char* argv[]) {
         fmt::print(stderr, "dmasim: error: {}\n", e.what());
         return kExitUsage;
     } catch (const tb::ConfigError& e) {
+        fmt::print(stderr, "dmasim: error: {}\n", e.what());
+        return kExitUsage;
+    } catch (const tb::TraceError& e) {
         fmt::print(stderr, "dmasim: error: {}\n", e.what());
         return kExitUsage;
     } catch (const std::exception& e) {

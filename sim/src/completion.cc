@@ -47,7 +47,7 @@ _dmasim() {{
     prev="${{COMP_WORDS[COMP_CWORD-1]}}"
     sub="${{COMP_WORDS[1]}}"
     if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W "run sweep merge plot diff fit stats config completion --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "run sweep merge plot diff fit trace stats config completion --help --version" -- "$cur"))
         return
     fi
     if [[ "$prev" == "--set" || "$prev" == "--key" || ( "$sub" == "config" && " ${{COMP_WORDS[*]}} " == *" --explain "* ) ]]; then

@@ -24,6 +24,7 @@ std::vector<KeyDef> build_table() {
         k.real_min = row.real_range.min;
         k.real_max = row.real_range.max;
         k.choices = row.choices;
+        k.path = row.path;
         k.description = row.description;
         k.get = row.get;
         k.set = row.set;

@@ -33,6 +33,7 @@ struct KeyDef {
     bool power_of_two = false;          ///< integer keys: value must be 2^k
     double real_min = 0, real_max = 0;  ///< real keys: inclusive range
     std::vector<std::string> choices;   ///< choice keys: allowed spellings
+    bool path = false;  ///< text keys naming a file, relative to the config setting it
     std::string description;
     std::function<Value(const tb::SimConfig&)> get;
     std::function<void(tb::SimConfig&, const Value&)> set;

@@ -44,6 +44,13 @@ Location location_of(const YAML::Node& node, const std::string& file) {
     return {file, node.Mark().line + 1};
 }
 
+/// A file named in `config_file`: relative paths are taken from its folder.
+std::string path_from(const std::string& config_file, const std::string& path) {
+    namespace fs = std::filesystem;
+    if (path.empty() || fs::path(path).is_absolute()) return path;
+    return (fs::path(config_file).parent_path() / path).lexically_normal().string();
+}
+
 }  // namespace
 
 const KeyDef& known_key(const std::string& name, const Location& where) {
@@ -121,7 +128,7 @@ void ConfigBuilder::apply_node(const std::string& prefix, const YAML::Node& map,
                                                      ? ""
                                                      : fmt::format(" ({} is the old name of {})",
                                                                    name, key->name)));
-        apply(name, value.Scalar(), where);
+        apply(name, key->path ? path_from(file, value.Scalar()) : value.Scalar(), where);
     }
 }
 

@@ -42,6 +42,8 @@ std::string segments_text(const tb::WorkloadConfig& w) {
     switch (w.distribution) {
         case DMASIM_SEG_FIXED:
             break;
+        case DMASIM_SEG_LIST:
+            return fmt::format("listed lengths up to {} bytes", w.segment_bytes_max);
         case DMASIM_SEG_UNIFORM:
             return fmt::format("uniform {}..{} bytes", w.segment_bytes_min, w.segment_bytes_max);
         case DMASIM_SEG_LOGNORMAL:
@@ -187,10 +189,14 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
         return fmt::format("{:<{}}{}\n", label, kWidth, value);
     };
     std::string out = line("platform", platform_line(config));
+    const tb::WorkloadConfig& w = config.workload;
     out += line("workload",
-                fmt::format("{} {}, {} entries x {}, chain depth {}", config.workload.scenario,
-                            text_of(config, "workload.direction"), config.workload.entries,
-                            segments_text(config.workload), config.workload.chain_depth));
+                w.arrival == tb::Arrival::trace && !w.trace.empty()
+                    ? fmt::format("{}, the lists of {}, chain depth up to {}", w.scenario,
+                                  w.trace, w.chain_depth)
+                    : fmt::format("{} {}, {} entries x {}, chain depth {}", w.scenario,
+                                  text_of(config, "workload.direction"), w.entries,
+                                  segments_text(w), w.chain_depth));
     if (r.bytes == 0 && !r.scenario_results.empty()) {
         // Every transfer was excluded (injected errors): no throughput to show.
         out += line("measured", "nothing: the scenario's transfers are not measured");

@@ -405,6 +405,18 @@ void Testbench::release_all() {
 
 void Testbench::delay_cycles(uint64_t cycles) { sc_core::wait(platform_.clock().at(cycles)); }
 
+uint64_t Testbench::now_cycles() const {
+    return platform_.clock().cycle_of(sc_core::sc_time_stamp());
+}
+
+void Testbench::wait_for_completion_until(uint64_t until) {
+    const uint64_t now = now_cycles();
+    if (until == kNoDeadline)
+        sc_core::wait(cpu_.completion_event());
+    else if (until > now)
+        sc_core::wait(platform_.clock().at(until - now), cpu_.completion_event());
+}
+
 void Testbench::add_result(const std::string& name, double value, const std::string& unit,
                            const std::string& description) {
     results_.push_back({name, value, unit, description});

@@ -38,6 +38,8 @@ public:
     void exclude_from_measurement(Transfer& t) override;
     void release(Transfer& t) override;
     void delay_cycles(uint64_t cycles) override;
+    uint64_t now_cycles() const override;
+    void wait_for_completion_until(uint64_t until) override;
     uint64_t memory_bytes() const override;
     void add_result(const std::string& name, double value, const std::string& unit,
                     const std::string& description) override;

@@ -82,6 +82,10 @@ dmasim_load_spec make_load_spec(const WorkloadConfig& w, dma_hw_format format,
     spec.seg.offset = static_cast<uint32_t>(w.offset);
     spec.seg.seed = w.seed;
     spec.seg.layout = w.buffers;
+    if (w.distribution == DMASIM_SEG_LIST) {
+        spec.seg.lengths = w.lengths.data();
+        spec.seg.offsets = w.offsets.data();
+    }
     return spec;
 }
 

@@ -104,8 +104,8 @@ int dmasim_buf_alloc(struct sg_table *sgt, unsigned int entries,
 	dmasim_seg_rng_init(&rng, seg);
 	for_each_sgtable_sg(sgt, sg, i)
 	{
-		ret = seg_fill(sg, dmasim_seg_next_len(&rng, seg), seg->offset,
-			       seg->layout, &nc);
+		ret = seg_fill(sg, dmasim_seg_next_len(&rng, seg),
+			       dmasim_seg_offset(seg, i), seg->layout, &nc);
 		if (ret)
 			break;
 	}
@@ -148,10 +148,12 @@ int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like,
 	return ret;
 }
 
-/* Pages of the blocks each segment takes when it is not a fragment. */
-static uint64_t own_pages(const struct dmasim_seg_spec *seg, uint32_t len)
+/* Pages of the blocks segment @i takes when it is not a fragment. */
+static uint64_t own_pages(const struct dmasim_seg_spec *seg, unsigned int i,
+			  uint32_t len)
 {
-	uint32_t offset = seg->layout == DMASIM_BUF_PACKED ? 0 : seg->offset;
+	uint32_t offset =
+		seg->layout == DMASIM_BUF_PACKED ? 0 : dmasim_seg_offset(seg, i);
 
 	return 1ull << get_order((uint64_t)offset + len);
 }
@@ -167,7 +169,7 @@ static uint64_t fixed_pages_needed(const struct dmasim_seg_spec *seg,
 	uint64_t per_block;
 
 	if (!dmasim_buf_is_fragment(seg->layout, len))
-		return entries * own_pages(seg, len);
+		return entries * own_pages(seg, 0, len);
 	per_block = PAGE_FRAG_CACHE_MAX_SIZE / len;
 	return ((entries + per_block - 1) / per_block)
 	       << PAGE_FRAG_CACHE_MAX_ORDER;
@@ -198,7 +200,7 @@ uint64_t dmasim_buf_pages_needed(const struct dmasim_seg_spec *seg,
 	for (i = 0; i < entries; i++) {
 		len = dmasim_seg_next_len(&rng, seg);
 		if (!dmasim_buf_is_fragment(seg->layout, len)) {
-			pages += own_pages(seg, len);
+			pages += own_pages(seg, i, len);
 			continue;
 		}
 		if (len > PAGE_FRAG_CACHE_MAX_SIZE - block_used) {

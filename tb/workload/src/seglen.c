@@ -41,12 +41,25 @@ static uint64_t clamp_len(double len, const struct dmasim_seg_spec *seg)
 /**
  * dmasim_seg_rng_init - start the length sequence of a list
  * @rng: generator state to initialise
- * @seg: segment specification (its seed is used)
+ * @seg: segment specification (its seed is used; a given list's state is
+ *       the index of the next segment)
  */
 void dmasim_seg_rng_init(struct dmasim_seg_rng *rng,
 			 const struct dmasim_seg_spec *seg)
 {
-	rng->state = seg->seed;
+	rng->state = seg->dist == DMASIM_SEG_LIST ? 0 : seg->seed;
+}
+
+/**
+ * dmasim_seg_offset - in-page offset of a list's segment
+ * @seg: segment specification
+ * @i: index of the segment in the list
+ *
+ * Return: @seg->offsets[@i] for a given list, else @seg->offset.
+ */
+uint32_t dmasim_seg_offset(const struct dmasim_seg_spec *seg, unsigned int i)
+{
+	return seg->dist == DMASIM_SEG_LIST ? seg->offsets[i] : seg->offset;
 }
 
 /**
@@ -74,6 +87,8 @@ uint32_t dmasim_seg_next_len(struct dmasim_seg_rng *rng,
 		z = sqrt(-2.0 * log(rng_unit(rng))) *
 		    cos(TWO_PI * rng_unit(rng));
 		return (uint32_t)clamp_len(exp(mu + seg->sigma * z), seg);
+	case DMASIM_SEG_LIST:
+		return seg->lengths[rng->state++];
 	case DMASIM_SEG_FIXED:
 	default:
 		return (uint32_t)seg->bytes;

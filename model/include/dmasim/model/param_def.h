@@ -28,6 +28,9 @@ struct RealRange {
 struct BoolValues {};
 /// A parameter that is free text (checked by its layer's rules).
 struct TextValues {};
+/// A text parameter naming a file: a relative path set in a config file
+/// is taken from that file's folder.
+struct PathValues {};
 /// One spelling of an enum parameter's value in a configuration.
 template <class E>
 struct Spelling {
@@ -59,6 +62,7 @@ struct ParamDef {
     IntRange int_range{0, 0};       ///< integer parameters
     RealRange real_range{0, 0};     ///< real parameters
     std::vector<std::string> choices;  ///< choice parameters: the spellings
+    bool path = false;                 ///< text parameters: names a file
     std::function<ParamValue(const Config&)> get;
     std::function<void(Config&, const ParamValue&)> set;
 };
@@ -114,6 +118,13 @@ ParamDef<Config> param(const char* key, const char* unit, TextValues, const char
                        Field field) {
     return plain_param<Config, std::string>(key, unit, description, ParamKind::text, field);
 }
+template <class Config, class Field>
+ParamDef<Config> param(const char* key, const char* unit, PathValues, const char* description,
+                       Field field) {
+    ParamDef<Config> d = param<Config>(key, unit, TextValues{}, description, field);
+    d.path = true;
+    return d;
+}
 template <class Config, class E, class Field>
 ParamDef<Config> param(const char* key, const char* unit, Choices<E> values,
                        const char* description, Field field) {
@@ -141,6 +152,7 @@ ParamDef<Outer> lift(const ParamDef<Inner>& d, Path inner) {
     out.int_range = d.int_range;
     out.real_range = d.real_range;
     out.choices = d.choices;
+    out.path = d.path;
     out.get = [get = d.get, inner](const Outer& c) { return get(inner(c)); };
     out.set = [set = d.set, inner](Outer& c, const ParamValue& v) { set(inner(c), v); };
     return out;

@@ -40,6 +40,16 @@ inline constexpr model::Spelling<dma_hw_direction> kDirections[] = {
     {"mem_to_dev", DMA_HW_MEM_TO_DEV}};
 inline constexpr model::Spelling<dmasim_seg_dist> kSegmentDistributions[] = {
     {"fixed", DMASIM_SEG_FIXED}, {"uniform", DMASIM_SEG_UNIFORM}, {"lognormal", DMASIM_SEG_LOGNORMAL}};
+/// How the requests scenario's requests arrive (docs/scenarios.md).
+enum class Arrival { closed, periodic, poisson, trace };
+inline constexpr model::Spelling<Arrival> kArrivals[] = {{"closed", Arrival::closed},
+                                                         {"periodic", Arrival::periodic},
+                                                         {"poisson", Arrival::poisson},
+                                                         {"trace", Arrival::trace}};
+/// What a request that finds the submission ring full does.
+enum class RingFull { wait, drop };
+inline constexpr model::Spelling<RingFull> kRingFull[] = {{"wait", RingFull::wait},
+                                                          {"drop", RingFull::drop}};
 inline constexpr model::Spelling<dmasim_buf_layout> kBufferLayouts[] = {
     {"pages", DMASIM_BUF_PAGES}, {"packed", DMASIM_BUF_PACKED}};
 
@@ -48,6 +58,9 @@ inline constexpr uint64_t kPageBytes = 4096;
 
 struct WorkloadConfig {
     DMASIM_WORKLOAD_PARAMS(DMASIM_PARAM_FIELD)
+    /// distribution DMASIM_SEG_LIST (a replayed request, never a config's):
+    /// each segment's length and in-page offset, `entries` of each.
+    std::vector<uint32_t> lengths, offsets;
 };
 
 /// What the driver's completion handling costs the CPU, in cycles of

@@ -35,6 +35,8 @@ public:
     uint32_t status() const;      ///< channel STATUS after wait()
     unsigned error() const;       ///< enum dma_hw_error from status()
     bool finished() const { return finished_; }
+    /// Its completion interrupt has been handled: wait() returns at once.
+    bool completed() const { return interrupted_; }
 
 private:
     friend class Testbench;
@@ -111,6 +113,13 @@ public:
     virtual void release(Transfer& t) = 0;
     /// Lets simulated time pass.
     virtual void delay_cycles(uint64_t cycles) = 0;
+    /// Simulated time now, in cycles of the platform clock.
+    virtual uint64_t now_cycles() const = 0;
+    /// Sleeps until cycle `until` (kNoDeadline: no limit) or the next
+    /// completion the CPU handles, whichever comes first: a stream of
+    /// requests waits for both at once.
+    virtual void wait_for_completion_until(uint64_t until) = 0;
+    static constexpr uint64_t kNoDeadline = UINT64_MAX;
     /// Simulated-memory size in bytes (bus addresses [0, size) are RAM).
     virtual uint64_t memory_bytes() const = 0;
 

@@ -63,4 +63,26 @@
       "dma.irq_coalesce_*; false: one interrupt when the channel stops")                           \
     X(bool, deburst, false, "workload.deburst", "", model::BoolValues{},                           \
       "Every data descriptor carries DMA_DESC_DEBURST (flags bit 7, iDMA's reduce_len): the "      \
-      "engine moves it in one-beat bursts")
+      "engine moves it in one-beat bursts")                                                       \
+    X(Arrival, arrival, Arrival::poisson, "workload.arrival", "", model::choices(kArrivals),        \
+      "requests scenario: closed (workload.in_flight requests always outstanding), periodic or "  \
+      "poisson arrivals workload.interarrival_cycles apart (the mean, for poisson), or trace: "   \
+      "the requests of workload.trace at its times")                                              \
+    X(std::string, trace, "", "workload.trace", "", model::PathValues{},                            \
+      "requests scenario, trace arrivals: request trace file (docs/request-traces.md; relative "  \
+      "to the config that sets it), whose requests replace the drawn lists")                      \
+    X(uint64_t, requests, 1000, "workload.requests", "requests", (model::IntRange{1, 1u << 24}),   \
+      "requests scenario: requests the stream submits, each a list of this workload")             \
+    X(uint64_t, in_flight, 1, "workload.in_flight", "requests", (model::IntRange{1, 1u << 16}),    \
+      "requests scenario, closed arrivals: requests outstanding at once; each completion "        \
+      "submits the next")                                                                          \
+    X(uint64_t, interarrival_cycles, 10000, "workload.interarrival_cycles", "cycles",               \
+      (model::IntRange{1, 1ull << 40}),                                                            \
+      "requests scenario, periodic or poisson arrivals: cycles from one request's arrival to the " \
+      "next (the mean, for poisson)")                                                              \
+    X(uint64_t, ring_entries, 64, "workload.ring_entries", "requests",                              \
+      (model::IntRange{1, 1u << 20}),                                                              \
+      "requests scenario: requests the submission ring holds, the one the engine runs included")  \
+    X(RingFull, ring_full, RingFull::wait, "workload.ring_full", "", model::choices(kRingFull),     \
+      "requests scenario: a request that finds the ring full waits for a place (counted) or is "  \
+      "dropped (counted)")

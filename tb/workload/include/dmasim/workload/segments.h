@@ -22,6 +22,8 @@ enum dmasim_seg_dist {
 	DMASIM_SEG_UNIFORM,   /* uniform in [@min, @max] */
 	DMASIM_SEG_LOGNORMAL, /* log-normal with mean @bytes, clamped to [@min,
 				 @max] */
+	DMASIM_SEG_LIST,      /* segment i is @lengths[i] long, at in-page
+				 offset @offsets[i] (a replayed request) */
 };
 
 /* Where segment buffers live. */
@@ -41,6 +43,8 @@ struct dmasim_seg_spec {
 	uint32_t offset; /* in-page offset of every segment, < PAGE_SIZE */
 	uint64_t seed;
 	enum dmasim_buf_layout layout; /* packed ignores @offset */
+	const uint32_t *lengths;       /* DMASIM_SEG_LIST: one per segment */
+	const uint32_t *offsets;       /* DMASIM_SEG_LIST: one per segment */
 };
 
 #ifdef __cplusplus

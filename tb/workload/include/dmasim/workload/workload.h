@@ -36,6 +36,7 @@ void dmasim_seg_rng_init(struct dmasim_seg_rng *rng,
 			 const struct dmasim_seg_spec *seg);
 uint32_t dmasim_seg_next_len(struct dmasim_seg_rng *rng,
 			     const struct dmasim_seg_spec *seg);
+uint32_t dmasim_seg_offset(const struct dmasim_seg_spec *seg, unsigned int i);
 
 /* ---- Data buffers ------------------------------------------------------ */
 

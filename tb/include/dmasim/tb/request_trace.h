@@ -1,0 +1,49 @@
+// request_trace.h - a request trace (docs/request-traces.md): one request
+// per line, its arrival time, direction and each entry's length and
+// in-page offset, as the requests scenario replays it (workload.trace)
+// and `dmasim trace import` writes it from Linux ftrace text.
+#pragma once
+
+#include <dmasim/hw/dma_hw.h>
+#include <dmasim/tb/run.h>
+
+#include <cstdint>
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dmasim::tb {
+
+/// One request: the scatter list a driver mapped, and when.
+struct TraceRequest {
+    uint64_t at_ns = 0;  ///< arrival, from the trace's start
+    dma_hw_direction direction = DMA_HW_MEM_TO_DEV;
+    std::vector<uint32_t> lengths;  ///< bytes of each entry, >= 1
+    std::vector<uint32_t> offsets;  ///< in-page offset of each entry, < 4096
+    uint64_t line = 0;              ///< where the trace file has it
+};
+
+/// A line of a trace file that is not a request; what() names the file,
+/// line and field.
+class TraceError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Entries a request may have: workload.entries' limit.
+inline constexpr uint64_t kTraceMaxEntries = uint64_t{1} << 24;
+
+/// Reads the requests of `in`, named `name` in errors. Throws TraceError.
+std::vector<TraceRequest> parse_request_trace(std::istream& in, const std::string& name);
+/// Reads the request trace at `path`. Throws TraceError (also when the
+/// file cannot be read or holds no request).
+std::vector<TraceRequest> read_request_trace(const std::string& path);
+/// Writes `requests` in the trace format, with its header comment.
+void write_request_trace(std::ostream& out, const std::vector<TraceRequest>& requests);
+
+/// `r` as a list of `base`'s settings: its direction, entries, lengths and
+/// offsets; at most base.chain_depth chunks (never more than entries).
+WorkloadConfig as_workload(const TraceRequest& r, const WorkloadConfig& base);
+
+}  // namespace dmasim::tb

@@ -1,0 +1,141 @@
+// request_trace.cc - reads and writes request traces
+// (docs/request-traces.md).
+#include <dmasim/tb/request_trace.h>
+#include <dmasim/tb/run.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+namespace dmasim::tb {
+namespace {
+
+constexpr const char* kHeader = "# dmasim request trace: AT_NS DIRECTION LENGTH[@OFFSET]...";
+
+/// Where a field is, for errors: "FILE:LINE: field N".
+struct Field {
+    const std::string& file;
+    uint64_t line;
+    size_t index;  ///< 1-based
+    std::string_view text;
+
+    [[noreturn]] void fail(std::string_view what) const {
+        throw TraceError(fmt::format("{}:{}: field {} ('{}'): {}", file, line, index, text, what));
+    }
+};
+
+uint64_t number(const Field& f, std::string_view text, uint64_t max, std::string_view what) {
+    uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec == std::errc::invalid_argument || end != text.data() + text.size())
+        f.fail(fmt::format("{} must be a whole number of bytes or nanoseconds", what));
+    if (ec == std::errc::result_out_of_range || value > max)
+        f.fail(fmt::format("{} must be at most {}", what, max));
+    return value;
+}
+
+dma_hw_direction direction(const Field& f) {
+    for (const auto& s : kDirections)
+        if (f.text == s.text) return s.value;
+    f.fail("direction must be mem_to_dev, dev_to_mem or mem_to_mem");
+}
+
+void add_entry(const Field& f, TraceRequest& r) {
+    const size_t at = f.text.find('@');
+    const uint64_t length =
+        number(f, f.text.substr(0, at), UINT32_MAX, "an entry's LENGTH (LENGTH[@OFFSET])");
+    if (length == 0) f.fail("an entry's LENGTH must be at least 1 byte");
+    const uint64_t offset =
+        at == std::string_view::npos
+            ? 0
+            : number(f, f.text.substr(at + 1), kPageBytes - 1, "an entry's in-page OFFSET");
+    r.lengths.push_back(static_cast<uint32_t>(length));
+    r.offsets.push_back(static_cast<uint32_t>(offset));
+}
+
+std::vector<std::string_view> fields_of(std::string_view line) {
+    std::vector<std::string_view> out;
+    size_t i = 0;
+    while (true) {
+        i = line.find_first_not_of(" \t\r", i);
+        if (i == std::string_view::npos) return out;
+        const size_t end = std::min(line.find_first_of(" \t\r", i), line.size());
+        out.push_back(line.substr(i, end - i));
+        i = end;
+    }
+}
+
+}  // namespace
+
+std::vector<TraceRequest> parse_request_trace(std::istream& in, const std::string& name) {
+    std::vector<TraceRequest> requests;
+    std::string text;
+    for (uint64_t line = 1; std::getline(in, text); ++line) {
+        const std::vector<std::string_view> fields = fields_of(text);
+        if (fields.empty() || fields[0].front() == '#') continue;
+        auto field = [&](size_t i) { return Field{name, line, i + 1, fields[i]}; };
+        if (fields.size() < 3)
+            throw TraceError(fmt::format(
+                "{}:{}: a request needs AT_NS, DIRECTION and at least one LENGTH[@OFFSET], "
+                "this line has {} field{}",
+                name, line, fields.size(), fields.size() == 1 ? "" : "s"));
+        if (fields.size() - 2 > kTraceMaxEntries)
+            field(kTraceMaxEntries + 2)
+                .fail(fmt::format("a request has at most {} entries (workload.entries' limit)",
+                                  kTraceMaxEntries));
+        TraceRequest r;
+        r.line = line;
+        r.at_ns = number(field(0), fields[0], UINT64_MAX / 4096, "AT_NS");
+        if (!requests.empty() && r.at_ns < requests.back().at_ns)
+            field(0).fail(fmt::format("AT_NS goes back in time: the request before arrives at {}",
+                                      requests.back().at_ns));
+        r.direction = direction(field(1));
+        for (size_t i = 2; i < fields.size(); ++i) add_entry(field(i), r);
+        requests.push_back(std::move(r));
+    }
+    if (in.bad()) throw TraceError(fmt::format("{}: cannot be read", name));
+    if (requests.empty())
+        throw TraceError(fmt::format("{}: holds no request (docs/request-traces.md)", name));
+    return requests;
+}
+
+std::vector<TraceRequest> read_request_trace(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw TraceError(fmt::format("{}: cannot be opened", path));
+    return parse_request_trace(in, path);
+}
+
+void write_request_trace(std::ostream& out, const std::vector<TraceRequest>& requests) {
+    out << kHeader << '\n';
+    for (const TraceRequest& r : requests) {
+        const char* dir = "?";
+        for (const auto& s : kDirections)
+            if (s.value == r.direction) dir = s.text;
+        out << r.at_ns << ' ' << dir;
+        for (size_t i = 0; i < r.lengths.size(); ++i) {
+            out << ' ' << r.lengths[i];
+            if (r.offsets[i] != 0) out << '@' << r.offsets[i];
+        }
+        out << '\n';
+    }
+}
+
+WorkloadConfig as_workload(const TraceRequest& r, const WorkloadConfig& base) {
+    WorkloadConfig w = base;
+    w.direction = r.direction;
+    w.entries = r.lengths.size();
+    w.chain_depth = std::min<uint64_t>(base.chain_depth, w.entries);
+    w.distribution = DMASIM_SEG_LIST;
+    w.lengths = r.lengths;
+    w.offsets = r.offsets;
+    // The bounds the fit and IOVA estimates read for drawn lengths.
+    w.segment_bytes_min = *std::min_element(r.lengths.begin(), r.lengths.end());
+    w.segment_bytes_max = w.segment_bytes = *std::max_element(r.lengths.begin(), r.lengths.end());
+    w.offset = *std::max_element(r.offsets.begin(), r.offsets.end());
+    return w;
+}
+
+}  // namespace dmasim::tb
