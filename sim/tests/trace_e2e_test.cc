@@ -133,6 +133,17 @@ TEST(TraceE2E, DefaultRunLosesNoEventAndShowsEveryStage) {
         EXPECT_GT(run.check.counters[counter], 0u) << counter;
 }
 
+// The requests scenario draws its ring's occupancy: at least one change per
+// request (each is queued on arrival and leaves at its completion).
+TEST(TraceE2E, RequestStreamDrawsItsQueueAsACounterTrack) {
+    TempDir dir;
+    TracedRun run = traced_run(dir, {"workload.scenario=requests", "workload.entries=1",
+                                     "workload.chain_depth=1", "workload.arrival=poisson",
+                                     "workload.interarrival_cycles=400", "workload.requests=200"});
+    expect_no_drops(run.check);
+    EXPECT_GE(run.check.counters["requests queued"], 200u);
+}
+
 // The account track's slices are shares of equal parts of the window:
 // each slice's shares add up to 100, and weighted by the slices' lengths
 // they give back the report's account, cause by cause.
@@ -151,8 +162,8 @@ TEST(TraceE2E, CycleAccountTrackAddsUpToTheReportsAccount) {
     std::map<std::string, double> weighted;
     for (size_t i = 0; i < slices.size(); ++i) {
         const double from = (*slices[i])["ts"].get<double>() * 1000;
-        const double to = i + 1 < slices.size() ? (*slices[i + 1])["ts"].get<double>() * 1000
-                                                : start + cycles;
+        const double to =
+            i + 1 < slices.size() ? (*slices[i + 1])["ts"].get<double>() * 1000 : start + cycles;
         double sum = 0;
         for (const auto& [cause, share] : (*slices[i])["args"].items()) {
             sum += share.get<double>();

@@ -166,10 +166,12 @@ DMASIM_SCENARIO(requests) {
             ring.push_back(p);
         } else if (w.ring_full == RingFull::drop) {
             ++dropped;
+            return;
         } else {
             ++waited;
             blocked.push_back(p);
         }
+        bench.count_queued(+1);
     };
 
     while (latency.size() + dropped < total) {
@@ -187,6 +189,7 @@ DMASIM_SCENARIO(requests) {
             busy += done - active_started;
             latency.push_back(done - ring.front().arrived);
             ring.pop_front();
+            bench.count_queued(-1);
             if (!blocked.empty()) {
                 ring.push_back(blocked.front());
                 blocked.pop_front();

@@ -79,6 +79,8 @@ CounterInfo counter_info(TraceCounter c) {
             return {"descriptor FIFO", "descriptors"};
         case TraceCounter::bytes_moved:
             return {"bytes moved", "bytes"};
+        case TraceCounter::requests_queued:
+            return {"requests queued", "requests"};
     }
     return {"?", "value"};
 }
@@ -240,16 +242,17 @@ void ChromeTrace::account(unsigned channel, const model::CycleTimeline& timeline
     std::vector<size_t> causes;
     for (size_t c = 0; c < model::kCauses; ++c)
         if (whole[c] > 0) causes.push_back(c);
-    const uint64_t step = std::max<uint64_t>(1, (to - from + kAccountSamples - 1) / kAccountSamples);
+    const uint64_t step =
+        std::max<uint64_t>(1, (to - from + kAccountSamples - 1) / kAccountSamples);
     const unsigned pid = pid_of(TraceTrack::fetch, channel);
     for (uint64_t at = from; at < to; at += step) {
         const uint64_t end = std::min(to, at + step);
         const model::CycleAccount part = model::account_over({&timeline}, at, end);
         std::string args;
         for (size_t c : causes)
-            args += fmt::format("{}\"{}\":{:.4g}", args.empty() ? "" : ",",
-                                model::kCauseDefs[c].name,
-                                100.0 * static_cast<double>(part[c]) / static_cast<double>(end - at));
+            args +=
+                fmt::format("{}\"{}\":{:.4g}", args.empty() ? "" : ",", model::kCauseDefs[c].name,
+                            100.0 * static_cast<double>(part[c]) / static_cast<double>(end - at));
         const std::string json =
             fmt::format(R"({{"name":"cycle account %","ph":"C","ts":{},"pid":{},"args":{{{}}}}})",
                         micros(ns_of(at)), pid, args);

@@ -39,7 +39,7 @@ void CounterSignals::counter(model::TraceCounter counter, unsigned channel, uint
             push(at, channel, Level::buffer, delta);
             break;
         default:
-            break;  // FIFO level and bytes moved are in the Chrome trace only
+            break;  // FIFO level, bytes moved, requests queued: Chrome trace only
     }
 }
 

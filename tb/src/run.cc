@@ -81,9 +81,11 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     }
     std::unique_ptr<TraceTee> both;
     if (trace && vcd) both = std::make_unique<TraceTee>(*trace, *vcd);
-    platform.set_trace(both    ? static_cast<model::TraceSink*>(both.get())
-                       : trace ? static_cast<model::TraceSink*>(trace.get())
-                               : vcd.get());
+    model::TraceSink* const sink = both    ? static_cast<model::TraceSink*>(both.get())
+                                   : trace ? static_cast<model::TraceSink*>(trace.get())
+                                           : vcd.get();
+    platform.set_trace(sink);
+    tb.set_trace(sink);
     const unsigned long pages_before = sim_mem_pages_in_use();
 
     // The testbench ends every run with sc_stop(); that is no news to users.
@@ -112,8 +114,7 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     result.scenario_results = tb.results();
     platform.set_trace(nullptr);
     for (const std::string& note : {trace ? trace->cap_note() : "", vcd ? vcd->cap_note() : ""})
-        if (!note.empty())
-            result.trace_note += (result.trace_note.empty() ? "" : "; ") + note;
+        if (!note.empty()) result.trace_note += (result.trace_note.empty() ? "" : "; ") + note;
     // A file that cannot be finished must not lose the simulated result.
     for (const std::string& why : {trace ? trace->finish() : "", vcd ? vcd->finish() : ""})
         if (!why.empty()) result.output_errors.push_back(why);
@@ -142,8 +143,8 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     SimMemory memory(resolved);
     // Checked before elaboration: under AddressSanitizer an exception after
     // sc_start() is misreported (SystemC's coroutines hide the stack bounds).
-    const dmasim_load_spec spec = make_load_spec(resolved.workload, resolved.descriptor_format,
-                                                 resolved.platform.dma);
+    const dmasim_load_spec spec =
+        make_load_spec(resolved.workload, resolved.descriptor_format, resolved.platform.dma);
     if (std::string why = fit_error(resolved.workload, spec, resolved.memory_size_mib);
         !why.empty())
         throw ConfigError(why);

@@ -417,6 +417,10 @@ void Testbench::wait_for_completion_until(uint64_t until) {
         sc_core::wait(platform_.clock().at(until - now), cpu_.completion_event());
 }
 
+void Testbench::count_queued(int64_t delta, unsigned channel) {
+    if (trace_) trace_->counter(model::TraceCounter::requests_queued, channel, now_cycles(), delta);
+}
+
 void Testbench::add_result(const std::string& name, double value, const std::string& unit,
                            const std::string& description) {
     results_.push_back({name, value, unit, description});

@@ -40,6 +40,9 @@ public:
     void delay_cycles(uint64_t cycles) override;
     uint64_t now_cycles() const override;
     void wait_for_completion_until(uint64_t until) override;
+    void count_queued(int64_t delta, unsigned channel) override;
+    /// Where count_queued() is drawn (the platform's trace); null = nowhere.
+    void set_trace(model::TraceSink* sink) { trace_ = sink; }
     uint64_t memory_bytes() const override;
     void add_result(const std::string& name, double value, const std::string& unit,
                     const std::string& description) override;
@@ -118,6 +121,7 @@ private:
     std::exception_ptr error_;  ///< thrown by scenario code itself
     sc_core::sc_event never_;
     bool finished_ = false;
+    model::TraceSink* trace_ = nullptr;
 };
 
 }  // namespace dmasim::tb

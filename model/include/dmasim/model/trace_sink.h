@@ -30,6 +30,9 @@ enum class TraceCounter : uint8_t {
     buffer_bytes,     ///< bytes read and not yet written out
     descriptor_fifo,  ///< decoded descriptors waiting for the data mover
     bytes_moved,      ///< payload bytes whose writes completed
+    /// requests the driver submitted and the channel has not completed
+    /// (a driver's ring: the testbench counts them, Bench::count_queued)
+    requests_queued,
 };
 /// What a traced activity touched; kUnset fields are left out of the trace.
 struct TraceArgs {

@@ -120,6 +120,9 @@ public:
     /// requests waits for both at once.
     virtual void wait_for_completion_until(uint64_t until) = 0;
     static constexpr uint64_t kNoDeadline = UINT64_MAX;
+    /// Changes the "requests queued" counter track of `channel` by `delta`
+    /// now (drawn in --trace; a driver's ring or queue of requests).
+    virtual void count_queued(int64_t delta, unsigned channel = 0) = 0;
     /// Simulated-memory size in bytes (bus addresses [0, size) are RAM).
     virtual uint64_t memory_bytes() const = 0;
 
