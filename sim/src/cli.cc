@@ -311,9 +311,6 @@ int cli_main(int argc, char* argv[]) {
     } catch (const tb::ConfigError& e) {
         fmt::print(stderr, "dmasim: error: {}\n", e.what());
         return kExitUsage;
-    } catch (const tb::TraceError& e) {
-        fmt::print(stderr, "dmasim: error: {}\n", e.what());
-        return kExitUsage;
     } catch (const std::exception& e) {
         fmt::print(stderr, "dmasim: error: {}\n", e.what());
         return 1;

@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <iosfwd>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,10 +24,9 @@ struct TraceRequest {
 };
 
 /// A line of a trace file that is not a request; what() names the file,
-/// line and field.
-class TraceError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
+/// line and field. A configuration that names such a file cannot be run.
+struct TraceError : ConfigError {
+    using ConfigError::ConfigError;
 };
 
 /// Entries a request may have: workload.entries' limit.
