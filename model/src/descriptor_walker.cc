@@ -33,19 +33,60 @@ void DescriptorWalker::start(uint64_t first, dma_hw_format format, uint64_t now,
         params_.descriptor_fetch == DescriptorFetch::speculative && !translating && bus_.fast();
     speculation_.clear();
     next_ar_ = now;
-    chunk_starts_.clear();
-    chunk_starts_.insert(first);
     next_addr_ = first;
     ready_ = now;
     decode_done_ = now;
     links_ = 0;
     data_descs_ = 0;
     fetches_ = 0;
+    begin_leg(first);
+    tail_mode_ = params_.submission == Submission::tail_pointer;
+    tail_ = UINT64_MAX;
+    walking_ = !tail_mode_;
+    parked_ = tail_mode_;
+    parked_at_ = 0;
+    resume_ = first;
+}
+
+void DescriptorWalker::begin_leg(uint64_t first) {
+    chunk_starts_.clear();
+    chunk_starts_.insert(first);
+    leg_links_ = 0;
+    leg_descs_ = 0;
+    leg_first_ = UINT64_MAX;
+}
+
+// The walk was planned ahead of the write: if it decoded the old TAIL's
+// descriptor only after the write, it never stopped there and goes on
+// with the rest of the same burst. Otherwise the reads it made past TAIL
+// described slots software had not handed over: it reads them again.
+bool DescriptorWalker::set_tail(uint64_t tail, uint64_t now) {
+    tail_ = tail;
+    if (!parked_) return false;
+    parked_ = false;
     walking_ = true;
+    next_addr_ = format_ == DMA_HW_FMT_LINKED_LIST || now > parked_at_ ? resume_ : next_addr_;
+    if (now <= parked_at_) {
+        decode_burst();
+        return true;
+    }
+    stats_.speculative_reads_dropped += speculation_.size();
+    speculation_.clear();
+    ready_ = std::max(ready_, now);
+    begin_leg(resume_);
+    return true;
+}
+
+void DescriptorWalker::park(uint64_t resume_at, uint64_t at) {
+    walking_ = false;
+    parked_ = true;
+    resume_ = resume_at;
+    parked_at_ = at;
 }
 
 void DescriptorWalker::halt() {
     walking_ = false;
+    parked_ = false;
     fifo_.clear();
 }
 
@@ -232,15 +273,9 @@ void DescriptorWalker::fetch(uint64_t issue) {
     const uint64_t chunk = links_;
     ready_ = done;
     next_addr_ = addr + uint64_t(n) * stride_;
-    unsigned used = 0;
-    while (used < n) {
-        Descriptor d;
-        uint64_t slot = addr + uint64_t(used++) * stride_;
-        const uint8_t* bytes_at =
-            bus_.fast() && !translating_ ? bus_.host(slot) : fetched_.data() + (slot - addr);
-        dma_hw_error err = decode_descriptor(layout_, bytes_at, slot, &d);
-        if (!decode_slot(d, err, issue, done)) break;
-    }
+    burst_ = {addr, 0, n, issue, done};
+    decode_burst();
+    const unsigned used = burst_.used;
     if (tracks_.on() && !speculating_) {
         TraceArgs args;
         args.address = addr;
@@ -253,6 +288,18 @@ void DescriptorWalker::fetch(uint64_t issue) {
     }
 }
 
+void DescriptorWalker::decode_burst() {
+    Burst& b = burst_;
+    while (b.used < b.slots) {
+        Descriptor d;
+        uint64_t slot = b.addr + uint64_t(b.used++) * stride_;
+        const uint8_t* bytes_at =
+            bus_.fast() && !translating_ ? bus_.host(slot) : fetched_.data() + (slot - b.addr);
+        dma_hw_error err = decode_descriptor(layout_, bytes_at, slot, &d);
+        if (!decode_slot(d, err, b.issue, b.done)) break;
+    }
+}
+
 void DescriptorWalker::push(const WalkItem& item) {
     fifo_.push_back(item);
     if (tracks_.on()) tracks_.counter(TraceCounter::descriptor_fifo, item.ready, +1);
@@ -262,17 +309,19 @@ bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64
                                    uint64_t done) {
     if (d.is_chain_slot && err == DMA_ERR_NONE) return follow_chain(d.src, done);
     uint64_t at = std::max(done, decode_done_) + params_.descriptor_setup_cycles;
-    if (err == DMA_ERR_NONE && ++data_descs_ > params_.max_descriptors) err = DMA_ERR_CHAIN_LOOP;
+    if (err == DMA_ERR_NONE && tail_mode_ && d.addr == leg_first_) err = loop_error();
+    if (err == DMA_ERR_NONE && ++leg_descs_ > params_.max_descriptors) err = loop_error();
     if (err != DMA_ERR_NONE) {
         finish(err, at);
         return false;
     }
     bool linked_chain = format_ == DMA_HW_FMT_LINKED_LIST && (d.flags & DMA_DESC_CHAIN);
     if (linked_chain && !follow_chain(d.next, done)) return false;
+    if (leg_descs_ == 1) leg_first_ = d.addr;
     decode_done_ = at;
     stats_.setup_cycles += params_.descriptor_setup_cycles;
     tracks_.charge(Cause::setup, at - params_.descriptor_setup_cycles, at);
-    const uint64_t index = data_descs_ - 1;
+    const uint64_t index = data_descs_++;
     if (tracks_.on()) {
         TraceArgs args;
         args.address = d.addr;
@@ -286,7 +335,12 @@ bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64
         walking_ = false;
         return false;
     }
-    if (format_ == DMA_HW_FMT_LINKED_LIST) next_addr_ = d.next;
+    const uint64_t next = format_ == DMA_HW_FMT_LINKED_LIST ? d.next : d.addr + stride_;
+    if (tail_mode_ && d.addr == tail_) {
+        park(next, at);
+        return false;
+    }
+    if (format_ == DMA_HW_FMT_LINKED_LIST) next_addr_ = next;
     return true;
 }
 
@@ -296,8 +350,8 @@ bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64
 bool DescriptorWalker::follow_chain(uint64_t target, uint64_t done) {
     ++links_;
     bool revisit = !chunk_starts_.insert(target).second;
-    if (revisit || links_ > params_.max_chain_depth) {
-        finish(DMA_ERR_CHAIN_LOOP, std::max(done, decode_done_) + params_.chain_link_cycles);
+    if (revisit || ++leg_links_ > params_.max_chain_depth) {
+        finish(loop_error(), std::max(done, decode_done_) + params_.chain_link_cycles);
         return false;
     }
     stats_.chain_links += 1;

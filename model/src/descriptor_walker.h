@@ -19,6 +19,15 @@
 //     page, each translated, one after another.
 // Decoding is serial: a data descriptor is ready descriptor_setup_cycles
 // after both its bytes and the previous decode.
+// dma.submission tail_pointer: a walk starts parked and runs only up to
+// the descriptor at TAIL; it parks after it and resumes at the descriptor
+// that follows when TAIL moves: with the rest of its burst if the write
+// came before the TAIL descriptor was decoded (the walk, planned ahead,
+// never stopped), else by reading them again (the slots read past TAIL are
+// over-prefetched, speculative reads dropped). Each run from a resume (a
+// leg) has its own walk limits; a leg that comes back to its own first
+// descriptor or chunk, or passes a limit, has gone round the ring without
+// meeting TAIL (TAIL_UNREACHED, not CHAIN_LOOP).
 #pragma once
 
 #include <dmasim/model/params.h>
@@ -52,8 +61,14 @@ public:
                      const ChannelTracks& tracks);
 
     /// Starts a new walk at `first` at cycle `now`; with `translating`,
-    /// descriptor addresses are IOVAs.
+    /// descriptor addresses are IOVAs. With dma.submission tail_pointer it
+    /// starts parked, waiting for set_tail().
     void start(uint64_t first, dma_hw_format format, uint64_t now, bool translating);
+    /// TAIL written at cycle `now`: the walk runs up to the descriptor at
+    /// `tail`. Returns true if it was parked and resumes.
+    bool set_tail(uint64_t tail, uint64_t now);
+    /// Stopped after the descriptor at TAIL (or not yet given one).
+    bool parked() const { return parked_; }
     /// Fetches while the FIFO has room, no earlier than cycle `now`; with
     /// `demand`, the mover waits for a descriptor, so an empty FIFO is
     /// refilled whatever dma.descriptor_queue allows ahead.
@@ -88,6 +103,17 @@ private:
     /// Decodes one fetched slot; returns false once the walk stops or moves.
     bool decode_slot(const Descriptor& d, dma_hw_error err, uint64_t issue, uint64_t done);
     bool follow_chain(uint64_t target, uint64_t done);
+    /// Stops after the TAIL descriptor, decoded at cycle `at`; the walk
+    /// goes on at `resume_at`.
+    void park(uint64_t resume_at, uint64_t at);
+    /// Decodes the rest of burst_'s slots, until one stops the walk.
+    void decode_burst();
+    /// A walk that does not end: in a ring, one that missed TAIL.
+    dma_hw_error loop_error() const {
+        return tail_mode_ ? DMA_ERR_TAIL_UNREACHED : DMA_ERR_CHAIN_LOOP;
+    }
+    /// Starts a leg at `first`: the walk limits count from here.
+    void begin_leg(uint64_t first);
     void finish(dma_hw_error err, uint64_t at, uint64_t fault_iova = 0);
     void push(const WalkItem& item);
 
@@ -110,6 +136,21 @@ private:
     uint64_t decode_done_ = 0;  ///< previous decode finished
     uint64_t links_ = 0;
     uint64_t data_descs_ = 0;
+    uint64_t leg_links_ = 0;           ///< chain links since the leg began
+    uint64_t leg_descs_ = 0;           ///< data descriptors since the leg began
+    uint64_t leg_first_ = UINT64_MAX;  ///< the leg's first data descriptor
+    bool tail_mode_ = false;           ///< dma.submission tail_pointer
+    bool parked_ = false;
+    uint64_t tail_ = UINT64_MAX;  ///< TAIL; none until written
+    uint64_t resume_ = 0;         ///< where a parked walk goes on
+    uint64_t parked_at_ = 0;      ///< cycle the TAIL descriptor was decoded
+    /// The latest fetch: its slots, how many are decoded, and its timing.
+    struct Burst {
+        uint64_t addr;
+        unsigned used, slots;
+        uint64_t issue, done;
+    };
+    Burst burst_{};
     bool walking_ = false;
     bool translating_ = false;
     uint64_t fault_iova_ = 0;

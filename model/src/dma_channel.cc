@@ -45,6 +45,7 @@ void DmaChannel::start(uint64_t now) {
     writeback_fault_ = DMA_ERR_NONE;
     translation_fault = 0;
     stop_at_ = kNever;
+    idle_at_ = kNever;
     irqs_.clear();
     irq_pending_ = 0;
     irq_deadline_ = kNever;
@@ -56,7 +57,26 @@ void DmaChannel::start(uint64_t now) {
     tracks_.charge(Cause::start_latency, now, now + params_.start_latency_cycles);
     mover_.reset(now, translating_);
     walker_.start(desc_addr, format(), now + params_.start_latency_cycles, translating_);
-    if (direction() > DMA_HW_MEM_TO_DEV) stop(now, DMA_ERR_BAD_DESCRIPTOR);
+    if (direction() > DMA_HW_MEM_TO_DEV) {
+        stop(now, DMA_ERR_BAD_DESCRIPTOR);
+    } else if (walker_.parked()) {
+        // Nothing to do until the first TAIL write.
+        planning_ = false;
+        status |= DMA_STATUS_IDLE;
+    }
+}
+
+// A TAIL that moves before the walk reached the old one only lets it go
+// on; one written after the channel idled resumes it from the write's
+// cycle. The channel plans ahead, so it may have parked at a cycle after
+// the write: then the resumed fetch issues when the parked one would have
+// (the walker's own ready cycle), and no IDLE shows.
+void DmaChannel::write_tail(uint64_t now) {
+    if (!(status & DMA_STATUS_BUSY) || params_.submission != Submission::tail_pointer) return;
+    if (!walker_.set_tail(tail, now)) return;
+    status &= ~DMA_STATUS_IDLE;
+    idle_at_ = kNever;
+    if (stop_at_ == kNever) planning_ = true;
 }
 
 // Work planned past `now` is dropped: its write-backs and interrupts.
@@ -77,7 +97,10 @@ void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
         const bool no_queue = params_.descriptor_queue == 0 && !params_.data_overlap;
         walker_.refill(no_queue ? std::max(mover_.frontier(), last_done_) : mover_.frontier(), true);
         if (walker_.empty()) {
-            stop(0, DMA_ERR_NONE);
+            if (walker_.parked())
+                go_idle();
+            else
+                stop(0, DMA_ERR_NONE);
             return;
         }
         const WalkItem item = walker_.pop();
@@ -337,6 +360,7 @@ void DmaChannel::stop(uint64_t at, dma_hw_error err, uint64_t fault_iova) {
     planning_ = false;
     walker_.halt();
     mover_.end_segment();
+    idle_at_ = kNever;
     stop_at_ = at;
     stop_fault_iova_ = fault_iova;
     stop_status_ = err == DMA_ERR_NONE ? DMA_STATUS_DONE
@@ -354,10 +378,20 @@ void DmaChannel::stop(uint64_t at, dma_hw_error err, uint64_t fault_iova) {
     for (size_t c = 0; c < kCauses; ++c) stats_.account[c] += account[c];
 }
 
+void DmaChannel::go_idle() {
+    before_write(kNever);
+    if (writeback_fault_ != DMA_ERR_NONE) {
+        stop(writeback_fault_at_, writeback_fault_, writeback_fault_iova_);
+        return;
+    }
+    planning_ = false;
+    idle_at_ = std::max(last_done_, mover_.frontier());
+}
+
 uint64_t DmaChannel::next_event() const {
     uint64_t irq = irqs_.empty() ? kNever : irqs_.front();
     uint64_t timer = irq_pending_ > 0 ? irq_deadline_ : kNever;
-    return std::min({stop_at_, irq, timer});
+    return std::min({stop_at_, irq, timer, idle_at_});
 }
 
 DmaChannel::Event DmaChannel::take_event(uint64_t now) {
@@ -375,6 +409,12 @@ DmaChannel::Event DmaChannel::take_event(uint64_t now) {
     if (!irqs_.empty() && irqs_.front() <= now) {
         irqs_.pop_front();
         return Event::irq;
+    }
+    if (idle_at_ <= now) {
+        idle_at_ = kNever;
+        status |= DMA_STATUS_IDLE;
+        stats_.tail_idles += 1;
+        return Event::idle;
     }
     return Event::none;
 }

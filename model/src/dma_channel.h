@@ -49,6 +49,11 @@ public:
     void start(uint64_t now);
     /// ABORT written at cycle `now` while busy.
     void abort(uint64_t now);
+    /// TAIL_HI written at cycle `now` (TAIL_LO holds the low half): with
+    /// dma.submission tail_pointer and the channel busy, the walk runs to
+    /// the descriptor at `tail`, resuming if it idled.
+    void write_tail(uint64_t now);
+    uint64_t tail = 0;  ///< TAIL register
 
     bool planning() const { return planning_; }
     /// Cycle of the next planning step; kNever when not planning.
@@ -59,7 +64,7 @@ public:
 
     /// Cycle of the next status event; kNever if none.
     uint64_t next_event() const;
-    enum class Event { none, stop, irq };
+    enum class Event { none, stop, irq, idle };
     /// Takes the next event due at or before `now`.
     Event take_event(uint64_t now);
 
@@ -83,6 +88,9 @@ private:
     void before_write(uint64_t t);
     /// `fault_iova`: the IOVA of a TRANSLATION error.
     void stop(uint64_t at, dma_hw_error err, uint64_t fault_iova = 0);
+    /// The walk parked at TAIL and everything before it completed: the
+    /// channel stays busy and shows IDLE from then on.
+    void go_idle();
     void raise_irq(uint64_t at);
     /// A DMA_DESC_IRQ descriptor completed at cycle `at`: counts it towards
     /// the coalescing threshold, raising the interrupt when it is reached.
@@ -124,6 +132,7 @@ private:
     uint64_t descs_begun_ = 0;      ///< data descriptors begun since START
     uint64_t started_ = 0;  ///< cycle of the last START
     uint64_t stop_at_ = kNever;
+    uint64_t idle_at_ = kNever;  ///< when STATUS shows IDLE
     uint32_t stop_status_ = 0;
     uint64_t stop_fault_iova_ = 0;
     Ring<uint64_t> irqs_;             ///< planned interrupt cycles, in order

@@ -90,7 +90,8 @@ uint32_t DmaController::caps() const {
            (static_cast<uint32_t>(params_.status_writeback) << DMA_CAPS_WRITEBACK_SHIFT) |
            (iommu_->present() ? DMA_CAPS_IOMMU : 0) |
            (params_.descriptor_next == DescriptorNext::in_slot ? DMA_CAPS_NEXT_IN_SLOT : 0) |
-           (params_.descriptor_app_words << DMA_CAPS_APP_WORDS_SHIFT);
+           (params_.descriptor_app_words << DMA_CAPS_APP_WORDS_SHIFT) |
+           (params_.submission == Submission::tail_pointer ? DMA_CAPS_TAIL_POINTER : 0);
 }
 
 // START on an idle channel begins a walk; ABORT on a busy one stops it.

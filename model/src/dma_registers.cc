@@ -85,6 +85,17 @@ const std::vector<RegisterInfo>& register_table() {
          nullptr},
         {"DESCS_DONE", DMA_CH_DESCS_DONE, true, Access::ro, 0, "data descriptors completed",
          [](const Dma&, const Ch& c) { return c.descs_done; }, nullptr},
+        {"TAIL_LO", DMA_CH_TAIL_LO, true, Access::rw, 0,
+         "last descriptor to process (dma.submission tail_pointer), bits 31:0",
+         [](const Dma&, const Ch& c) { return static_cast<uint32_t>(c.tail); },
+         [](Dma&, Ch& c, uint32_t v, uint64_t) { c.tail = (c.tail & ~0xFFFFFFFFull) | v; }},
+        {"TAIL_HI", DMA_CH_TAIL_HI, true, Access::rw, 0,
+         "bits 63:32; the write hands the descriptors up to TAIL to the channel",
+         [](const Dma&, const Ch& c) { return static_cast<uint32_t>(c.tail >> 32); },
+         [](Dma&, Ch& c, uint32_t v, uint64_t cycle) {
+             c.tail = (c.tail & 0xFFFFFFFFull) | (uint64_t(v) << 32);
+             c.write_tail(cycle);
+         }},
     };
     return table;
 }

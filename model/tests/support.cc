@@ -234,6 +234,24 @@ uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
     return chunks[0];
 }
 
+std::vector<uint64_t> write_ring(uint8_t* ram, const std::vector<Seg>& segs, uint64_t at,
+                                 dma_hw_format format) {
+    const dma_hw_layout layout = slot_layout(format, DMA_HW_DESC_SIZE);
+    const unsigned stride = descriptor_stride(layout);
+    std::vector<uint64_t> slots;
+    for (size_t k = 0; k < segs.size(); ++k) slots.push_back(at + k * stride);
+    for (size_t k = 0; k < segs.size(); ++k) {
+        if (format == DMA_HW_FMT_LINKED_LIST)
+            put_linked(ram, slots[k], layout, slots[(k + 1) % slots.size()], segs[k], segs[k].flags);
+        else
+            put_chained(ram, slots[k], layout.slot_bytes, segs[k].src, segs[k].dst,
+                        segs[k].length, segs[k].flags);
+    }
+    if (format == DMA_HW_FMT_CHAINED_PAGES)
+        put_chained(ram, at + segs.size() * stride, layout.slot_bytes, at, 0, 0, DMA_DESC_CHAIN);
+    return slots;
+}
+
 void fill_pattern(uint8_t* p, uint64_t n, uint32_t seed) {
     uint32_t x = seed * 2654435761u + 1;
     for (uint64_t i = 0; i < n; ++i) {

@@ -141,6 +141,13 @@ uint64_t write_chained(uint8_t* ram, const std::vector<Seg>& segs,
 uint64_t write_linked(uint8_t* ram, const std::vector<Seg>& segs,
                       const std::vector<uint64_t>& chunks, const dma_hw_layout& layout);
 
+/// A descriptor ring in one page at `at` for dma.submission tail_pointer:
+/// a slot per segment (default 32-byte layouts, no END), closed on itself
+/// (chained_pages: a chain slot after the last back to the first;
+/// linked_list: the last names the first). Returns each data slot's address.
+std::vector<uint64_t> write_ring(uint8_t* ram, const std::vector<Seg>& segs, uint64_t at,
+                                 dma_hw_format format);
+
 /// A radix tree of page tables in simulated memory, as iommu_hw.h lays it out
 /// (written here independently of sglist's IOMMU layer).
 class PageTables {

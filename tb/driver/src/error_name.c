@@ -25,6 +25,7 @@ const char *dmasim_error_name(unsigned int error)
 		[DMA_ERR_BAD_DESCRIPTOR] = "BAD_DESCRIPTOR",
 		[DMA_ERR_ABORTED] = "ABORTED",
 		[DMA_ERR_TRANSLATION] = "TRANSLATION",
+		[DMA_ERR_TAIL_UNREACHED] = "TAIL_UNREACHED",
 	};
 
 	if (error >= sizeof(names) / sizeof(names[0]) || !names[error])

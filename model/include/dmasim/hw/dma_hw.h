@@ -48,6 +48,7 @@
 #define DMA_CAPS_NEXT_IN_SLOT    0x08000000u /* bit 27: linked_list next inside the slot (32/64 B) */
 #define DMA_CAPS_APP_WORDS_SHIFT 28          /* bits 30:28: APP words per descriptor, 0..5 */
 #define DMA_CAPS_APP_WORDS_MASK  0x70000000u
+#define DMA_CAPS_TAIL_POINTER    0x80000000u /* bit 31: a START runs to TAIL, not END (dma.submission) */
 
 #define DMA_MAX_CHANNELS 16
 
@@ -60,6 +61,9 @@
 #define DMA_CH_BYTES_DONE_LO 0x10 /* RO: payload bytes written at destination */
 #define DMA_CH_BYTES_DONE_HI 0x14 /* RO */
 #define DMA_CH_DESCS_DONE    0x18 /* RO: data descriptors completed */
+/* CAPS.TAIL_POINTER: the last descriptor to process; writing HI takes effect */
+#define DMA_CH_TAIL_LO       0x1C /* RW */
+#define DMA_CH_TAIL_HI       0x20 /* RW */
 
 #define DMA_CTRL_START        0x00000001u /* W: start walking at DESC_ADDR */
 #define DMA_CTRL_ABORT        0x00000002u /* W: stop the channel (status ABORTED) */
@@ -72,6 +76,7 @@
 #define DMA_STATUS_BUSY        0x00000001u
 #define DMA_STATUS_DONE        0x00000002u /* stopped without error */
 #define DMA_STATUS_ERROR       0x00000004u /* stopped with an error, see ERR field */
+#define DMA_STATUS_IDLE        0x00000008u /* CAPS.TAIL_POINTER: BUSY, at TAIL, waiting for a TAIL write */
 #define DMA_STATUS_ERR_SHIFT   8           /* bits 15:8: enum dma_hw_error */
 #define DMA_STATUS_ERR_MASK    0x0000FF00u
 
@@ -106,6 +111,7 @@ enum dma_hw_error {
 	DMA_ERR_BAD_DESCRIPTOR = 7,/* unknown flag bits, or a chain descriptor with END */
 	DMA_ERR_ABORTED = 8,       /* software wrote ABORT */
 	DMA_ERR_TRANSLATION = 9,   /* IOMMU: no present mapping (or no write permission) */
+	DMA_ERR_TAIL_UNREACHED = 10, /* CAPS.TAIL_POINTER: the walk came back round without meeting TAIL */
 };
 
 /* ---- Descriptor control flags (both formats) ------------------------- */

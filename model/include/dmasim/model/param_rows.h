@@ -150,7 +150,11 @@
       "Reads wait until this much buffer space is free, then fill it; 0 = one burst, each read "   \
       "waits only for its own space")                                                              \
     X(unsigned, start_latency_cycles, 0, "dma.start_latency_cycles", "cycles",                      \
-      (IntRange{0, kMaxCycles}), "START register write to the first descriptor fetch")
+      (IntRange{0, kMaxCycles}), "START register write to the first descriptor fetch") \
+    X(Submission, submission, Submission::start, "dma.submission", "", choices(kSubmissions),        \
+      "How a channel is given work: start (one START per list, run to its END descriptor) or "     \
+      "tail_pointer (one START, then each TAIL write names the last descriptor of a ring to run "  \
+      "to; the channel idles there, as AXI DMA's TAILDESC, PG021)")
 
 #define DMASIM_FAULT_PARAMS(X)                                                                     \
     X(FaultKind, kind, FaultKind::none, "fault.kind", "", choices(kFaultKinds),                     \

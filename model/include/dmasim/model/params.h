@@ -30,6 +30,10 @@ enum class DescriptorFetch { burst, word, speculative };
 /// Where a linked_list descriptor keeps its next pointer: appended to the
 /// slot's layout (24, 48, 80 B) or inside a 32/64-byte slot (AXI DMA's BDs).
 enum class DescriptorNext { appended, in_slot };
+/// How software hands a channel work: one START per list, which runs to
+/// its END descriptor; or a START, then TAIL writes, each naming the last
+/// descriptor of a ring to run to (AXI DMA's TAILDESC, NIC rings).
+enum class Submission { start, tail_pointer };
 /// Which master fetches descriptors and writes status back: the data port,
 /// or a port of its own (AXI DMA's M_AXI_SG).
 enum class DescriptorPort { shared, separate };
@@ -48,6 +52,8 @@ inline constexpr Spelling<StreamWritePolicy> kStreamWritePolicies[] = {
     {"store_and_forward", StreamWritePolicy::store_and_forward}};
 inline constexpr Spelling<DescriptorNext> kDescriptorNexts[] = {
     {"appended", DescriptorNext::appended}, {"in_slot", DescriptorNext::in_slot}};
+inline constexpr Spelling<Submission> kSubmissions[] = {{"start", Submission::start},
+                                                        {"tail_pointer", Submission::tail_pointer}};
 inline constexpr Spelling<DescriptorPort> kDescriptorPorts[] = {
     {"shared", DescriptorPort::shared}, {"separate", DescriptorPort::separate}};
 inline constexpr Spelling<DescriptorFetch> kDescriptorFetches[] = {

@@ -35,8 +35,11 @@ struct StatDef {
     X(speculative_reads, "reads", "speculative descriptor reads issued",                        \
       "dma.descriptor_fetch: speculative; one per slot read before its address was known")      \
     X(speculative_reads_dropped, "reads", "speculative descriptor reads a next pointer missed",  \
-      "reads in flight or done when a next pointer named another address; their beats are "     \
-      "still carried")                                                                          \
+      "reads in flight or done when a next pointer named another address or the walk parked "   \
+      "at TAIL; their beats are still carried")                                                 \
+    X(tail_idles, "idles", "times the channel idled at TAIL, its ring empty",                   \
+      "dma.submission: tail_pointer; one per IDLE shown in STATUS (a TAIL moved before the "    \
+      "walk reached the old one shows none)")                                                   \
     X(max_reads_in_flight, "transactions", "most data reads outstanding at once",               \
       "reads issued and not complete, at each read issue")                                      \
     X(max_writes_in_flight, "transactions", "most data writes outstanding at once",             \
