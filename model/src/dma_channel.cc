@@ -20,7 +20,8 @@ DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, Io
       walker_(params, bus, iommu, stats_, tracks_),
       mover_(params, bus, iommu, device, stats_, tracks_, gate_),
       irqs_(16),
-      writebacks_(64) {
+      writebacks_(64),
+      unsettled_(64) {
     tracks_.timeline = &timeline_;
     const FaultParams& f = params.fault;
     if (f.channel != index) return;
@@ -50,6 +51,7 @@ void DmaChannel::start(uint64_t now) {
     irq_pending_ = 0;
     irq_deadline_ = kNever;
     writebacks_.clear();
+    unsettled_.clear();
     planning_ = true;
     translating_ = iommu_.active();
     started_ = now;
@@ -79,13 +81,23 @@ void DmaChannel::write_tail(uint64_t now) {
     if (stop_at_ == kNever) planning_ = true;
 }
 
-// Work planned past `now` is dropped: its write-backs and interrupts.
+// Work planned past `now` is dropped: its write-backs, completions and
+// interrupts.
 void DmaChannel::abort(uint64_t now) {
     irqs_.clear();
     irq_pending_ = 0;
     irq_deadline_ = kNever;
     writebacks_.clear();
+    settle(now);
+    unsettled_.clear();
     stop(now, DMA_ERR_ABORTED);
+}
+
+void DmaChannel::settle(uint64_t now) {
+    for (; !unsettled_.empty() && unsettled_.front().done <= now; unsettled_.pop_front()) {
+        bytes_done += unsettled_.front().bytes;
+        descs_done += 1;
+    }
 }
 
 uint64_t DmaChannel::frontier() const { return planning_ ? mover_.frontier() : kNever; }
@@ -215,8 +227,6 @@ void DmaChannel::complete_descriptor() {
 
     stats_.descriptors += 1;
     stats_.bytes += d.length;
-    bytes_done += d.length;
-    descs_done += 1;
     if (!params_.data_overlap) before_write(kNever);  // the next one waits for it
 }
 
@@ -246,6 +256,7 @@ void DmaChannel::before_write(uint64_t t) {
         stats_.descriptor_latencies.add(static_cast<uint32_t>(
             std::min<uint64_t>(done - wb.fetched, std::numeric_limits<uint32_t>::max())));
         last_done_ = std::max(last_done_, done);
+        unsettled_.push_back({done, wb.length});
         if (wb.flags & DMA_DESC_IRQ) note_irq_completion(done);
         writebacks_.pop_front();
     }
@@ -395,6 +406,7 @@ uint64_t DmaChannel::next_event() const {
 }
 
 DmaChannel::Event DmaChannel::take_event(uint64_t now) {
+    settle(now);
     if (irq_pending_ > 0 && irq_deadline_ <= now) {
         // Completions booked up to now may restart the timer first.
         before_write(now);

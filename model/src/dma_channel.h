@@ -5,8 +5,9 @@
 // The channel plans ahead of SystemC time (at most to the controller's
 // horizon); the controller applies the planned events when simulated
 // time reaches them, so software sees DONE, STATUS and interrupts at the
-// right cycle. BYTES_DONE and DESCS_DONE count planned write-backs and may
-// run ahead of simulated time by up to one quantum.
+// right cycle. BYTES_DONE and DESCS_DONE count the write-backs done by the
+// cycle they are read at: each completion waits, with its cycle, until a
+// read or the engine's step reaches it (settle()).
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
@@ -36,8 +37,11 @@ public:
     uint64_t desc_addr = 0;
     uint32_t ctrl = 0;  ///< IRQ_EN, DIR and FORMAT bits
     uint32_t status = 0;
-    uint64_t bytes_done = 0;
-    uint32_t descs_done = 0;
+    uint64_t bytes_done = 0;  ///< settled completions' bytes
+    uint32_t descs_done = 0;  ///< settled completions
+    /// Counts the completions done by cycle `now` into bytes_done and
+    /// descs_done (reads and the engine come in time order).
+    void settle(uint64_t now);
     /// IOVA whose translation stopped the channel (status error TRANSLATION).
     uint64_t translation_fault = 0;
     /// The error code in `status`.
@@ -165,6 +169,11 @@ private:
     uint64_t writeback_fault_at_ = 0;
     uint64_t writeback_fault_iova_ = 0;
     Ring<Writeback> writebacks_;
+    struct Completion {
+        uint64_t done;  ///< cycle its write-back completed
+        uint32_t bytes;
+    };
+    Ring<Completion> unsettled_;  ///< booked completions not yet counted, in order
 };
 
 }  // namespace dmasim::model

@@ -122,6 +122,7 @@ bool DmaController::access(tlm::tlm_generic_payload& trans, uint64_t cycle) {
     }
     uint32_t value = 0;
     if (trans.is_read()) {
+        channels_[ch]->settle(cycle);
         value = r->read(*this, *channels_[ch]);
         std::memcpy(trans.get_data_ptr(), &value, 4);
     } else {

@@ -3,6 +3,7 @@
 #include <dmasim/model/device_port.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -223,6 +224,46 @@ TEST(ModelTransfer, DescriptorIrqFlagRaisesTheChannelBit) {
         EXPECT_EQ(rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_DESCS_DONE), 3u);
         EXPECT_EQ(rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_BYTES_DONE_LO), 3u * 64);
     });
+}
+
+// The channel plans ahead of simulated time, but a read of DESCS_DONE or
+// BYTES_DONE counts only the write-backs done by the read's own cycle.
+TEST(ModelTransfer, ProgressCountersCountOnlyWhatIsDoneByTheReadsCycle) {
+    Rig rig(PlatformParams{});
+    TraceRecorder trace;
+    rig.platform().set_trace(&trace);
+    constexpr uint32_t kLength = 1024;
+    const uint64_t d = write_chained(rig.host(0), segments(kSrc, kDst, 24, kLength, 4096), {kDesc});
+    struct Sample {
+        uint64_t descs_at, descs, bytes_at, bytes;
+    };
+    std::vector<Sample> samples;
+    rig.run([&] {
+        rig.start(0, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
+        while (rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_STATUS) & DMA_STATUS_BUSY) {
+            Sample s;
+            s.descs = rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_DESCS_DONE);
+            s.descs_at = rig.now_cycle();  // a read takes effect as it returns
+            s.bytes = rig.cpu().reg(DMA_CH_BASE(0) + DMA_CH_BYTES_DONE_LO);
+            s.bytes_at = rig.now_cycle();
+            samples.push_back(s);
+        }
+    });
+    std::vector<uint64_t> done;
+    for (const auto& r : trace.records)
+        if (r.track == TraceTrack::writeback) done.push_back(r.end);
+    ASSERT_EQ(done.size(), 24u);
+    const auto done_by = [&](uint64_t c) {
+        return static_cast<uint64_t>(
+            std::count_if(done.begin(), done.end(), [c](uint64_t e) { return e <= c; }));
+    };
+    unsigned between = 0;
+    for (const Sample& s : samples) {
+        EXPECT_EQ(s.descs, done_by(s.descs_at)) << "read at cycle " << s.descs_at;
+        EXPECT_EQ(s.bytes, done_by(s.bytes_at) * kLength) << "read at cycle " << s.bytes_at;
+        between += s.descs > 0 && s.descs < 24;
+    }
+    EXPECT_GT(between, 3u);  // the samples saw the transfer in progress
 }
 
 TEST(ModelTransfer, NoInterruptWithoutIrqEnableOrFlag) {
