@@ -70,17 +70,6 @@ struct EventLine {
     }
 };
 
-std::vector<std::string_view> words(std::string_view text) {
-    std::vector<std::string_view> out;
-    size_t i = 0;
-    while ((i = text.find_first_not_of(' ', i)) != std::string_view::npos) {
-        const size_t end = std::min(text.find(' ', i), text.size());
-        out.push_back(text.substr(i, end - i));
-        i = end;
-    }
-    return out;
-}
-
 std::optional<dma_hw_direction> direction(std::string_view dir) {
     if (dir == "TO_DEVICE") return DMA_HW_MEM_TO_DEV;
     if (dir == "FROM_DEVICE") return DMA_HW_DEV_TO_MEM;
@@ -113,7 +102,7 @@ Imported import_ftrace(std::istream& in, const std::string& name, const std::str
         const EventLine where{name, n};
         const size_t stamp = line.rfind(' ', at);
         const uint64_t ns = where.timestamp(line.substr(stamp + 1, at - stamp - 1));
-        const std::vector<std::string_view> fields = words(line.substr(at + event.size() + 4));
+        const std::vector<std::string_view> fields = tb::fields_of(line.substr(at + event.size() + 4));
         if (fields.empty()) where.fail(event, "no device name");
         if (!device.empty() && fields[0] != device) {
             ++out.other_lines;

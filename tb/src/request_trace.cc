@@ -56,6 +56,8 @@ void add_entry(const Field& f, TraceRequest& r) {
     r.offsets.push_back(static_cast<uint32_t>(offset));
 }
 
+}  // namespace
+
 std::vector<std::string_view> fields_of(std::string_view line) {
     std::vector<std::string_view> out;
     size_t i = 0;
@@ -68,7 +70,11 @@ std::vector<std::string_view> fields_of(std::string_view line) {
     }
 }
 
-}  // namespace
+uint64_t TraceRequest::bytes() const {
+    uint64_t sum = 0;
+    for (const uint32_t len : lengths) sum += len;
+    return sum;
+}
 
 std::vector<TraceRequest> parse_request_trace(std::istream& in, const std::string& name) {
     std::vector<TraceRequest> requests;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dmasim::tb {
@@ -21,6 +22,8 @@ struct TraceRequest {
     std::vector<uint32_t> lengths;  ///< bytes of each entry, >= 1
     std::vector<uint32_t> offsets;  ///< in-page offset of each entry, < 4096
     uint64_t line = 0;              ///< where the trace file has it
+    /// Payload bytes: its entries' lengths summed.
+    uint64_t bytes() const;
 };
 
 /// A line of a trace file that is not a request; what() names the file,
@@ -31,6 +34,10 @@ struct TraceError : ConfigError {
 
 /// Entries a request may have: workload.entries' limit.
 inline constexpr uint64_t kTraceMaxEntries = uint64_t{1} << 24;
+
+/// The blank-separated fields of a line (spaces, tabs, a trailing CR), as
+/// trace files and ftrace text split them.
+std::vector<std::string_view> fields_of(std::string_view line);
 
 /// Reads the requests of `in`, named `name` in errors. Throws TraceError.
 std::vector<TraceRequest> parse_request_trace(std::istream& in, const std::string& name);
