@@ -44,7 +44,7 @@ void DescriptorWalker::start(uint64_t first, dma_hw_format format, uint64_t now,
     tail_ = UINT64_MAX;
     walking_ = !tail_mode_;
     parked_ = tail_mode_;
-    parked_at_ = 0;
+    burst_ = {};
     resume_ = first;
 }
 
@@ -56,32 +56,40 @@ void DescriptorWalker::begin_leg(uint64_t first) {
     leg_first_ = UINT64_MAX;
 }
 
-// The walk was planned ahead of the write: if it decoded the old TAIL's
-// descriptor only after the write, it never stopped there and goes on
-// with the rest of the same burst. Otherwise the reads it made past TAIL
-// described slots software had not handed over: it reads them again.
+// The walk is planned ahead of SystemC time, so the fetch that met the
+// old TAIL may issue after this write: then the engine knew the new TAIL
+// when it read, and the same burst goes on (on the fast path without the
+// IOMMU, where slots are decoded from memory as it is now; elsewhere the
+// bytes were captured when planned, before software wrote the new slots,
+// so they are read again). Otherwise the slots it read past TAIL were not
+// software's to hand over yet: the walk reads them again from the write on.
 bool DescriptorWalker::set_tail(uint64_t tail, uint64_t now) {
     tail_ = tail;
-    if (!parked_) return false;
+    // A lap that misses TAIL is counted from where the walk stood when it
+    // moved: a ring kept topped up is walked round and round.
+    if (!parked_) {
+        if (walking_) begin_leg(next_addr_);
+        return false;
+    }
     parked_ = false;
     walking_ = true;
-    next_addr_ = format_ == DMA_HW_FMT_LINKED_LIST || now > parked_at_ ? resume_ : next_addr_;
-    if (now <= parked_at_) {
+    begin_leg(resume_);
+    if (now <= burst_.issue && bus_.fast() && !translating_) {
+        if (format_ == DMA_HW_FMT_LINKED_LIST) next_addr_ = resume_;
         decode_burst();
         return true;
     }
+    next_addr_ = resume_;
     stats_.speculative_reads_dropped += speculation_.size();
     speculation_.clear();
     ready_ = std::max(ready_, now);
-    begin_leg(resume_);
     return true;
 }
 
-void DescriptorWalker::park(uint64_t resume_at, uint64_t at) {
+void DescriptorWalker::park(uint64_t resume_at) {
     walking_ = false;
     parked_ = true;
     resume_ = resume_at;
-    parked_at_ = at;
 }
 
 void DescriptorWalker::halt() {
@@ -337,7 +345,7 @@ bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64
     }
     const uint64_t next = format_ == DMA_HW_FMT_LINKED_LIST ? d.next : d.addr + stride_;
     if (tail_mode_ && d.addr == tail_) {
-        park(next, at);
+        park(next);
         return false;
     }
     if (format_ == DMA_HW_FMT_LINKED_LIST) next_addr_ = next;

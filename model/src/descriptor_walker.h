@@ -22,10 +22,10 @@
 // dma.submission tail_pointer: a walk starts parked and runs only up to
 // the descriptor at TAIL; it parks after it and resumes at the descriptor
 // that follows when TAIL moves: with the rest of its burst if the write
-// came before the TAIL descriptor was decoded (the walk, planned ahead,
-// never stopped), else by reading them again (the slots read past TAIL are
-// over-prefetched, speculative reads dropped). Each run from a resume (a
-// leg) has its own walk limits; a leg that comes back to its own first
+// came before that burst's fetch issued (the walk, planned ahead, never
+// stopped), else by reading them again (the slots read past TAIL are
+// over-prefetched, speculative reads dropped). Each TAIL write starts a
+// leg with its own walk limits; a leg that comes back to its own first
 // descriptor or chunk, or passes a limit, has gone round the ring without
 // meeting TAIL (TAIL_UNREACHED, not CHAIN_LOOP).
 #pragma once
@@ -103,9 +103,8 @@ private:
     /// Decodes one fetched slot; returns false once the walk stops or moves.
     bool decode_slot(const Descriptor& d, dma_hw_error err, uint64_t issue, uint64_t done);
     bool follow_chain(uint64_t target, uint64_t done);
-    /// Stops after the TAIL descriptor, decoded at cycle `at`; the walk
-    /// goes on at `resume_at`.
-    void park(uint64_t resume_at, uint64_t at);
+    /// Stops after the TAIL descriptor; the walk goes on at `resume_at`.
+    void park(uint64_t resume_at);
     /// Decodes the rest of burst_'s slots, until one stops the walk.
     void decode_burst();
     /// A walk that does not end: in a ring, one that missed TAIL.
@@ -143,7 +142,6 @@ private:
     bool parked_ = false;
     uint64_t tail_ = UINT64_MAX;  ///< TAIL; none until written
     uint64_t resume_ = 0;         ///< where a parked walk goes on
-    uint64_t parked_at_ = 0;      ///< cycle the TAIL descriptor was decoded
     /// The latest fetch: its slots, how many are decoded, and its timing.
     struct Burst {
         uint64_t addr;

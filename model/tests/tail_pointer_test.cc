@@ -96,12 +96,15 @@ TEST_P(TailPointer, TailTheWalkNeverMeetsStopsTheChannelWithTailUnreached) {
     });
 }
 
-// A TAIL moved on before the walk reached the old one only lets it go
-// on: the channel idles once, at the new TAIL, and every descriptor is
-// fetched once (a walk parked at the old TAIL would have read its
-// successors again on resuming).
+// A TAIL moved on before the walk fetched the old one only lets it go on:
+// the channel idles once, at the new TAIL, and every descriptor is fetched
+// once (a walk parked at the old TAIL would have read its successors again
+// on resuming). The start latency holds the first fetch back past both
+// writes.
 TEST_P(TailPointer, TailMovedBeforeTheWalkArrivesDoesNotStopIt) {
-    Rig rig(tail_pointer());
+    PlatformParams p = tail_pointer();
+    p.dma.start_latency_cycles = 200;
+    Rig rig(p);
     const std::vector<uint64_t> slot =
         write_ring(rig.host(0), segments(kSrc, kDst, kSlots, kSegment, 4096), kRing, GetParam());
     rig.run([&] {

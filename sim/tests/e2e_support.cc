@@ -1,6 +1,7 @@
 // e2e_support.cc - child processes for the end-to-end tests.
 #include "e2e_support.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include "process.h"
@@ -16,6 +17,15 @@ Outcome run_program(const TempDir& scratch, const std::vector<std::string>& argv
     waitpid(pid, &status, 0);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(out),
             read_file(err)};
+}
+
+std::string run_report(const TempDir& scratch, const std::vector<std::string>& args) {
+    const std::string report = scratch.path() + "/report.json";
+    std::vector<std::string> argv = {"run", "--quiet", "--report", report};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const Outcome r = run_dmasim(scratch, argv);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.status == 0 ? read_file(report) : std::string();
 }
 
 Outcome run_dmasim(const TempDir& scratch, const std::vector<std::string>& args) {

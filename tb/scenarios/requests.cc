@@ -2,10 +2,14 @@
 // submission ring sees them (docs/scenarios.md, "requests"): each request
 // is a list of the configured workload, arriving closed, periodic or
 // Poisson, or one of workload.trace's requests at its time; the ring
-// holds workload.ring_entries requests, the engine runs the oldest (one
-// START each), and a request that finds the ring full waits or is
-// dropped. Reports each request's latency from its arrival to the
-// completion the driver sees.
+// holds workload.ring_entries requests and a request that finds it full
+// waits or is dropped. With dma.submission start the ring is the driver's
+// and the engine runs the oldest request (one START each); with
+// tail_pointer it is the engine's descriptor ring, every request in it is
+// the hardware's, and each completion is reported by its last
+// descriptor's interrupt (coalesced as dma.irq_coalesce_* say). Reports
+// each request's latency from its arrival to the completion the driver
+// sees.
 #include <dmasim/tb/request_trace.h>
 #include <dmasim/tb/scenario.h>
 #include <dmasim/tb/validate.h>
@@ -40,6 +44,17 @@ public:
     }
 
     uint64_t count() const { return trace_.empty() ? w_.requests : trace_.size(); }
+    /// The first request's direction (a ring's, with tail_pointer).
+    dma_hw_direction direction() const {
+        return trace_.empty() ? w_.direction : trace_.front().direction;
+    }
+    /// Descriptors of the longest request, at most (an IOMMU may merge).
+    unsigned max_descriptors() const {
+        unsigned most = trace_.empty() ? w_.entries : 0;
+        for (const TraceRequest& r : trace_)
+            most = std::max(most, static_cast<unsigned>(r.lengths.size()));
+        return most;
+    }
     /// Arrival cycle of the next request (open streams).
     uint64_t peek() const { return next_; }
     uint64_t pop() {
@@ -66,8 +81,7 @@ public:
             return static_cast<double>(w_.entries * w_.segment_bytes) /
                    static_cast<double>(w_.interarrival_cycles);
         double bytes = 0;
-        for (const TraceRequest& r : trace_)
-            for (uint32_t len : r.lengths) bytes += len;
+        for (const TraceRequest& r : trace_) bytes += static_cast<double>(r.bytes());
         return bytes / static_cast<double>(std::max<uint64_t>(1, at_.back() - at_.front()));
     }
 
@@ -92,7 +106,22 @@ double quantile(const std::vector<uint64_t>& v, double q) {
 struct Pending {
     uint64_t arrived;  ///< cycle
     uint64_t index;    ///< in arrival order
+    Transfer* transfer = nullptr;  ///< in the engine's ring: the request
 };
+
+const char* direction_name(dma_hw_direction d) {
+    for (const auto& spelling : kDirections)
+        if (spelling.value == d) return spelling.text;
+    return "?";
+}
+
+/// Slots a descriptor ring may have: one contiguous block, of 80 MiB at
+/// most (80-byte linked_list slots).
+constexpr uint64_t kMaxRingSlots = uint64_t{1} << 20;
+
+bool engine_ring(const SimConfig& config) {
+    return config.platform.dma.submission == dmasim::model::Submission::tail_pointer;
+}
 
 }  // namespace
 
@@ -106,34 +135,58 @@ DMASIM_SCENARIO_CHECK(requests, 0) {
                                           "workload.arrival: trace",
                                           w.trace),
             {"workload.arrival", "workload.trace"}};
-    if (w.trace.empty()) return std::nullopt;
+    if (engine_ring(config) && config.platform.dma.fault.kind != dmasim::model::FaultKind::none)
+        return ScenarioRefusal{"fault.kind counts the faulted descriptor from each START, and "
+                               "dma.submission = tail_pointer starts the channel once: inject "
+                               "faults with dma.submission = start",
+                               {"fault.kind", "dma.submission"}};
+    // One contiguous block of slots: its size stays well inside memory.
+    auto ring_fits = [&](uint64_t longest) -> std::optional<ScenarioRefusal> {
+        if (!engine_ring(config) || w.ring_entries * longest <= kMaxRingSlots) return std::nullopt;
+        return ScenarioRefusal{
+            fmt::format("a descriptor ring of workload.ring_entries = {} requests of {} "
+                        "descriptors needs {} slots, more than the {} the driver allocates at once",
+                        w.ring_entries, longest, w.ring_entries * longest, kMaxRingSlots),
+            {"workload.ring_entries", "workload.entries", "dma.submission"}};
+    };
+    if (w.trace.empty()) return ring_fits(w.entries);
     try {
-        for (const TraceRequest& r : read_request_trace(w.trace))
+        const std::vector<TraceRequest> trace = read_request_trace(w.trace);
+        uint64_t longest = 0;
+        for (const TraceRequest& r : trace) longest = std::max<uint64_t>(longest, r.lengths.size());
+        if (auto refusal = ring_fits(longest)) return refusal;
+        for (const TraceRequest& r : trace) {
             for (const auto& problem : validate(as_workload(r, w)))
                 return ScenarioRefusal{
                     fmt::format("{}:{}: the request there breaks a workload rule: {}", w.trace,
                                 r.line, problem.message),
                     {"workload.trace"}};
+            // A channel's direction is latched at START, once for a ring.
+            if (engine_ring(config) && r.direction != trace.front().direction)
+                return ScenarioRefusal{
+                    fmt::format("{}:{}: a {} request after {}'s {}: with dma.submission = "
+                                "tail_pointer the stream goes through one ring, whose channel "
+                                "runs one direction; replay it with dma.submission = start",
+                                w.trace, r.line, direction_name(r.direction),
+                                trace.front().line, direction_name(trace.front().direction)),
+                    {"workload.trace", "dma.submission"}};
+        }
     } catch (const TraceError& e) {
         return ScenarioRefusal{e.what(), {"workload.trace"}};
     }
     return std::nullopt;
 }
 
-// One request is prepared at a time: a trace's largest, or the configured list.
+// A request is prepared at a time with START, a ring's worth in the
+// engine's ring: a trace's largest, or the configured list.
 DMASIM_SCENARIO_FOOTPRINT(requests) {
     const WorkloadConfig& w = config.workload;
-    if (w.arrival != Arrival::trace) return {w};
+    const size_t held = engine_ring(config) ? w.ring_entries : 1;
+    if (w.arrival != Arrival::trace) return std::vector<WorkloadConfig>(held, w);
     const std::vector<TraceRequest> trace = read_request_trace(w.trace);
-    auto bytes = [](const TraceRequest& r) {
-        uint64_t sum = 0;
-        for (uint32_t len : r.lengths) sum += len;
-        return sum;
-    };
-    return {as_workload(
-        *std::max_element(trace.begin(), trace.end(),
-                          [&](const auto& a, const auto& b) { return bytes(a) < bytes(b); }),
-        w)};
+    const auto largest = std::max_element(
+        trace.begin(), trace.end(), [](const auto& a, const auto& b) { return a.bytes() < b.bytes(); });
+    return std::vector<WorkloadConfig>(held, as_workload(*largest, w));
 }
 
 DMASIM_SCENARIO(requests) {
@@ -150,6 +203,10 @@ DMASIM_SCENARIO(requests) {
                    "peak of {} B/cycle (bus.width_bytes): the ring can only fill\n",
                    offered, peak);
 
+    const bool hw_ring = engine_ring(bench.config());
+    if (hw_ring)
+        bench.open_ring(static_cast<unsigned>(w.ring_entries * requests.max_descriptors()),
+                        requests.direction());
     std::deque<Pending> ring;     // the requests in the ring, oldest first
     std::deque<Pending> blocked;  // arrived to a full ring, waiting for a place
     std::vector<uint64_t> latency;
@@ -157,13 +214,21 @@ DMASIM_SCENARIO(requests) {
     uint64_t arrived = 0, dropped = 0, waited = 0, queued_area = 0, busy = 0, bytes = 0;
     uint64_t closed_due = closed ? std::min(w.in_flight, total) : 0;
     uint64_t last = start;
-    Transfer* active = nullptr;
-    uint64_t active_started = 0;
+    Transfer* active = nullptr;  // dma.submission start: the request on the engine
+    bool failed = false;  // a ring request failed: its channel may have stopped
 
+    // The ring has a slot for every descriptor of ring_entries requests.
+    auto enter = [&](Pending p) {
+        if (hw_ring) {
+            p.transfer = &bench.prepare(requests.list(p.index));
+            bench.expect(bench.submit(*p.transfer), "a request found the ring's slots full");
+        }
+        ring.push_back(p);
+    };
     auto arrive = [&](uint64_t at) {
         const Pending p{at, arrived++};
         if (ring.size() < w.ring_entries) {
-            ring.push_back(p);
+            enter(p);
         } else if (w.ring_full == RingFull::drop) {
             ++dropped;
             return;
@@ -173,41 +238,55 @@ DMASIM_SCENARIO(requests) {
         }
         bench.count_queued(+1);
     };
-
-    while (latency.size() + dropped < total) {
+    // The ring's and the queue's occupancy over time, up to now.
+    auto tally = [&] {
         const uint64_t now = bench.now_cycles();
         queued_area += (ring.size() + blocked.size()) * (now - last);
+        busy += ring.empty() ? 0 : now - last;
         last = now;
+    };
+    auto finish = [&](Transfer& t) {
+        bench.wait(t);  // with START, the driver reads the channel's status: time passes
+        tally();
+        failed |= !bench.check(t) && hw_ring;
+        bytes += t.bytes();
+        bench.release(t);
+        latency.push_back(bench.now_cycles() - ring.front().arrived);
+        ring.pop_front();
+        bench.count_queued(-1);
+        if (!blocked.empty() && !failed) {
+            enter(blocked.front());
+            blocked.pop_front();
+        }
+        if (closed) ++closed_due;  // a closed stream's next request arrives now
+    };
+
+    while (latency.size() + dropped < total && !failed) {
+        tally();
+        const uint64_t now = last;
         for (; closed_due > 0 && arrived < total; --closed_due) arrive(now);
         while (!closed && arrived < total && requests.peek() <= now) arrive(requests.pop());
-        if (active && active->completed()) {
-            bench.wait(*active);  // the driver reads the channel's status: time passes
-            const uint64_t done = bench.now_cycles();
-            bench.check(*active);
-            bytes += active->bytes();
-            bench.release(*active);
-            busy += done - active_started;
-            latency.push_back(done - ring.front().arrived);
-            ring.pop_front();
-            bench.count_queued(-1);
-            if (!blocked.empty()) {
-                ring.push_back(blocked.front());
-                blocked.pop_front();
-            }
+        Transfer* oldest = hw_ring ? (ring.empty() ? nullptr : ring.front().transfer) : active;
+        if (oldest && oldest->completed()) {
+            finish(*oldest);
             active = nullptr;
-            if (closed) ++closed_due;
-            continue;  // a closed stream's next request arrives now
+            continue;
         }
-        if (!active && !ring.empty()) {
+        if (!hw_ring && !active && !ring.empty()) {
             active = &bench.prepare(requests.list(ring.front().index));
-            active_started = now;
             bench.start(*active);
         }
         const bool more = !closed && arrived < total;
-        if (active)
+        if (!ring.empty())
             bench.wait_for_completion_until(more ? requests.peek() : Bench::kNoDeadline);
         else if (more)
             bench.delay_cycles(requests.peek() - now);
+    }
+    if (hw_ring) {
+        // After a failure, what is left in the ring ends too (with the
+        // channel's error, if it stopped) before the ring closes.
+        while (!ring.empty()) finish(*ring.front().transfer);
+        bench.close_ring();
     }
 
     const uint64_t span = std::max<uint64_t>(1, bench.now_cycles() - start);
@@ -237,7 +316,7 @@ DMASIM_SCENARIO(requests) {
                      static_cast<double>(bytes) / static_cast<double>(span), "B/cycle",
                      "payload of the completed requests over the stream's time");
     bench.add_result("engine_busy_share", static_cast<double>(busy) / static_cast<double>(span),
-                     "fraction", "share of the stream's time a request was on the engine");
+                     "fraction", "share of the stream's time a request was in the ring");
     bench.add_result("queue_mean_requests",
                      static_cast<double>(queued_area) / static_cast<double>(span), "requests",
                      "mean requests in the ring or waiting for it, the running one included");

@@ -55,7 +55,8 @@ Testbench::Testbench(sc_core::sc_module_name name, const SimConfig& config,
       scenario_(scenario),
       cpu_("cpu", platform.irq()),
       scoreboard_(config.workload.seed),
-      active_(DMA_MAX_CHANNELS, nullptr) {
+      active_(DMA_MAX_CHANNELS, nullptr),
+      rings_(DMA_MAX_CHANNELS) {
     sim_device_init(&dma_device_, "dmasim-dma");
     cpu_.socket.bind(platform.cpu_target());
     cpu_.set_irq_handler([this](sc_core::sc_time raised) { return on_interrupt(raised); });
@@ -179,9 +180,16 @@ void Testbench::start(Transfer& t) {
     // may run: whatever it completes from START on is this transfer.
     active_[t.channel_] = &t;
     if (dmasim_xfer_submit(&dd_.chan[t.channel_], t.xfer_) != 0)
-        stop_scenario(false, fmt::format("Bench::start: channel {} is busy", t.channel_));
+        stop_scenario(false, dd_.tail_pointer
+                                 ? "Bench::start: the controller runs its channels to TAIL "
+                                   "(dma.submission: tail_pointer): submit() to a ring"
+                                 : fmt::format("Bench::start: channel {} is busy", t.channel_));
     t.started_ = true;
     // The START write has just completed: the measured window opens here.
+    open_window(t);
+}
+
+void Testbench::open_window(const Transfer& t) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     if (t.measured_ && (!first_start_ || now < *first_start_)) {
         first_start_ = now;
@@ -191,6 +199,78 @@ void Testbench::start(Transfer& t) {
     }
 }
 
+void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel) {
+    if (channel >= channels())
+        stop_scenario(true, fmt::format("scenario {} needs channel {}, but dma.channels = {}",
+                                        scenario_.name, channel, channels()));
+    RingState& state = rings_[channel];
+    if (state.ring) stop_scenario(false, "Bench::open_ring: the channel has a ring already");
+    dmasim_xfer_spec spec =
+        make_load_spec(config_.workload, config_.descriptor_format, config_.platform.dma).xfer;
+    spec.dir = dir;
+    if (const int err = dmasim_ring_alloc(&dd_, channel, &spec, slots, &state.ring))
+        stop_scenario(err != -ENODEV,
+                      err == -ENODEV
+                          ? std::string("Bench::open_ring: the controller has no TAIL "
+                                        "registers (dma.submission: start)")
+                          : fmt::format("cannot build a descriptor ring of {} slots in "
+                                        "memory.size_mib = {}: {}",
+                                        slots, config_.memory_size_mib, errno_text(err)));
+    state.at_open = platform_.channel_stats(channel);
+    const model::DevicePort& device = platform_.device();
+    state.device_pos = spec.dir == DMA_HW_MEM_TO_DEV ? device.consumed() : device.produced();
+    state.device_digest = device.sink_digest();
+    if (dmasim_ring_start(state.ring) != 0)
+        stop_scenario(false, fmt::format("Bench::open_ring: channel {} is busy", channel));
+}
+
+// A ring's requests move through the device one after another, so each
+// dev_to_mem request's share of the stream is known at submission; a
+// mem_to_dev ring's whole stream is checked when it closes.
+bool Testbench::submit(Transfer& t) {
+    RingState& state = rings_[t.channel_];
+    if (!state.ring)
+        stop_scenario(false, fmt::format("Bench::submit: no ring open on channel {}", t.channel_));
+    if (t.started_) stop_scenario(false, "Bench::submit: transfer already started");
+    const int err = dmasim_ring_submit(state.ring, t.xfer_);
+    if (err == -ENOSPC) return false;
+    if (err != 0)
+        stop_scenario(err == -E2BIG,
+                      fmt::format("a request of {} descriptors cannot go in a ring of {} slots "
+                                  "({})",
+                                  mapped_descriptors(*t.xfer_), state.ring->slots,
+                                  errno_text(err)));
+    t.started_ = t.in_ring_ = true;
+    state.requests.push_back(&t);
+    if (t.xfer_->spec.dir == DMA_HW_DEV_TO_MEM) t.device_pos_ = state.device_pos;
+    state.device_pos += t.xfer_->bytes;
+    if (t.xfer_->spec.dir == DMA_HW_MEM_TO_DEV && payload_checked())
+        state.device_digest = Scoreboard::digest(t.xfer_->src, state.device_digest);
+    open_window(t);
+    return true;
+}
+
+void Testbench::close_ring(unsigned channel) {
+    RingState& state = rings_[channel];
+    if (!state.ring || !state.requests.empty())
+        stop_scenario(false, fmt::format("Bench::close_ring: channel {} has {}", channel,
+                                         state.ring ? "requests in its ring" : "no ring"));
+    if (dmasim_ring_stop(state.ring) != 0)
+        stop_scenario(false, "Bench::close_ring: requests still in the ring");
+    const model::ChannelStats now = platform_.channel_stats(channel);
+    counts_.chain_links += now.chain_links - state.at_open.chain_links;
+    counts_.descriptor_bytes_fetched +=
+        now.descriptor_bytes_fetched - state.at_open.descriptor_bytes_fetched;
+    const model::DevicePort& device = platform_.device();
+    if (state.ring->spec.dir == DMA_HW_MEM_TO_DEV && payload_checked())
+        expect(device.sink_digest() == state.device_digest,
+               fmt::format("the device received a stream whose FNV-1a digest {:#x} differs "
+                           "from the ring's requests' sources' {:#x}",
+                           device.sink_digest(), state.device_digest));
+    dmasim_ring_free(&dd_, state.ring);
+    state = RingState{};
+}
+
 // Runs in the CPU's interrupt thread: the driver's handler and the CPU
 // time completing what it reaped (cpu.*), counted from the handler's entry
 // (its register accesses are part of that time); every channel the handler
@@ -198,7 +278,8 @@ void Testbench::start(Transfer& t) {
 bool Testbench::on_interrupt(sc_core::sc_time raised) {
     const bool handled = dmasim_irq_handler(0, &dd_) == IRQ_HANDLED;
     if (!handled) return false;
-    const Reaped reaped = reap_completions();
+    Reaped reaped = reap_completions();
+    std::vector<Transfer*> completed = reap_rings(reaped);
     const uint64_t cost =
         config_.cpu.irq_handler_cycles + config_.cpu.per_descriptor_cycles * reaped.descriptors;
     // Only work for measured transfers counts: a faulted or warm-up
@@ -210,7 +291,6 @@ bool Testbench::on_interrupt(sc_core::sc_time raised) {
     }
     // The handler's register accesses let the scenario run, so a waiter may
     // have consumed its completion already: ask the driver whom it completed.
-    std::vector<Transfer*> completed;
     for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
         Transfer* t = active_[ch];
         // The seq tells t from a transfer completed earlier on the channel.
@@ -251,26 +331,59 @@ Testbench::Reaped Testbench::reap_completions() {
     return reaped;
 }
 
+// A ring's requests complete in order, reaped by DESCS_DONE (dmasim_ring_reap()).
+std::vector<Transfer*> Testbench::reap_rings(Reaped& reaped) {
+    std::vector<Transfer*> completed;
+    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
+        RingState& state = rings_[ch];
+        // A stopping ring is done with: close_ring() frees it once woken.
+        if (!state.ring || state.ring->stopping || !(dd_.irq_completed & (1u << ch))) continue;
+        dmasim_ring_reap(state.ring);
+        while (dmasim_xfer* x = dmasim_ring_pop(state.ring)) {
+            Transfer* t = state.requests.front();
+            state.requests.pop_front();
+            if (!expect(t->xfer_ == x, "a ring returned its requests out of order")) continue;
+            completed.push_back(t);
+            reaped.descriptors += x->descs_done;
+            if (t->measured_) {
+                reaped.for_measured = true;
+                reaped.measured_descriptors += x->descs_done;
+            }
+        }
+    }
+    return completed;
+}
+
 void Testbench::wait(Transfer& t) {
     if (!t.started_ || t.finished_) stop_scenario(false, "Bench::wait: transfer not in flight");
-    dmasim_xfer_wait(&dd_.chan[t.channel_]);
-    // The driver reads STATUS once it takes the transfer as done: a
-    // channel still BUSY then was completed early (a stale interrupt).
-    expect(!(t.status() & DMA_STATUS_BUSY),
-           fmt::format("transfer on channel {} taken as done while its STATUS ({:#x}) is BUSY",
-                       t.channel_, t.status()));
+    if (!t.in_ring_) {
+        dmasim_xfer_wait(&dd_.chan[t.channel_]);
+        // The driver reads STATUS once it takes the transfer as done: a
+        // channel still BUSY then was completed early (a stale interrupt).
+        expect(!(t.status() & DMA_STATUS_BUSY),
+               fmt::format("transfer on channel {} taken as done while its STATUS ({:#x}) is "
+                           "BUSY",
+                           t.channel_, t.status()));
+    }
     while (!t.interrupted_) sc_core::wait(cpu_.completion_event());
     t.finished_ = true;
-    active_[t.channel_] = nullptr;
-    if (t.xfer_->spec.dir != DMA_HW_MEM_TO_MEM)
-        --device_in_flight_[t.xfer_->spec.dir == DMA_HW_MEM_TO_DEV];
+    if (!t.in_ring_) {
+        active_[t.channel_] = nullptr;
+        if (t.xfer_->spec.dir != DMA_HW_MEM_TO_MEM)
+            --device_in_flight_[t.xfer_->spec.dir == DMA_HW_MEM_TO_DEV];
+    }
     if (!t.measured_) return;
-    const model::ChannelStats now = platform_.channel_stats(t.channel_);
     counts_.bytes += t.bytes_done();
-    counts_.descriptors += now.descriptors - t.stats_at_start_.descriptors;
-    counts_.chain_links += now.chain_links - t.stats_at_start_.chain_links;
-    counts_.descriptor_bytes_fetched +=
-        now.descriptor_bytes_fetched - t.stats_at_start_.descriptor_bytes_fetched;
+    if (t.in_ring_) {
+        // Fetches and links are the ring's, counted when it closes.
+        counts_.descriptors += t.descs_done();
+    } else {
+        const model::ChannelStats now = platform_.channel_stats(t.channel_);
+        counts_.descriptors += now.descriptors - t.stats_at_start_.descriptors;
+        counts_.chain_links += now.chain_links - t.stats_at_start_.chain_links;
+        counts_.descriptor_bytes_fetched +=
+            now.descriptor_bytes_fetched - t.stats_at_start_.descriptor_bytes_fetched;
+    }
     if (!last_completion_ || t.interrupt_at_ > *last_completion_) {
         last_completion_ = t.interrupt_at_;
         bus_at_last_completion_ = t.bus_at_interrupt_;
@@ -400,6 +513,10 @@ void Testbench::release_all() {
     dd_.iommu = 0;
     for (auto& t : transfers_) dmasim_load_free(&dd_, t->xfer_, t->workload_.buffers);
     transfers_.clear();
+    for (RingState& state : rings_) {
+        dmasim_ring_free(&dd_, state.ring);
+        state = RingState{};
+    }
     sim_iommu_detach(&dma_device_);
 }
 

@@ -6,6 +6,7 @@
 #include <dmasim/driver/dmasim_dma.h>
 #include <dmasim/tb/scenario.h>
 
+#include <deque>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -30,6 +31,9 @@ public:
     unsigned channels() const override { return dd_.nr_channels; }
     Transfer& prepare(const WorkloadConfig& w, unsigned channel) override;
     void start(Transfer& t) override;
+    void open_ring(unsigned slots, dma_hw_direction dir, unsigned channel) override;
+    bool submit(Transfer& t) override;
+    void close_ring(unsigned channel) override;
     void wait(Transfer& t) override;
     void abort(Transfer& t) override;
     bool check(const Transfer& t) override;
@@ -80,6 +84,11 @@ private:
     /// Descriptors the handler run just finished reaps on the channels it
     /// acknowledged (as the channel counts them).
     Reaped reap_completions();
+    /// Takes the requests the rings of the channels the handler marked
+    /// completed; adds their descriptors to `reaped`.
+    std::vector<Transfer*> reap_rings(Reaped& reaped);
+    /// The measured window opens at the first measured start or submit.
+    void open_window(const Transfer& t);
     void fail(const Mismatch& m);
     bool record(const std::optional<Mismatch>& m);
     uint64_t next_pattern_base(uint64_t bytes);
@@ -100,6 +109,17 @@ private:
     Scoreboard scoreboard_;
     std::vector<std::unique_ptr<Transfer>> transfers_;
     std::vector<Transfer*> active_;  ///< by channel
+    /// A channel's descriptor ring (open_ring()) and its requests, oldest first.
+    struct RingState {
+        dmasim_ring* ring = nullptr;
+        std::deque<Transfer*> requests;
+        model::ChannelStats at_open;
+        /// mem_to_dev: the digest the device's sink must reach once every
+        /// request submitted so far has been consumed
+        uint64_t device_digest = 0;
+        uint64_t device_pos = 0;  ///< dev_to_mem: stream bytes submitted so far
+    };
+    std::vector<RingState> rings_;  ///< by channel
     std::optional<sc_core::sc_time> first_start_;
     std::optional<sc_core::sc_time> last_completion_;
     std::vector<ScenarioResult> results_;

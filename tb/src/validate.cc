@@ -93,17 +93,20 @@ const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
              return "fault.kind = translation revokes an IOMMU mapping, so it needs "
                     "iommu.enabled = true";
          }},
-        // The engine side of the ring exists (docs/registers.md); the
-        // driver's ring API that submits through it does not yet.
-        {{{"dma.submission"},
-          "`dma.submission: tail_pointer` is for register-level use (docs/registers.md): the "
-          "testbench's driver submits each list with START"},
+        // Only a scenario that keeps a descriptor ring can give such an
+        // engine work: START alone leaves it idle.
+        {{{"dma.submission", "workload.scenario"},
+          "`dma.submission: tail_pointer` needs `workload.scenario: requests`, the scenario "
+          "that keeps a descriptor ring"},
          [](const SimConfig& c) -> std::string {
-             if (c.platform.dma.submission != model::Submission::tail_pointer) return {};
-             return "dma.submission = tail_pointer: the testbench's driver has no descriptor "
-                    "ring yet and submits every list with START, which this engine would only "
-                    "park; use dma.submission = start (the engine's TAIL registers are "
-                    "described in docs/registers.md)";
+             if (c.platform.dma.submission != model::Submission::tail_pointer ||
+                 c.workload.scenario == "requests")
+                 return {};
+             return fmt::format(
+                 "dma.submission = tail_pointer runs a channel only to its TAIL register, "
+                 "which scenario {} never writes (it submits with START): use "
+                 "workload.scenario = requests, or dma.submission = start",
+                 c.workload.scenario);
          }},
         {{{"workload.entries", "workload.segment_bytes", "memory.size_mib"},
           "the workload's buffers (`workload.entries` segments sized by `workload.segment_bytes`, "

@@ -7,12 +7,14 @@
 
 #include <dmasim/driver/dmasim_dma.h>
 
+#include "chan_regs.h"
+
 static void __iomem *reg(const struct dmasim_dev *dd, uint32_t offset)
 {
 	return (char __iomem *)dd->regs + offset;
 }
 
-static void __iomem *ch_reg(const struct dmasim_chan *ch, uint32_t offset)
+void __iomem *chan_reg(const struct dmasim_chan *ch, uint32_t offset)
 {
 	return reg(ch->dd, DMA_CH_BASE(ch->id) + offset);
 }
@@ -80,6 +82,7 @@ int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
 		(caps & DMA_CAPS_APP_WORDS_MASK) >> DMA_CAPS_APP_WORDS_SHIFT;
 	dd->writeback = (enum dma_hw_writeback)(
 		(caps & DMA_CAPS_WRITEBACK_MASK) >> DMA_CAPS_WRITEBACK_SHIFT);
+	dd->tail_pointer = (caps & DMA_CAPS_TAIL_POINTER) != 0;
 	/* Compact descriptors hold 32-bit addresses. */
 	if (dd->desc_bytes == DMA_HW_DESC16_SIZE)
 		ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
@@ -94,6 +97,7 @@ int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
 		dd->chan[i].started = 0;
 		dd->chan[i].seq = 0;
 		dd->chan[i].completed_seq = 0;
+		dd->chan[i].ring = NULL;
 		init_completion(&dd->chan[i].done);
 	}
 	dd->irq_mask = 0;
@@ -150,7 +154,7 @@ static int chan_stopped(const struct dmasim_chan *ch)
 
 	if (!ch->active || !ch->started)
 		return 0;
-	status = readl(ch_reg(ch, DMA_CH_STATUS));
+	status = readl(chan_reg(ch, DMA_CH_STATUS));
 	/*
 	 * The read lets the waiter run (there is no lock): it may have taken
 	 * this transfer and submitted the next, whose completion this STATUS
@@ -168,7 +172,9 @@ static int chan_stopped(const struct dmasim_chan *ch)
  * waiter of each whose transfer has stopped (chan_stopped()), noting the
  * transfer's seq in the channel's completed_seq; other interrupts report
  * completions to reap (irq_per_desc), or are a previous transfer's, and
- * wake nobody.
+ * wake nobody. A channel working a ring is marked completed in
+ * irq_completed: its owner reaps the ring (dmasim_ring_reap()); the
+ * handler wakes only dmasim_ring_stop(), once the channel has stopped.
  *
  * Return: IRQ_HANDLED if a channel was pending, else IRQ_NONE.
  */
@@ -186,7 +192,17 @@ irqreturn_t dmasim_irq_handler(int irq, void *dev_id)
 		return IRQ_NONE;
 	writel(pending, reg(dd, DMA_REG_IRQ_STATUS));
 	for (i = 0; i < dd->nr_channels; i++) {
-		if (!(pending & (1u << i)) || !chan_stopped(&dd->chan[i]))
+		if (!(pending & (1u << i)))
+			continue;
+		if (dd->chan[i].ring) {
+			dd->irq_completed |= 1u << i;
+			if (dd->chan[i].ring->stopping &&
+			    !(readl(chan_reg(&dd->chan[i], DMA_CH_STATUS)) &
+			      DMA_STATUS_BUSY))
+				complete(&dd->chan[i].done);
+			continue;
+		}
+		if (!chan_stopped(&dd->chan[i]))
 			continue;
 		dd->irq_completed |= 1u << i;
 		dd->chan[i].completed_seq = dd->chan[i].seq;
@@ -195,13 +211,26 @@ irqreturn_t dmasim_irq_handler(int irq, void *dev_id)
 	return IRQ_HANDLED;
 }
 
-static uint32_t ctrl_for(const struct dmasim_xfer *x)
+/* Unmasks @ch's interrupt and points it at its first descriptor. */
+void chan_point(struct dmasim_chan *ch, uint64_t head)
 {
-	return DMA_CTRL_START | DMA_CTRL_IRQ_EN |
-	       (((uint32_t)x->spec.dir << DMA_CTRL_DIR_SHIFT) &
-		DMA_CTRL_DIR_MASK) |
-	       (((uint32_t)x->spec.format << DMA_CTRL_FORMAT_SHIFT) &
-		DMA_CTRL_FORMAT_MASK);
+	struct dmasim_dev *dd = ch->dd;
+
+	dd->irq_mask |= 1u << ch->id;
+	writel(dd->irq_mask, reg(dd, DMA_REG_IRQ_MASK));
+	writel((uint32_t)head, chan_reg(ch, DMA_CH_DESC_ADDR_LO));
+	writel((uint32_t)(head >> 32), chan_reg(ch, DMA_CH_DESC_ADDR_HI));
+}
+
+/* Writes START, with the stop interrupt enabled. */
+void chan_start(struct dmasim_chan *ch, const struct dmasim_xfer_spec *spec)
+{
+	writel(DMA_CTRL_START | DMA_CTRL_IRQ_EN |
+		       (((uint32_t)spec->dir << DMA_CTRL_DIR_SHIFT) &
+			DMA_CTRL_DIR_MASK) |
+		       (((uint32_t)spec->format << DMA_CTRL_FORMAT_SHIFT) &
+			DMA_CTRL_FORMAT_MASK),
+	       chan_reg(ch, DMA_CH_CTRL));
 }
 
 /**
@@ -211,24 +240,22 @@ static uint32_t ctrl_for(const struct dmasim_xfer *x)
  *
  * Unmasks the channel's interrupt, points it at @x->head and writes START.
  *
- * Return: 0, or -EBUSY if the channel has a transfer in flight.
+ * Return: 0, -EBUSY if the channel has a transfer in flight or works a
+ * ring, -EINVAL if the controller runs channels to TAIL (CAPS).
  */
 int dmasim_xfer_submit(struct dmasim_chan *ch, struct dmasim_xfer *x)
 {
-	struct dmasim_dev *dd = ch->dd;
-
-	if (ch->active)
+	if (ch->dd->tail_pointer)
+		return -EINVAL;
+	if (ch->active || ch->ring)
 		return -EBUSY;
 	ch->active = x;
 	x->seq = ++ch->seq;
 	reinit_completion(&ch->done);
-	dd->irq_mask |= 1u << ch->id;
-	writel(dd->irq_mask, reg(dd, DMA_REG_IRQ_MASK));
-	writel((uint32_t)x->head, ch_reg(ch, DMA_CH_DESC_ADDR_LO));
-	writel((uint32_t)(x->head >> 32), ch_reg(ch, DMA_CH_DESC_ADDR_HI));
+	chan_point(ch, x->head);
 	/* Set before the write; the handler's STATUS read is ordered after. */
 	ch->started = 1;
-	writel(ctrl_for(x), ch_reg(ch, DMA_CH_CTRL));
+	chan_start(ch, &x->spec);
 	return 0;
 }
 
@@ -248,10 +275,10 @@ int dmasim_xfer_wait(struct dmasim_chan *ch)
 	if (!x)
 		return -EINVAL;
 	wait_for_completion(&ch->done);
-	x->status = readl(ch_reg(ch, DMA_CH_STATUS));
-	x->bytes_done = readl(ch_reg(ch, DMA_CH_BYTES_DONE_LO)) |
-			(uint64_t)readl(ch_reg(ch, DMA_CH_BYTES_DONE_HI)) << 32;
-	x->descs_done = readl(ch_reg(ch, DMA_CH_DESCS_DONE));
+	x->status = readl(chan_reg(ch, DMA_CH_STATUS));
+	x->bytes_done = readl(chan_reg(ch, DMA_CH_BYTES_DONE_LO)) |
+			(uint64_t)readl(chan_reg(ch, DMA_CH_BYTES_DONE_HI)) << 32;
+	x->descs_done = readl(chan_reg(ch, DMA_CH_DESCS_DONE));
 	ch->started = 0;
 	ch->active = NULL;
 	return (x->status & DMA_STATUS_ERROR) ? -EIO : 0;
@@ -263,5 +290,5 @@ int dmasim_xfer_wait(struct dmasim_chan *ch)
  */
 void dmasim_chan_abort(struct dmasim_chan *ch)
 {
-	writel(DMA_CTRL_ABORT, ch_reg(ch, DMA_CH_CTRL));
+	writel(DMA_CTRL_ABORT, chan_reg(ch, DMA_CH_CTRL));
 }

@@ -10,19 +10,12 @@
 
 #include <dmasim/driver/dmasim_dma.h>
 
+#include "desc_write.h"
+
 /* Where the next descriptor goes. */
 struct desc_cursor {
 	unsigned int chunk;
 	unsigned int slot;
-};
-
-/* One descriptor's fields, in hardware terms (next: linked_list only). */
-struct desc_data {
-	uint64_t next;
-	uint64_t src;
-	uint64_t dst;
-	uint32_t length;
-	uint32_t flags;
 };
 
 /**
@@ -167,7 +160,7 @@ static int cursor_is_last(const struct dmasim_xfer *x,
 }
 
 /* The fields every layout shares; compact layouts keep the low bits
- * (fits_layout() checks they lose none). */
+ * (desc_fits() checks they lose none). */
 #define STORE_FIELDS(desc, d)                 \
 	do {                                  \
 		(desc)->src = (d)->src;       \
@@ -179,11 +172,11 @@ static int cursor_is_last(const struct dmasim_xfer *x,
 /* Writes @d into a slot in the layout the controller reports (CAPS); the
  * 64-byte layouts are the 32/48-byte ones plus ignored bytes left at 0,
  * and so are the APP words. */
-static void store(const struct dmasim_xfer *x, void *slot,
-		  const struct desc_data *d)
+void desc_store(const struct dmasim_xfer_spec *spec, void *slot,
+		const struct desc_data *d)
 {
-	struct dma_hw_layout layout = dmasim_desc_layout(&x->spec);
-	int compact = x->spec.desc_bytes == DMA_HW_DESC16_SIZE;
+	struct dma_hw_layout layout = dmasim_desc_layout(spec);
+	int compact = spec->desc_bytes == DMA_HW_DESC16_SIZE;
 	struct dma_hw_ll_desc32 *l32 = slot;
 	struct dma_hw_ll_desc24 *l16 = slot;
 	struct dma_hw_ll_desc *l = slot;
@@ -193,10 +186,10 @@ static void store(const struct dmasim_xfer *x, void *slot,
 	if (dma_hw_layout_is_ll32(&layout)) {
 		STORE_FIELDS(l32, d);
 		l32->next = d->next;
-	} else if (x->spec.format == DMA_HW_FMT_LINKED_LIST && compact) {
+	} else if (spec->format == DMA_HW_FMT_LINKED_LIST && compact) {
 		STORE_FIELDS(l16, d);
 		l16->next = (uint32_t)d->next;
-	} else if (x->spec.format == DMA_HW_FMT_LINKED_LIST) {
+	} else if (spec->format == DMA_HW_FMT_LINKED_LIST) {
 		STORE_FIELDS(l, d);
 		l->next = d->next;
 	} else if (compact) {
@@ -207,9 +200,9 @@ static void store(const struct dmasim_xfer *x, void *slot,
 }
 
 /* Compact descriptors hold only 32-bit addresses. */
-static int fits_layout(const struct dmasim_xfer *x, const struct desc_data *d)
+int desc_fits(const struct dmasim_xfer_spec *spec, const struct desc_data *d)
 {
-	return x->spec.desc_bytes != DMA_HW_DESC16_SIZE ||
+	return spec->desc_bytes != DMA_HW_DESC16_SIZE ||
 	       (d->next | d->src | d->dst) <= UINT32_MAX;
 }
 
@@ -218,13 +211,13 @@ static int write_chained(struct dmasim_xfer *x, const struct desc_cursor *cur,
 {
 	struct desc_data link = {0, 0, 0, 0, DMA_DESC_CHAIN};
 
-	store(x, dmasim_xfer_desc(x, cur->chunk, cur->slot), d);
+	desc_store(&x->spec, dmasim_xfer_desc(x, cur->chunk, cur->slot), d);
 	if (!cursor_is_chunk_end(x, cur) || cursor_is_last(x, cur))
-		return fits_layout(x, d) ? 0 : -ERANGE;
+		return desc_fits(&x->spec, d) ? 0 : -ERANGE;
 	/* The slot after a non-final chunk's data links to the next chunk. */
 	link.src = dmasim_xfer_desc_bus(x, cur->chunk + 1, 0);
-	store(x, dmasim_xfer_desc(x, cur->chunk, cur->slot + 1), &link);
-	return fits_layout(x, d) && fits_layout(x, &link) ? 0 : -ERANGE;
+	desc_store(&x->spec, dmasim_xfer_desc(x, cur->chunk, cur->slot + 1), &link);
+	return desc_fits(&x->spec, d) && desc_fits(&x->spec, &link) ? 0 : -ERANGE;
 }
 
 static int write_linked(struct dmasim_xfer *x, const struct desc_cursor *cur,
@@ -238,8 +231,8 @@ static int write_linked(struct dmasim_xfer *x, const struct desc_cursor *cur,
 	} else {
 		d->next = dmasim_xfer_desc_bus(x, cur->chunk, cur->slot + 1);
 	}
-	store(x, dmasim_xfer_desc(x, cur->chunk, cur->slot), d);
-	return fits_layout(x, d) ? 0 : -ERANGE;
+	desc_store(&x->spec, dmasim_xfer_desc(x, cur->chunk, cur->slot), d);
+	return desc_fits(&x->spec, d) ? 0 : -ERANGE;
 }
 
 static void cursor_advance(const struct dmasim_xfer *x, struct desc_cursor *cur)
@@ -252,15 +245,47 @@ static void cursor_advance(const struct dmasim_xfer *x, struct desc_cursor *cur)
 	}
 }
 
-/* The list whose mapped segments define the descriptors. */
-static const struct sg_table *primary_list(const struct dmasim_xfer *x)
+/**
+ * dmasim_described_list - the list whose mapped segments the data
+ * descriptors describe, in order
+ * @x: transfer
+ *
+ * Return: @x->dst for dev_to_mem, else @x->src.
+ */
+const struct sg_table *dmasim_described_list(const struct dmasim_xfer *x)
 {
 	return x->spec.dir == DMA_HW_DEV_TO_MEM ? &x->dst : &x->src;
 }
 
+/*
+ * The data descriptor of mapped segment @sg (@dsg: the destination list's
+ * segment beside it in mem_to_mem, advanced past it): addresses, length
+ * and the spec's per-descriptor flags; next and END are the caller's.
+ */
+int desc_describe(const struct dmasim_xfer *x, struct scatterlist *sg,
+		  struct scatterlist **dsg, struct desc_data *d)
+{
+	d->next = 0;
+	d->length = sg_dma_len(sg);
+	d->src = x->spec.dir == DMA_HW_DEV_TO_MEM ? 0 : sg_dma_address(sg);
+	d->dst = x->spec.dir == DMA_HW_MEM_TO_DEV ? 0 : sg_dma_address(sg);
+	if (x->spec.dir == DMA_HW_MEM_TO_MEM) {
+		/* One length moves both sides: an IOMMU must have merged the
+		 * two lists alike. */
+		if (sg_dma_len(*dsg) != d->length)
+			return -EINVAL;
+		d->dst = sg_dma_address(*dsg);
+		*dsg = sg_next(*dsg);
+	}
+	d->flags = x->spec.irq_per_desc ? DMA_DESC_IRQ : 0;
+	if (x->spec.deburst)
+		d->flags |= DMA_DESC_DEBURST;
+	return 0;
+}
+
 static int fill_descriptors(struct dmasim_xfer *x)
 {
-	const struct sg_table *list = primary_list(x);
+	const struct sg_table *list = dmasim_described_list(x);
 	struct scatterlist *sg, *dsg = x->dst.sgl;
 	struct desc_cursor cur = {0, 0};
 	struct desc_data d;
@@ -269,25 +294,11 @@ static int fill_descriptors(struct dmasim_xfer *x)
 
 	for_each_sgtable_dma_sg(list, sg, i)
 	{
-		d.next = 0;
-		d.length = sg_dma_len(sg);
-		d.src = x->spec.dir == DMA_HW_DEV_TO_MEM ? 0
-							 : sg_dma_address(sg);
-		d.dst = x->spec.dir == DMA_HW_MEM_TO_DEV ? 0
-							 : sg_dma_address(sg);
-		if (x->spec.dir == DMA_HW_MEM_TO_MEM) {
-			/* One length moves both sides: an IOMMU must have
-			 * merged the two lists alike. */
-			if (sg_dma_len(dsg) != d.length)
-				return -EINVAL;
-			d.dst = sg_dma_address(dsg);
-			dsg = sg_next(dsg);
-		}
-		d.flags = cursor_is_last(x, &cur) ? DMA_DESC_END : 0;
-		if (x->spec.irq_per_desc)
-			d.flags |= DMA_DESC_IRQ;
-		if (x->spec.deburst)
-			d.flags |= DMA_DESC_DEBURST;
+		ret = desc_describe(x, sg, &dsg, &d);
+		if (ret)
+			return ret;
+		if (cursor_is_last(x, &cur))
+			d.flags |= DMA_DESC_END;
 		if (x->spec.format == DMA_HW_FMT_LINKED_LIST)
 			ret = write_linked(x, &cur, &d);
 		else
@@ -313,7 +324,7 @@ static int fill_descriptors(struct dmasim_xfer *x)
  */
 int dmasim_build_descriptors(struct dmasim_xfer *x)
 {
-	unsigned int entries = primary_list(x)->nents;
+	unsigned int entries = dmasim_described_list(x)->nents;
 	int ret;
 
 	if (x->nr_chunks < 1 || entries < 1 || entries > x->spec.entries)

@@ -59,12 +59,6 @@ static uint64_t list_bytes(const struct sg_table *sgt)
 	return bytes;
 }
 
-/* The list whose segments the data descriptors describe, in order. */
-static const struct sg_table *described_list(const struct dmasim_xfer *x)
-{
-	return x->spec.dir == DMA_HW_DEV_TO_MEM ? &x->dst : &x->src;
-}
-
 /**
  * dmasim_xfer_alloc - start a transfer: its descriptor chunks
  * @dd: probed device
@@ -121,7 +115,7 @@ int dmasim_xfer_map(struct dmasim_dev *dd, struct dmasim_xfer *x)
 	if (!ret)
 		ret = dmasim_build_descriptors(x);
 	if (!ret)
-		x->bytes = list_bytes(described_list(x));
+		x->bytes = list_bytes(dmasim_described_list(x));
 	return ret;
 }
 
@@ -170,7 +164,7 @@ void dmasim_xfer_free(struct dmasim_xfer *x)
 int dmasim_xfer_revoke(struct dmasim_dev *dd, struct dmasim_xfer *x,
 		       unsigned int index)
 {
-	const struct sg_table *list = described_list(x);
+	const struct sg_table *list = dmasim_described_list(x);
 	struct scatterlist *sg;
 	unsigned int i;
 

@@ -47,6 +47,7 @@ private:
     WorkloadConfig workload_;
     uint64_t pattern_base_;  ///< where its source data starts in the pattern
     bool started_ = false;
+    bool in_ring_ = false;      ///< submitted to a ring (Bench::submit), not started
     bool interrupted_ = false;  ///< its completion interrupt has been seen
     bool finished_ = false;
     bool measured_ = true;
@@ -91,6 +92,18 @@ public:
     virtual void abort(Transfer& t) = 0;
     /// start() then wait().
     void run(Transfer& t);
+
+    /// dma.submission tail_pointer: gives `channel` a descriptor ring of
+    /// `slots` data slots, for requests in direction `dir` and the
+    /// configured format, and starts the channel; requests then go in with
+    /// submit() and complete in order (wait(), completed()).
+    virtual void open_ring(unsigned slots, dma_hw_direction dir, unsigned channel = 0) = 0;
+    /// Hands a prepared transfer to its channel's ring: its descriptors at
+    /// the ring's head, then TAIL. False, with nothing done, if the ring
+    /// has fewer free slots than the transfer has descriptors.
+    virtual bool submit(Transfer& t) = 0;
+    /// Stops the channel's ring once every request in it was wait()ed.
+    virtual void close_ring(unsigned channel = 0) = 0;
 
     /// Scoreboard: the channel stopped without error after every byte and
     /// every descriptor, every destination byte equals its source byte and

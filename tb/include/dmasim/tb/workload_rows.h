@@ -82,7 +82,9 @@
       "next (the mean, for poisson)")                                                              \
     X(uint64_t, ring_entries, 64, "workload.ring_entries", "requests",                              \
       (model::IntRange{1, 1u << 20}),                                                              \
-      "requests scenario: requests the submission ring holds, the one the engine runs included")  \
+      "requests scenario: requests the submission ring holds, the one the engine runs included; "  \
+      "with dma.submission tail_pointer, the engine's descriptor ring, with a slot for each "      \
+      "descriptor of that many of the longest request")                                           \
     X(RingFull, ring_full, RingFull::wait, "workload.ring_full", "", model::choices(kRingFull),     \
       "requests scenario: a request that finds the ring full waits for a place (counted) or is "  \
       "dropped (counted)")

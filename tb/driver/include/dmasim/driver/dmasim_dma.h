@@ -79,6 +79,7 @@ struct dmasim_xfer {
 };
 
 struct dmasim_dev;
+struct dmasim_ring;
 
 struct dmasim_chan {
 	struct dmasim_dev *dd;
@@ -91,6 +92,33 @@ struct dmasim_chan {
 	unsigned int seq; /* transfers submitted so far */
 	/* seq of the last transfer the handler completed */
 	unsigned int completed_seq;
+	/* the descriptor ring the channel works (dmasim_ring_start()), or NULL */
+	struct dmasim_ring *ring;
+};
+
+/*
+ * A ring of descriptor slots a channel works through its TAIL register
+ * (CAPS.TAIL_POINTER): requests are written at the head and handed over
+ * by moving TAIL; the hardware completes them in order, and the driver
+ * reaps them by DESCS_DONE and gets their slots back.
+ */
+struct dmasim_ring {
+	struct dmasim_chan *ch;
+	/* direction, format and per-descriptor flags of every request, and
+	 * the layout from CAPS */
+	struct dmasim_xfer_spec spec;
+	struct dmasim_chunk block; /* the slots, physically contiguous */
+	/* data slots; chained_pages adds one that chains back to the first */
+	unsigned int slots;
+	unsigned int head; /* next slot to fill */
+	unsigned int used; /* slots the hardware owns: submitted, not reaped */
+	uint32_t descs_done; /* DESCS_DONE when last reaped */
+	/* the requests in the ring, oldest first: a circular queue of @slots
+	 * entries (a request takes at least one slot) */
+	struct dmasim_xfer **queue;
+	unsigned int queue_head;
+	unsigned int queued;
+	int stopping; /* dmasim_ring_stop() wrote ABORT */
 };
 
 struct dmasim_dev {
@@ -102,6 +130,7 @@ struct dmasim_dev {
 	unsigned int app_words;	 /* CAPS: APP words per descriptor */
 	enum dma_hw_writeback
 		writeback; /* CAPS: which descriptors get a status */
+	int tail_pointer; /* CAPS: channels run to TAIL (descriptor rings) */
 	uint32_t irq_mask;
 	/* The controller translates through dev's IOMMU page tables, so every
 	 * unmap is followed by an IOTLB invalidation. */
@@ -141,6 +170,19 @@ int dmasim_build_descriptors(struct dmasim_xfer *x);
 void dmasim_free_descriptors(struct device *dev, struct dmasim_xfer *x);
 int dmasim_xfer_revoke(struct dmasim_dev *dd, struct dmasim_xfer *x,
 		       unsigned int index);
+const struct sg_table *dmasim_described_list(const struct dmasim_xfer *x);
+
+/* ---- Descriptor rings (CAPS.TAIL_POINTER) ------------------------------ */
+
+int dmasim_ring_alloc(struct dmasim_dev *dd, unsigned int channel,
+		      const struct dmasim_xfer_spec *spec, unsigned int slots,
+		      struct dmasim_ring **out);
+int dmasim_ring_start(struct dmasim_ring *r);
+int dmasim_ring_submit(struct dmasim_ring *r, struct dmasim_xfer *x);
+unsigned int dmasim_ring_reap(struct dmasim_ring *r);
+struct dmasim_xfer *dmasim_ring_pop(struct dmasim_ring *r);
+int dmasim_ring_stop(struct dmasim_ring *r);
+void dmasim_ring_free(struct dmasim_dev *dd, struct dmasim_ring *r);
 
 /* ---- Channels ---------------------------------------------------------- */
 
