@@ -242,10 +242,11 @@ std::vector<uint64_t> write_ring(uint8_t* ram, const std::vector<Seg>& segs, uin
     for (size_t k = 0; k < segs.size(); ++k) slots.push_back(at + k * stride);
     for (size_t k = 0; k < segs.size(); ++k) {
         if (format == DMA_HW_FMT_LINKED_LIST)
-            put_linked(ram, slots[k], layout, slots[(k + 1) % slots.size()], segs[k], segs[k].flags);
+            put_linked(ram, slots[k], layout, slots[(k + 1) % slots.size()], segs[k],
+                       segs[k].flags);
         else
-            put_chained(ram, slots[k], layout.slot_bytes, segs[k].src, segs[k].dst,
-                        segs[k].length, segs[k].flags);
+            put_chained(ram, slots[k], layout.slot_bytes, segs[k].src, segs[k].dst, segs[k].length,
+                        segs[k].flags);
     }
     if (format == DMA_HW_FMT_CHAINED_PAGES)
         put_chained(ram, at + segs.size() * stride, layout.slot_bytes, at, 0, 0, DMA_DESC_CHAIN);

@@ -102,7 +102,8 @@ Imported import_ftrace(std::istream& in, const std::string& name, const std::str
         const EventLine where{name, n};
         const size_t stamp = line.rfind(' ', at);
         const uint64_t ns = where.timestamp(line.substr(stamp + 1, at - stamp - 1));
-        const std::vector<std::string_view> fields = tb::fields_of(line.substr(at + event.size() + 4));
+        const std::vector<std::string_view> fields =
+            tb::fields_of(line.substr(at + event.size() + 4));
         if (fields.empty()) where.fail(event, "no device name");
         if (!device.empty() && fields[0] != device) {
             ++out.other_lines;

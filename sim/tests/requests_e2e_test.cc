@@ -20,11 +20,10 @@ using test::TempDir;
 /// Scenario results of a requests run of one 4 KiB descriptor per request,
 /// timing only, with `sets` on top.
 json stream(const TempDir& dir, const std::vector<std::string>& sets) {
-    std::vector<std::string> args = {"--set", "workload.scenario=requests",
-                                     "--set", "workload.entries=1",
-                                     "--set", "workload.chain_depth=1",
-                                     "--set", "workload.segment_bytes=4096",
-                                     "--set", "workload.payload=none"};
+    std::vector<std::string> args = {
+        "--set", "workload.scenario=requests", "--set", "workload.entries=1",
+        "--set", "workload.chain_depth=1",     "--set", "workload.segment_bytes=4096",
+        "--set", "workload.payload=none"};
     for (const auto& s : sets) args.insert(args.end(), {"--set", s});
     const std::string report = test::run_report(dir, args);
     return report.empty() ? json{} : json::parse(report)["result"]["scenario_results"];

@@ -21,10 +21,9 @@ using test::TempDir;
 /// The report of a requests run with `sets` on top of 4 KiB requests of
 /// 4 segments, or null if it failed.
 json ring_run(const TempDir& dir, const std::vector<std::string>& sets) {
-    std::vector<std::string> args = {"--set", "workload.scenario=requests",
-                                     "--set", "workload.entries=4",
-                                     "--set", "workload.chain_depth=1",
-                                     "--set", "workload.segment_bytes=1024"};
+    std::vector<std::string> args = {
+        "--set", "workload.scenario=requests", "--set", "workload.entries=4",
+        "--set", "workload.chain_depth=1",     "--set", "workload.segment_bytes=1024"};
     for (const auto& s : sets) args.insert(args.end(), {"--set", s});
     const std::string report = test::run_report(dir, args);
     return report.empty() ? json{} : json::parse(report);
@@ -51,11 +50,10 @@ class EngineRing : public ::testing::TestWithParam<std::tuple<std::string, std::
 TEST_P(EngineRing, EveryRequestCompletesWithItsDataIntact) {
     TempDir dir;
     const auto [format, direction] = GetParam();
-    const json r = ring_run(
-        dir, {"dma.submission=tail_pointer", "dma.descriptor_format=" + format,
-              "workload.direction=" + direction, "workload.arrival=poisson",
-              "workload.interarrival_cycles=500", "workload.requests=150",
-              "workload.ring_entries=8"});
+    const json r = ring_run(dir, {"dma.submission=tail_pointer", "dma.descriptor_format=" + format,
+                                  "workload.direction=" + direction, "workload.arrival=poisson",
+                                  "workload.interarrival_cycles=500", "workload.requests=150",
+                                  "workload.ring_entries=8"});
     ASSERT_FALSE(r.is_null());
     EXPECT_EQ(r["result"]["integrity"], "pass");
     EXPECT_EQ(scenario_value(r, "requests_completed"), 150);
@@ -99,9 +97,12 @@ TEST(SimEngineRingE2E, KeepsRequestsInHardwareAndCarriesMoreThanOneStartEach) {
 // 8 completions; the delay timer reports the rest.
 TEST(SimEngineRingE2E, CoalescingFoldsRequestCompletionsIntoFewerInterrupts) {
     TempDir dir;
-    const std::vector<std::string> busy = {"dma.submission=tail_pointer", "workload.arrival=closed",
-                                           "workload.in_flight=16", "workload.ring_entries=16",
-                                           "workload.requests=400", "workload.payload=none",
+    const std::vector<std::string> busy = {"dma.submission=tail_pointer",
+                                           "workload.arrival=closed",
+                                           "workload.in_flight=16",
+                                           "workload.ring_entries=16",
+                                           "workload.requests=400",
+                                           "workload.payload=none",
                                            "dma.irq_coalesce_timeout_cycles=5000"};
     const json one = ring_run(dir, with(busy, "dma.irq_coalesce_count=1"));
     const json eight = ring_run(dir, with(busy, "dma.irq_coalesce_count=8"));
@@ -127,9 +128,9 @@ TEST(SimEngineRingE2E, ScenariosThatStartEachListAreRefused) {
 // writes, and the error names the first line that breaks the ring's.
 TEST(SimEngineRingE2E, TraceMixingDirectionsIsRefusedNamingTheLine) {
     TempDir dir;
-    const auto r = run_dmasim(dir, {"run", std::string(DMASIM_SOURCE_DIR) +
-                                               "/configs/scenarios/replay.yaml",
-                                    "--set", "dma.submission=tail_pointer"});
+    const auto r =
+        run_dmasim(dir, {"run", std::string(DMASIM_SOURCE_DIR) + "/configs/scenarios/replay.yaml",
+                         "--set", "dma.submission=tail_pointer"});
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("configs/traces/nvme.trace:3: a dev_to_mem request"), std::string::npos)
         << r.err;

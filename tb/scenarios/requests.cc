@@ -104,8 +104,8 @@ double quantile(const std::vector<uint64_t>& v, double q) {
 
 /// A request in the ring or waiting for it.
 struct Pending {
-    uint64_t arrived;  ///< cycle
-    uint64_t index;    ///< in arrival order
+    uint64_t arrived;              ///< cycle
+    uint64_t index;                ///< in arrival order
     Transfer* transfer = nullptr;  ///< in the engine's ring: the request
 };
 
@@ -136,10 +136,11 @@ DMASIM_SCENARIO_CHECK(requests, 0) {
                                           w.trace),
             {"workload.arrival", "workload.trace"}};
     if (engine_ring(config) && config.platform.dma.fault.kind != dmasim::model::FaultKind::none)
-        return ScenarioRefusal{"fault.kind counts the faulted descriptor from each START, and "
-                               "dma.submission = tail_pointer starts the channel once: inject "
-                               "faults with dma.submission = start",
-                               {"fault.kind", "dma.submission"}};
+        return ScenarioRefusal{
+            "fault.kind counts the faulted descriptor from each START, and "
+            "dma.submission = tail_pointer starts the channel once: inject "
+            "faults with dma.submission = start",
+            {"fault.kind", "dma.submission"}};
     // One contiguous block of slots: its size stays well inside memory.
     auto ring_fits = [&](uint64_t longest) -> std::optional<ScenarioRefusal> {
         if (!engine_ring(config) || w.ring_entries * longest <= kMaxRingSlots) return std::nullopt;
@@ -167,8 +168,8 @@ DMASIM_SCENARIO_CHECK(requests, 0) {
                     fmt::format("{}:{}: a {} request after {}'s {}: with dma.submission = "
                                 "tail_pointer the stream goes through one ring, whose channel "
                                 "runs one direction; replay it with dma.submission = start",
-                                w.trace, r.line, direction_name(r.direction),
-                                trace.front().line, direction_name(trace.front().direction)),
+                                w.trace, r.line, direction_name(r.direction), trace.front().line,
+                                direction_name(trace.front().direction)),
                     {"workload.trace", "dma.submission"}};
         }
     } catch (const TraceError& e) {
@@ -184,8 +185,9 @@ DMASIM_SCENARIO_FOOTPRINT(requests) {
     const size_t held = engine_ring(config) ? w.ring_entries : 1;
     if (w.arrival != Arrival::trace) return std::vector<WorkloadConfig>(held, w);
     const std::vector<TraceRequest> trace = read_request_trace(w.trace);
-    const auto largest = std::max_element(
-        trace.begin(), trace.end(), [](const auto& a, const auto& b) { return a.bytes() < b.bytes(); });
+    const auto largest =
+        std::max_element(trace.begin(), trace.end(),
+                         [](const auto& a, const auto& b) { return a.bytes() < b.bytes(); });
     return std::vector<WorkloadConfig>(held, as_workload(*largest, w));
 }
 
@@ -215,7 +217,7 @@ DMASIM_SCENARIO(requests) {
     uint64_t closed_due = closed ? std::min(w.in_flight, total) : 0;
     uint64_t last = start;
     Transfer* active = nullptr;  // dma.submission start: the request on the engine
-    bool failed = false;  // a ring request failed: its channel may have stopped
+    bool failed = false;         // a ring request failed: its channel may have stopped
 
     // The ring has a slot for every descriptor of ring_entries requests.
     auto enter = [&](Pending p) {

@@ -235,11 +235,11 @@ bool Testbench::submit(Transfer& t) {
     const int err = dmasim_ring_submit(state.ring, t.xfer_);
     if (err == -ENOSPC) return false;
     if (err != 0)
-        stop_scenario(err == -E2BIG,
-                      fmt::format("a request of {} descriptors cannot go in a ring of {} slots "
-                                  "({})",
-                                  mapped_descriptors(*t.xfer_), state.ring->slots,
-                                  errno_text(err)));
+        stop_scenario(
+            err == -E2BIG,
+            fmt::format("a request of {} descriptors cannot go in a ring of {} slots "
+                        "({})",
+                        mapped_descriptors(*t.xfer_), state.ring->slots, errno_text(err)));
     t.started_ = t.in_ring_ = true;
     state.requests.push_back(&t);
     if (t.xfer_->spec.dir == DMA_HW_DEV_TO_MEM) t.device_pos_ = state.device_pos;

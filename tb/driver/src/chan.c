@@ -277,7 +277,8 @@ int dmasim_xfer_wait(struct dmasim_chan *ch)
 	wait_for_completion(&ch->done);
 	x->status = readl(chan_reg(ch, DMA_CH_STATUS));
 	x->bytes_done = readl(chan_reg(ch, DMA_CH_BYTES_DONE_LO)) |
-			(uint64_t)readl(chan_reg(ch, DMA_CH_BYTES_DONE_HI)) << 32;
+			(uint64_t)readl(chan_reg(ch, DMA_CH_BYTES_DONE_HI))
+				<< 32;
 	x->descs_done = readl(chan_reg(ch, DMA_CH_DESCS_DONE));
 	ch->started = 0;
 	ch->active = NULL;

@@ -216,8 +216,10 @@ static int write_chained(struct dmasim_xfer *x, const struct desc_cursor *cur,
 		return desc_fits(&x->spec, d) ? 0 : -ERANGE;
 	/* The slot after a non-final chunk's data links to the next chunk. */
 	link.src = dmasim_xfer_desc_bus(x, cur->chunk + 1, 0);
-	desc_store(&x->spec, dmasim_xfer_desc(x, cur->chunk, cur->slot + 1), &link);
-	return desc_fits(&x->spec, d) && desc_fits(&x->spec, &link) ? 0 : -ERANGE;
+	desc_store(&x->spec, dmasim_xfer_desc(x, cur->chunk, cur->slot + 1),
+		   &link);
+	return desc_fits(&x->spec, d) && desc_fits(&x->spec, &link) ? 0
+								    : -ERANGE;
 }
 
 static int write_linked(struct dmasim_xfer *x, const struct desc_cursor *cur,

@@ -34,22 +34,21 @@ static uint64_t slot_bus(const struct dmasim_ring *r, unsigned int slot)
  * controller reads descriptors from and writes status back to. */
 static int alloc_block(struct dmasim_dev *dd, struct dmasim_ring *r)
 {
-	unsigned int total = r->slots + (r->spec.format ==
-					 DMA_HW_FMT_CHAINED_PAGES);
+	unsigned int total =
+		r->slots + (r->spec.format == DMA_HW_FMT_CHAINED_PAGES);
 	struct desc_data link = {0, 0, 0, 0, DMA_DESC_CHAIN};
 
 	r->block.order = get_order((uint64_t)total * ring_stride(r));
 	r->block.page = alloc_pages(GFP_KERNEL, r->block.order);
 	if (!r->block.page)
 		return -ENOMEM;
-	r->block.bus = dma_map_page(dd->dev, r->block.page, 0,
-				    PAGE_SIZE << r->block.order,
-				    DMA_BIDIRECTIONAL);
+	r->block.bus =
+		dma_map_page(dd->dev, r->block.page, 0,
+			     PAGE_SIZE << r->block.order, DMA_BIDIRECTIONAL);
 	if (dma_mapping_error(dd->dev, r->block.bus))
 		return -ENOMEM;
 	r->block.mapped = PAGE_SIZE << r->block.order;
-	memset(page_address(r->block.page), 0,
-	       (size_t)total * ring_stride(r));
+	memset(page_address(r->block.page), 0, (size_t)total * ring_stride(r));
 	if (r->spec.format != DMA_HW_FMT_CHAINED_PAGES)
 		return 0;
 	link.src = slot_bus(r, 0);
@@ -210,7 +209,8 @@ int dmasim_ring_submit(struct dmasim_ring *r, struct dmasim_xfer *x)
 unsigned int dmasim_ring_reap(struct dmasim_ring *r)
 {
 	uint32_t status = readl(chan_reg(r->ch, DMA_CH_STATUS));
-	uint32_t fresh = readl(chan_reg(r->ch, DMA_CH_DESCS_DONE)) - r->descs_done;
+	uint32_t fresh =
+		readl(chan_reg(r->ch, DMA_CH_DESCS_DONE)) - r->descs_done;
 	unsigned int reaped = 0, k, n;
 	struct dmasim_xfer *x;
 
