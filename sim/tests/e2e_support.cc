@@ -19,7 +19,7 @@ Outcome run_program(const TempDir& scratch, const std::vector<std::string>& argv
             read_file(err)};
 }
 
-std::string run_report(const TempDir& scratch, const std::vector<std::string>& args) {
+std::string report_of_run(const TempDir& scratch, const std::vector<std::string>& args) {
     const std::string report = scratch.path() + "/report.json";
     std::vector<std::string> argv = {"run", "--quiet", "--report", report};
     argv.insert(argv.end(), args.begin(), args.end());

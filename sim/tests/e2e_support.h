@@ -20,7 +20,7 @@ Outcome run_dmasim(const TempDir& scratch, const std::vector<std::string>& args)
 
 /// Runs `dmasim run --quiet --report R args...` and returns R's text, or
 /// an empty string, with a test failure naming stderr, if the run failed.
-std::string run_report(const TempDir& scratch, const std::vector<std::string>& args);
+std::string report_of_run(const TempDir& scratch, const std::vector<std::string>& args);
 
 /// Runs any program (argv[0] a path) the same way.
 Outcome run_program(const TempDir& scratch, const std::vector<std::string>& argv);

@@ -25,7 +25,7 @@ json stream(const TempDir& dir, const std::vector<std::string>& sets) {
         "--set", "workload.chain_depth=1",     "--set", "workload.segment_bytes=4096",
         "--set", "workload.payload=none"};
     for (const auto& s : sets) args.insert(args.end(), {"--set", s});
-    const std::string report = test::run_report(dir, args);
+    const std::string report = test::report_of_run(dir, args);
     return report.empty() ? json{} : json::parse(report)["result"]["scenario_results"];
 }
 

@@ -25,7 +25,7 @@ json ring_run(const TempDir& dir, const std::vector<std::string>& sets) {
         "--set", "workload.scenario=requests", "--set", "workload.entries=4",
         "--set", "workload.chain_depth=1",     "--set", "workload.segment_bytes=1024"};
     for (const auto& s : sets) args.insert(args.end(), {"--set", s});
-    const std::string report = test::run_report(dir, args);
+    const std::string report = test::report_of_run(dir, args);
     return report.empty() ? json{} : json::parse(report);
 }
 
