@@ -49,11 +49,8 @@ public:
         return trace_.empty() ? w_.direction : trace_.front().direction;
     }
     /// Descriptors of the longest request, at most (an IOMMU may merge).
-    unsigned max_descriptors() const {
-        unsigned most = trace_.empty() ? w_.entries : 0;
-        for (const TraceRequest& r : trace_)
-            most = std::max(most, static_cast<unsigned>(r.lengths.size()));
-        return most;
+    uint64_t max_descriptors() const {
+        return trace_.empty() ? w_.entries : longest_request(trace_);
     }
     /// Arrival cycle of the next request (open streams).
     uint64_t peek() const { return next_; }
@@ -109,12 +106,6 @@ struct Pending {
     Transfer* transfer = nullptr;  ///< in the engine's ring: the request
 };
 
-const char* direction_name(dma_hw_direction d) {
-    for (const auto& spelling : kDirections)
-        if (spelling.value == d) return spelling.text;
-    return "?";
-}
-
 /// Slots a descriptor ring may have: one contiguous block, of 80 MiB at
 /// most (80-byte linked_list slots).
 constexpr uint64_t kMaxRingSlots = uint64_t{1} << 20;
@@ -153,9 +144,7 @@ DMASIM_SCENARIO_CHECK(requests, 0) {
     if (w.trace.empty()) return ring_fits(w.entries);
     try {
         const std::vector<TraceRequest> trace = read_request_trace(w.trace);
-        uint64_t longest = 0;
-        for (const TraceRequest& r : trace) longest = std::max<uint64_t>(longest, r.lengths.size());
-        if (auto refusal = ring_fits(longest)) return refusal;
+        if (auto refusal = ring_fits(longest_request(trace))) return refusal;
         for (const TraceRequest& r : trace) {
             for (const auto& problem : validate(as_workload(r, w)))
                 return ScenarioRefusal{

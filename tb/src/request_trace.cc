@@ -70,6 +70,12 @@ std::vector<std::string_view> fields_of(std::string_view line) {
     }
 }
 
+uint64_t longest_request(const std::vector<TraceRequest>& trace) {
+    uint64_t most = 0;
+    for (const TraceRequest& r : trace) most = std::max<uint64_t>(most, r.lengths.size());
+    return most;
+}
+
 uint64_t TraceRequest::bytes() const {
     uint64_t sum = 0;
     for (const uint32_t len : lengths) sum += len;
@@ -117,10 +123,7 @@ std::vector<TraceRequest> read_request_trace(const std::string& path) {
 void write_request_trace(std::ostream& out, const std::vector<TraceRequest>& requests) {
     out << kHeader << '\n';
     for (const TraceRequest& r : requests) {
-        const char* dir = "?";
-        for (const auto& s : kDirections)
-            if (s.value == r.direction) dir = s.text;
-        out << r.at_ns << ' ' << dir;
+        out << r.at_ns << ' ' << direction_name(r.direction);
         for (size_t i = 0; i < r.lengths.size(); ++i) {
             out << ' ' << r.lengths[i];
             if (r.offsets[i] != 0) out << '@' << r.offsets[i];

@@ -44,6 +44,8 @@ std::vector<TraceRequest> parse_request_trace(std::istream& in, const std::strin
 /// Reads the request trace at `path`. Throws TraceError (also when the
 /// file cannot be read or holds no request).
 std::vector<TraceRequest> read_request_trace(const std::string& path);
+/// Entries of the longest request of `trace` (0 for none).
+uint64_t longest_request(const std::vector<TraceRequest>& trace);
 /// Writes `requests` in the trace format, with its header comment.
 void write_request_trace(std::ostream& out, const std::vector<TraceRequest>& requests);
 

@@ -38,6 +38,12 @@ inline constexpr model::Spelling<dma_hw_direction> kDirections[] = {
     {"mem_to_mem", DMA_HW_MEM_TO_MEM},
     {"dev_to_mem", DMA_HW_DEV_TO_MEM},
     {"mem_to_dev", DMA_HW_MEM_TO_DEV}};
+/// `d` as a configuration spells it ("?" for a value with no spelling).
+inline const char* direction_name(dma_hw_direction d) {
+    for (const auto& spelling : kDirections)
+        if (spelling.value == d) return spelling.text;
+    return "?";
+}
 inline constexpr model::Spelling<dmasim_seg_dist> kSegmentDistributions[] = {
     {"fixed", DMASIM_SEG_FIXED}, {"uniform", DMASIM_SEG_UNIFORM}, {"lognormal", DMASIM_SEG_LOGNORMAL}};
 /// How the requests scenario's requests arrive (docs/scenarios.md).
