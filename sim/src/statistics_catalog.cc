@@ -95,8 +95,9 @@ std::string statistics_markdown() {
     out += "| `integrity` | | `pass` or `fail` | every destination byte compared |\n";
     out +=
         "\nOnly the measured transfers count: a warm-up's or a faulted channel's\n"
-        "interrupts and CPU time stay out of `interrupts`, `interrupts_per_second`\n"
-        "and `cpu_busy_cycles`, as its bytes and descriptors do.\n\n"
+        "interrupts, polls and CPU time stay out of `interrupts`,\n"
+        "`interrupts_per_second`, `polls` and `cpu_busy_cycles`, as its bytes and\n"
+        "descriptors do.\n\n"
         "**Invariants.** Every run checks its figures before reporting them\n"
         "(`invariant_violations` in `tb/src/measure.h`, the only statement of\n"
         "these rules): `bytes_per_cycle` at most `bus.width_bytes`, and at most\n"

@@ -36,7 +36,7 @@ TEST(SimResultsCsv, SweptKeysComeFirstThenResultKeys) {
     EXPECT_EQ(header,
               "workload.entries,bytes,descriptors,chain_links,cycles,sim_time_ns,"
               "throughput_gbps,bytes_per_cycle,descriptor_bytes_fetched,bus_utilization,"
-              "interrupts,interrupts_per_second,cpu_busy_cycles,cpu_utilization,integrity");
+              "interrupts,interrupts_per_second,polls,cpu_busy_cycles,cpu_utilization,integrity");
     // bytes = 8 x 4096 = 32768; cycles = 1000 + 32768 / 16 = 3048.
     EXPECT_EQ(csv.substr(csv.find('\n') + 1).rfind("8,32768,8,0,3048,", 0), 0u) << csv;
 }

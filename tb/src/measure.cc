@@ -73,8 +73,8 @@ std::vector<std::string> invariant_violations(const RunResult& r,
     uint64_t accounted = 0;
     for (uint64_t c : r.account) accounted += c;
     if (accounted != r.cycles && r.sim_time_ns > 0)
-        out.push_back(fmt::format("the cycle account adds up to {}, but cycles = {}", accounted,
-                                  r.cycles));
+        out.push_back(
+            fmt::format("the cycle account adds up to {}, but cycles = {}", accounted, r.cycles));
     return out;
 }
 
@@ -107,6 +107,7 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
         result.interrupts = window->interrupts;
         result.interrupts_per_second =
             result.sim_time_ns > 0 ? result.interrupts * 1e9 / result.sim_time_ns : 0;
+        result.polls = window->polls;
         result.cpu_busy_cycles = window->cpu_busy_cycles;
         result.cpu_utilization =
             result.cycles > 0 ? double(result.cpu_busy_cycles) / result.cycles : 0;

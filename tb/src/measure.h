@@ -16,14 +16,16 @@ namespace dmasim::tb {
 /// What the testbench observed of the measured transfers, and only of
 /// them: a transfer excluded from measurement (a warm-up) adds nothing.
 struct Window {
-    sc_core::sc_time first_start;      ///< first START write completed
-    sc_core::sc_time last_completion;  ///< last completion interrupt rose, plus its CPU cost
-    uint64_t bytes = 0;                ///< payload the channels reported done
-    uint64_t descriptors = 0;          ///< data descriptors completed
+    sc_core::sc_time first_start;  ///< first START write completed
+    sc_core::sc_time
+        last_completion;  ///< last completion interrupt rose (or poll began), plus its CPU cost
+    uint64_t bytes = 0;   ///< payload the channels reported done
+    uint64_t descriptors = 0;  ///< data descriptors completed
     uint64_t chain_links = 0;
     uint64_t descriptor_bytes_fetched = 0;
     uint64_t interrupts = 0;       ///< handled inside the window
-    uint64_t cpu_busy_cycles = 0;  ///< spent handling them
+    uint64_t polls = 0;            ///< polls made inside the window
+    uint64_t cpu_busy_cycles = 0;  ///< spent on both
     model::BusBusy busy;           ///< bus busy cycles inside [first_start, last_completion)
 };
 

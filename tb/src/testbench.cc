@@ -63,6 +63,7 @@ Testbench::Testbench(sc_core::sc_module_name name, const SimConfig& config,
     cpu_.set_bus_error_handler([this](const std::string& what) { stop_scenario(false, what); });
     SC_HAS_PROCESS(Testbench);
     SC_THREAD(scenario_thread);
+    if (polling()) SC_THREAD(poll_thread);
 }
 
 Testbench::~Testbench() { release_all(); }
@@ -76,6 +77,7 @@ void Testbench::scenario_thread() {
                                              config_.platform.iommu.enabled
                                                  ? ", or one without an IOMMU (CAPS)"
                                                  : ""));
+        dmasim_set_polling(&dd_, polling());
         scenario_.run(*this);
         expect_all_waited();
         dmasim_remove(&dd_);
@@ -185,6 +187,7 @@ void Testbench::start(Transfer& t) {
                                    "(dma.submission: tail_pointer): submit() to a ring"
                                  : fmt::format("Bench::start: channel {} is busy", t.channel_));
     t.started_ = true;
+    work_event_.notify(sc_core::SC_ZERO_TIME);
     // The START write has just completed: the measured window opens here.
     open_window(t);
 }
@@ -194,8 +197,7 @@ void Testbench::open_window(const Transfer& t) {
     if (t.measured_ && (!first_start_ || now < *first_start_)) {
         first_start_ = now;
         bus_at_first_start_ = platform_.bus_busy_before(platform_.clock().cycle_at_or_after(now));
-        interrupts_at_first_start_ = interrupts_;
-        cpu_busy_at_first_start_ = cpu_busy_;
+        tally_at_first_start_ = tally_;
     }
 }
 
@@ -246,6 +248,7 @@ bool Testbench::submit(Transfer& t) {
     state.device_pos += t.xfer_->bytes;
     if (t.xfer_->spec.dir == DMA_HW_MEM_TO_DEV && payload_checked())
         state.device_digest = Scoreboard::digest(t.xfer_->src, state.device_digest);
+    work_event_.notify(sc_core::SC_ZERO_TIME);
     open_window(t);
     return true;
 }
@@ -273,52 +276,109 @@ void Testbench::close_ring(unsigned channel) {
 
 // Runs in the CPU's interrupt thread: the driver's handler and the CPU
 // time completing what it reaped (cpu.*), counted from the handler's entry
-// (its register accesses are part of that time); every channel the handler
-// completed gets the time that work ended.
+// (its register accesses are part of that time).
 bool Testbench::on_interrupt(sc_core::sc_time raised) {
     const bool handled = dmasim_irq_handler(0, &dd_) == IRQ_HANDLED;
     if (!handled) return false;
-    Reaped reaped = reap_completions();
-    std::vector<Transfer*> completed = reap_rings(reaped);
-    const uint64_t cost =
-        config_.cpu.irq_handler_cycles + config_.cpu.per_descriptor_cycles * reaped.descriptors;
+    Reaped reaped = reap_completions(dd_.irq_pending);
+    std::vector<Transfer*> completed = reap_rings(dd_.irq_completed, reaped);
     // Only work for measured transfers counts: a faulted or warm-up
     // channel's interrupts are not the measured traffic's (issue 28).
-    if (reaped.for_measured) {
-        interrupts_ += 1;
-        cpu_busy_ += config_.cpu.irq_handler_cycles +
-                     config_.cpu.per_descriptor_cycles * reaped.measured_descriptors;
-    }
+    if (reaped.for_measured) tally_.interrupts += 1;
+    const uint64_t cost = bill(reaped, config_.cpu.irq_handler_cycles);
     // The handler's register accesses let the scenario run, so a waiter may
     // have consumed its completion already: ask the driver whom it completed.
     for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
         Transfer* t = active_[ch];
         // The seq tells t from a transfer completed earlier on the channel.
-        if (t && !t->interrupted_ && (dd_.irq_completed & (1u << ch)) &&
+        if (t && !t->completed_ && (dd_.irq_completed & (1u << ch)) &&
             dd_.chan[ch].completed_seq == t->xfer_->seq)
             completed.push_back(t);
     }
-    const sc_core::sc_time done_at = raised + platform_.clock().period() * double(cost);
+    hand_over(completed, raised, cost);
+    return handled;
+}
+
+void Testbench::poll_thread() {
+    const sc_core::sc_time interval = platform_.clock().at(config_.workload.poll_interval_cycles);
+    for (;;) {
+        sc_core::wait(work_event_);
+        // The first poll comes an interval after work appears; each next
+        // one an interval after the previous one began.
+        sc_core::sc_time next = sc_core::sc_time_stamp() + interval;
+        while (work_in_flight()) {
+            if (next > sc_core::sc_time_stamp()) sc_core::wait(next - sc_core::sc_time_stamp());
+            next = sc_core::sc_time_stamp() + interval;
+            poll();
+        }
+    }
+}
+
+bool Testbench::work_in_flight() const {
+    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
+        const Transfer* t = active_[ch];
+        if ((t && t->started_ && !t->completed_) || !rings_[ch].requests.empty()) return true;
+    }
+    return false;
+}
+
+// The driver reads each busy channel's STATUS (a ring's STATUS and
+// DESCS_DONE); the poll costs cpu.poll_cycles, counted from its start.
+void Testbench::poll() {
+    const sc_core::sc_time began = sc_core::sc_time_stamp();
+    uint32_t stopped = 0, rings = 0;
+    bool measured = false;
+    std::vector<Transfer*> completed;
+    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
+        if (!rings_[ch].requests.empty()) {
+            rings |= 1u << ch;
+            measured |= rings_[ch].requests.front()->measured_;
+        }
+        Transfer* t = active_[ch];
+        if (!t || !t->started_ || t->completed_) continue;
+        measured |= t->measured_;
+        if (!dmasim_chan_poll(&dd_.chan[ch])) continue;
+        stopped |= 1u << ch;
+        completed.push_back(t);
+    }
+    Reaped reaped = reap_completions(stopped);
+    const std::vector<Transfer*> requests = reap_rings(rings, reaped);
+    completed.insert(completed.end(), requests.begin(), requests.end());
+    // A poll of measured work is billed whether or not it found any done.
+    reaped.for_measured |= measured;
+    if (reaped.for_measured) tally_.polls += 1;
+    hand_over(completed, began, bill(reaped, config_.cpu.poll_cycles));
+}
+
+uint64_t Testbench::bill(const Reaped& reaped, uint64_t fixed) {
+    if (reaped.for_measured)
+        tally_.busy_cycles +=
+            fixed + config_.cpu.per_descriptor_cycles * reaped.measured_descriptors;
+    return fixed + config_.cpu.per_descriptor_cycles * reaped.descriptors;
+}
+
+// Every transfer the handling completed gets the time that work ended.
+void Testbench::hand_over(const std::vector<Transfer*>& completed, sc_core::sc_time began,
+                          uint64_t cost) {
+    const sc_core::sc_time done_at = began + platform_.clock().period() * double(cost);
     if (done_at > sc_core::sc_time_stamp()) sc_core::wait(done_at - sc_core::sc_time_stamp());
     for (Transfer* t : completed) {
-        t->interrupted_ = true;
-        t->interrupt_at_ = done_at;
-        t->interrupts_at_interrupt_ = interrupts_;
-        t->cpu_busy_at_interrupt_ = cpu_busy_;
+        t->completed_ = true;
+        t->completed_at_ = done_at;
+        t->cpu_at_completion_ = tally_;
         // Taken now, while every booking before `done_at` is still exact.
-        t->bus_at_interrupt_ =
+        t->bus_at_completion_ =
             platform_.bus_busy_before(platform_.clock().cycle_at_or_after(done_at));
     }
     // Testbench::wait() holds the scenario until this handling is over.
     if (!completed.empty()) cpu_.completion_event().notify(sc_core::SC_ZERO_TIME);
-    return handled;
 }
 
-Testbench::Reaped Testbench::reap_completions() {
+Testbench::Reaped Testbench::reap_completions(uint32_t channels) {
     Reaped reaped;
     for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
         Transfer* t = active_[ch];
-        if (!t || !(dd_.irq_pending & (1u << ch))) continue;
+        if (!t || !(channels & (1u << ch))) continue;
         const uint64_t done =
             platform_.channel_stats(ch).descriptors - t->stats_at_start_.descriptors;
         reaped.descriptors += done - t->descs_reaped_;
@@ -332,12 +392,12 @@ Testbench::Reaped Testbench::reap_completions() {
 }
 
 // A ring's requests complete in order, reaped by DESCS_DONE (dmasim_ring_reap()).
-std::vector<Transfer*> Testbench::reap_rings(Reaped& reaped) {
+std::vector<Transfer*> Testbench::reap_rings(uint32_t channels, Reaped& reaped) {
     std::vector<Transfer*> completed;
     for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
         RingState& state = rings_[ch];
         // A stopping ring is done with: close_ring() frees it once woken.
-        if (!state.ring || state.ring->stopping || !(dd_.irq_completed & (1u << ch))) continue;
+        if (!state.ring || state.ring->stopping || !(channels & (1u << ch))) continue;
         dmasim_ring_reap(state.ring);
         while (dmasim_xfer* x = dmasim_ring_pop(state.ring)) {
             Transfer* t = state.requests.front();
@@ -365,7 +425,7 @@ void Testbench::wait(Transfer& t) {
                            "BUSY",
                            t.channel_, t.status()));
     }
-    while (!t.interrupted_) sc_core::wait(cpu_.completion_event());
+    while (!t.completed_) sc_core::wait(cpu_.completion_event());
     t.finished_ = true;
     if (!t.in_ring_) {
         active_[t.channel_] = nullptr;
@@ -384,11 +444,10 @@ void Testbench::wait(Transfer& t) {
         counts_.descriptor_bytes_fetched +=
             now.descriptor_bytes_fetched - t.stats_at_start_.descriptor_bytes_fetched;
     }
-    if (!last_completion_ || t.interrupt_at_ > *last_completion_) {
-        last_completion_ = t.interrupt_at_;
-        bus_at_last_completion_ = t.bus_at_interrupt_;
-        interrupts_at_last_completion_ = t.interrupts_at_interrupt_;
-        cpu_busy_at_last_completion_ = t.cpu_busy_at_interrupt_;
+    if (!last_completion_ || t.completed_at_ > *last_completion_) {
+        last_completion_ = t.completed_at_;
+        bus_at_last_completion_ = t.bus_at_completion_;
+        tally_at_last_completion_ = t.cpu_at_completion_;
     }
 }
 
@@ -397,8 +456,9 @@ std::optional<Window> Testbench::measured() const {
     Window w = counts_;
     w.first_start = *first_start_;
     w.last_completion = *last_completion_;
-    w.interrupts = interrupts_at_last_completion_ - interrupts_at_first_start_;
-    w.cpu_busy_cycles = cpu_busy_at_last_completion_ - cpu_busy_at_first_start_;
+    w.interrupts = tally_at_last_completion_.interrupts - tally_at_first_start_.interrupts;
+    w.polls = tally_at_last_completion_.polls - tally_at_first_start_.polls;
+    w.cpu_busy_cycles = tally_at_last_completion_.busy_cycles - tally_at_first_start_.busy_cycles;
     w.busy = {bus_at_last_completion_.read - bus_at_first_start_.read,
               bus_at_last_completion_.write - bus_at_first_start_.write};
     return w;

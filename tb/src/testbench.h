@@ -76,17 +76,31 @@ private:
     /// [[noreturn]]: that makes AddressSanitizer treat the call like a throw.)
     void stop_scenario(bool config_error, std::string why);
     bool on_interrupt(sc_core::sc_time raised);
+    bool polling() const { return config_.workload.completion == Completion::polling; }
+    /// workload.completion polling: polls every workload.poll_interval_cycles
+    /// while a channel has work, as the interrupt thread handles interrupts.
+    void poll_thread();
+    bool work_in_flight() const;
+    /// One poll of every channel with work: the driver's reads, then the
+    /// completions it found.
+    void poll();
+    /// Bills the CPU `cost` cycles from `began` for what a handler run or
+    /// poll found, then marks `completed` as seen then and wakes waiters.
+    void hand_over(const std::vector<Transfer*>& completed, sc_core::sc_time began, uint64_t cost);
     struct Reaped {
         uint64_t descriptors = 0;           ///< on every channel
         uint64_t measured_descriptors = 0;  ///< on channels running a measured transfer
         bool for_measured = false;          ///< a measured transfer's channel was acknowledged
     };
-    /// Descriptors the handler run just finished reaps on the channels it
-    /// acknowledged (as the channel counts them).
-    Reaped reap_completions();
-    /// Takes the requests the rings of the channels the handler marked
-    /// completed; adds their descriptors to `reaped`.
-    std::vector<Transfer*> reap_rings(Reaped& reaped);
+    /// Descriptors the handler run or poll just finished reaps on
+    /// `channels` (a bit each, as the channel counts them).
+    Reaped reap_completions(uint32_t channels);
+    /// Takes the completed requests from the rings of `channels`; adds
+    /// their descriptors to `reaped`.
+    std::vector<Transfer*> reap_rings(uint32_t channels, Reaped& reaped);
+    /// Bills `reaped` to the CPU's tally; returns its cost in cycles
+    /// beyond `fixed` (the handler's or the poll's own).
+    uint64_t bill(const Reaped& reaped, uint64_t fixed);
     /// The measured window opens at the first measured start or submit.
     void open_window(const Transfer& t);
     void fail(const Mismatch& m);
@@ -125,11 +139,10 @@ private:
     std::vector<ScenarioResult> results_;
     model::BusBusy bus_at_first_start_;
     model::BusBusy bus_at_last_completion_;
-    uint64_t interrupts_ = 0;  ///< handler runs that found a measured transfer's work
-    uint64_t cpu_busy_ = 0;    ///< CPU cycles they spent on it
-    uint64_t interrupts_at_first_start_ = 0, cpu_busy_at_first_start_ = 0;
-    uint64_t interrupts_at_last_completion_ = 0, cpu_busy_at_last_completion_ = 0;
-    Window counts_;  ///< the measured transfers' bytes, descriptors and links
+    CpuTally tally_;  ///< handler runs and polls for measured transfers
+    CpuTally tally_at_first_start_, tally_at_last_completion_;
+    sc_core::sc_event work_event_;  ///< a transfer started or a request was submitted
+    Window counts_;                 ///< the measured transfers' bytes, descriptors and links
     uint64_t pattern_pos_ = 0;
     unsigned device_in_flight_[2] = {};  ///< device transfers running, by direction
     std::optional<Mismatch> failure_;

@@ -13,7 +13,9 @@ namespace {
 static_assert(kPageBytes == PAGE_SIZE, "an offset lies inside one page");
 
 /// Whether `row` is one of the workload's (checked by validate(WorkloadConfig)).
-bool is_workload(const model::ParamDef<SimConfig>& row) { return row.key.rfind("workload.", 0) == 0; }
+bool is_workload(const model::ParamDef<SimConfig>& row) {
+    return row.key.rfind("workload.", 0) == 0;
+}
 
 const std::vector<model::CheckedRule<WorkloadConfig>>& workload_rules() {
     static const std::vector<model::CheckedRule<WorkloadConfig>> table = {
@@ -49,6 +51,14 @@ const std::vector<model::CheckedRule<WorkloadConfig>>& workload_rules() {
                  "workload.segment_bytes_max] = [{}, {}], so their mean "
                  "workload.segment_bytes = {} must lie in that range",
                  w.segment_bytes_min, w.segment_bytes_max, w.segment_bytes);
+         }},
+        {{{"workload.irq_per_descriptor", "workload.completion"},
+          "`workload.irq_per_descriptor` needs `workload.completion: interrupt`"},
+         [](const WorkloadConfig& w) -> std::string {
+             if (!w.irq_per_descriptor || w.completion != Completion::polling) return {};
+             return "workload.irq_per_descriptor = true asks for an interrupt per descriptor, "
+                    "but workload.completion = polling masks the channels' interrupts: use "
+                    "one or the other";
          }},
         {{{"workload.buffers", "workload.offset"},
           "with `workload.buffers: packed`, `workload.offset` must be 0"},

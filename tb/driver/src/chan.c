@@ -100,6 +100,7 @@ int dmasim_probe(struct dmasim_dev *dd, uint64_t regs_bus_addr,
 		dd->chan[i].ring = NULL;
 		init_completion(&dd->chan[i].done);
 	}
+	dd->polled = 0;
 	dd->irq_mask = 0;
 	writel(0, reg(dd, DMA_REG_IRQ_MASK));
 	return iommu_enable(dd, caps);
@@ -164,6 +165,36 @@ static int chan_stopped(const struct dmasim_chan *ch)
 }
 
 /**
+ * dmasim_set_polling - learn of completions by polling, not interrupts
+ * @dd: probed device with nothing in flight
+ * @on: nonzero: channels started from now on run with their interrupt
+ *      disabled and masked, and their owner calls dmasim_chan_poll() (or
+ *      dmasim_ring_reap()) while they have work, as a NAPI driver does
+ */
+void dmasim_set_polling(struct dmasim_dev *dd, int on)
+{
+	dd->polled = on != 0;
+}
+
+/**
+ * dmasim_chan_poll - see whether a channel's transfer has stopped
+ * @ch: channel with a submitted transfer, polled (dmasim_set_polling())
+ *
+ * Reads the channel's STATUS, as the interrupt handler does; if the
+ * transfer has stopped, wakes its waiter (dmasim_xfer_wait()).
+ *
+ * Return: 1 if it stopped, else 0.
+ */
+int dmasim_chan_poll(struct dmasim_chan *ch)
+{
+	if (!chan_stopped(ch))
+		return 0;
+	ch->completed_seq = ch->seq;
+	complete(&ch->done);
+	return 1;
+}
+
+/**
  * dmasim_irq_handler - the controller's interrupt handler
  * @irq: interrupt number (unused)
  * @dev_id: the struct dmasim_dev
@@ -211,21 +242,24 @@ irqreturn_t dmasim_irq_handler(int irq, void *dev_id)
 	return IRQ_HANDLED;
 }
 
-/* Unmasks @ch's interrupt and points it at its first descriptor. */
+/* Unmasks @ch's interrupt (unless polled) and points it at its first
+ * descriptor. */
 void chan_point(struct dmasim_chan *ch, uint64_t head)
 {
 	struct dmasim_dev *dd = ch->dd;
 
-	dd->irq_mask |= 1u << ch->id;
-	writel(dd->irq_mask, reg(dd, DMA_REG_IRQ_MASK));
+	if (!dd->polled) {
+		dd->irq_mask |= 1u << ch->id;
+		writel(dd->irq_mask, reg(dd, DMA_REG_IRQ_MASK));
+	}
 	writel((uint32_t)head, chan_reg(ch, DMA_CH_DESC_ADDR_LO));
 	writel((uint32_t)(head >> 32), chan_reg(ch, DMA_CH_DESC_ADDR_HI));
 }
 
-/* Writes START, with the stop interrupt enabled. */
+/* Writes START, with the stop interrupt enabled unless polled. */
 void chan_start(struct dmasim_chan *ch, const struct dmasim_xfer_spec *spec)
 {
-	writel(DMA_CTRL_START | DMA_CTRL_IRQ_EN |
+	writel(DMA_CTRL_START | (ch->dd->polled ? 0 : DMA_CTRL_IRQ_EN) |
 		       (((uint32_t)spec->dir << DMA_CTRL_DIR_SHIFT) &
 			DMA_CTRL_DIR_MASK) |
 		       (((uint32_t)spec->format << DMA_CTRL_FORMAT_SHIFT) &

@@ -14,6 +14,10 @@
 #include "chan_regs.h"
 #include "desc_write.h"
 
+/* STATUS reads a polled dmasim_ring_stop() waits for ABORT to take: an
+ * idle channel stops within one, a busy one once its bursts in flight end. */
+#define RING_STOP_POLLS 100000
+
 static unsigned int ring_stride(const struct dmasim_ring *r)
 {
 	return dmasim_desc_stride(&r->spec);
@@ -143,8 +147,9 @@ static int fill_slot(struct dmasim_ring *r, unsigned int slot,
  *     descriptor chunks are not used
  *
  * Writes a data descriptor per mapped segment at the ring's head, the
- * last one with DMA_DESC_IRQ so its completion is reported, then moves
- * TAIL to it. The ring owns @x until dmasim_ring_reap() returns it.
+ * last one with DMA_DESC_IRQ so its completion is reported (unless
+ * polled), then moves TAIL to it. The ring owns @x until dmasim_ring_reap()
+ * returns it.
  *
  * Return: 0; -ENOSPC if fewer slots are free than @x has segments;
  * -E2BIG if it has more segments than the ring has slots; -EINVAL if its
@@ -170,7 +175,7 @@ int dmasim_ring_submit(struct dmasim_ring *r, struct dmasim_xfer *x)
 	for_each_sgtable_dma_sg(list, sg, i)
 	{
 		ret = desc_describe(x, sg, &dsg, &d);
-		if (!ret && i + 1 == n)
+		if (!ret && i + 1 == n && !r->ch->dd->polled)
 			d.flags |= DMA_DESC_IRQ;
 		if (!ret)
 			ret = fill_slot(r, slot, &d);
@@ -265,21 +270,28 @@ struct dmasim_xfer *dmasim_ring_pop(struct dmasim_ring *r)
  * @r: started ring with every request reaped
  *
  * Writes ABORT and sleeps until the interrupt handler sees the channel
- * stopped (unless an error stopped it already); the channel is then free
- * for another ring or transfer.
+ * stopped (unless an error stopped it already), or, polled, reads STATUS
+ * until it is; the channel is then free for another ring or transfer.
  *
- * Return: 0, or -EBUSY if requests are still in the ring.
+ * Return: 0; -EBUSY if requests are still in the ring; -ETIMEDOUT if a
+ * polled channel is still BUSY after RING_STOP_POLLS reads.
  */
 int dmasim_ring_stop(struct dmasim_ring *r)
 {
 	struct dmasim_chan *ch = r->ch;
+	unsigned int polls = 0;
 
 	if (r->queued)
 		return -EBUSY;
 	r->stopping = 1;
 	if (readl(chan_reg(ch, DMA_CH_STATUS)) & DMA_STATUS_BUSY) {
 		writel(DMA_CTRL_ABORT, chan_reg(ch, DMA_CH_CTRL));
-		wait_for_completion(&ch->done);
+		if (!ch->dd->polled)
+			wait_for_completion(&ch->done);
+		while (ch->dd->polled &&
+		       (readl(chan_reg(ch, DMA_CH_STATUS)) & DMA_STATUS_BUSY))
+			if (++polls == RING_STOP_POLLS)
+				return -ETIMEDOUT;
 	}
 	ch->ring = NULL;
 	return 0;

@@ -31,8 +31,8 @@ inline constexpr ResultDef kResultDefs[] = {
     {"cycles", "cycles", "cycles", "length of the measured window in clock cycles",
      "round(sim_time_ns * clock_mhz / 1000)", &RunResult::cycles},
     {"sim_time_ns", "ns", "simulated time", "length of the measured window",
-     "first START write to the last completion interrupt, plus the CPU's cost of handling it "
-     "(cpu.*, 0 by default)",
+     "first START write to the last completion interrupt (or the poll that found it), plus the "
+     "CPU's cost of handling it (cpu.*, 0 by default)",
      &RunResult::sim_time_ns},
     {"throughput_gbps", "GB/s", "throughput", "payload rate (1e9 bytes per second)",
      "bytes / sim_time_ns", &RunResult::throughput_gbps},
@@ -52,9 +52,12 @@ inline constexpr ResultDef kResultDefs[] = {
      &RunResult::interrupts},
     {"interrupts_per_second", "1/s", "interrupts per second", "interrupt rate",
      "interrupts / (sim_time_ns / 1e9)", &RunResult::interrupts_per_second},
+    {"polls", "polls", "polls", "polls of the channels' registers (workload.completion polling)",
+     "polls while a measured transfer was in flight, its START to the last completion seen",
+     &RunResult::polls},
     {"cpu_busy_cycles", "cycles", "CPU busy cycles", "CPU time completing descriptors",
-     "cpu.irq_handler_cycles per interrupt + cpu.per_descriptor_cycles per measured "
-     "descriptor reaped",
+     "cpu.irq_handler_cycles per interrupt + cpu.poll_cycles per poll + "
+     "cpu.per_descriptor_cycles per measured descriptor reaped",
      &RunResult::cpu_busy_cycles},
     {"cpu_utilization", "fraction", "CPU utilisation",
      "share of cycles the CPU spent in completions", "cpu_busy_cycles / cycles",

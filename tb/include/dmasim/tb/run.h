@@ -45,7 +45,9 @@ inline const char* direction_name(dma_hw_direction d) {
     return "?";
 }
 inline constexpr model::Spelling<dmasim_seg_dist> kSegmentDistributions[] = {
-    {"fixed", DMASIM_SEG_FIXED}, {"uniform", DMASIM_SEG_UNIFORM}, {"lognormal", DMASIM_SEG_LOGNORMAL}};
+    {"fixed", DMASIM_SEG_FIXED},
+    {"uniform", DMASIM_SEG_UNIFORM},
+    {"lognormal", DMASIM_SEG_LOGNORMAL}};
 /// How the requests scenario's requests arrive (docs/scenarios.md).
 enum class Arrival { closed, periodic, poisson, trace };
 inline constexpr model::Spelling<Arrival> kArrivals[] = {{"closed", Arrival::closed},
@@ -56,6 +58,10 @@ inline constexpr model::Spelling<Arrival> kArrivals[] = {{"closed", Arrival::clo
 enum class RingFull { wait, drop };
 inline constexpr model::Spelling<RingFull> kRingFull[] = {{"wait", RingFull::wait},
                                                           {"drop", RingFull::drop}};
+/// How the driver learns that the engine completed work.
+enum class Completion { interrupt, polling };
+inline constexpr model::Spelling<Completion> kCompletions[] = {{"interrupt", Completion::interrupt},
+                                                               {"polling", Completion::polling}};
 inline constexpr model::Spelling<dmasim_buf_layout> kBufferLayouts[] = {
     {"pages", DMASIM_BUF_PAGES}, {"packed", DMASIM_BUF_PACKED}};
 
@@ -132,6 +138,7 @@ struct RunResult {
     double bus_utilization = 0;
     uint64_t interrupts = 0;           ///< interrupts the CPU handled in the window
     double interrupts_per_second = 0;  ///< interrupts / simulated seconds
+    uint64_t polls = 0;                ///< polls the driver made in the window
     uint64_t cpu_busy_cycles = 0;      ///< CPU cycles spent completing descriptors
     double cpu_utilization = 0;        ///< cpu_busy_cycles / cycles
     /// The window's cycles by cause; they add up to `cycles` (cycle_account.h).

@@ -22,6 +22,14 @@ namespace dmasim::tb {
 
 class Testbench;
 
+/// What the CPU has spent on completions so far: the driver's interrupt
+/// handler runs and polls that found measured work, and their cycles.
+struct CpuTally {
+    uint64_t interrupts = 0;
+    uint64_t polls = 0;
+    uint64_t busy_cycles = 0;
+};
+
 /// One prepared transfer on one channel. Owned by the Bench.
 class Transfer {
 public:
@@ -35,8 +43,8 @@ public:
     uint32_t status() const;      ///< channel STATUS after wait()
     unsigned error() const;       ///< enum dma_hw_error from status()
     bool finished() const { return finished_; }
-    /// Its completion interrupt has been handled: wait() returns at once.
-    bool completed() const { return interrupted_; }
+    /// Its completion has been handled (interrupt or poll): wait() returns at once.
+    bool completed() const { return completed_; }
 
 private:
     friend class Testbench;
@@ -47,18 +55,17 @@ private:
     WorkloadConfig workload_;
     uint64_t pattern_base_;  ///< where its source data starts in the pattern
     bool started_ = false;
-    bool in_ring_ = false;      ///< submitted to a ring (Bench::submit), not started
-    bool interrupted_ = false;  ///< its completion interrupt has been seen
+    bool in_ring_ = false;    ///< submitted to a ring (Bench::submit), not started
+    bool completed_ = false;  ///< the driver has seen its completion
     bool finished_ = false;
     bool measured_ = true;
-    sc_core::sc_time interrupt_at_;
+    sc_core::sc_time completed_at_;  ///< when the driver's handling of it ended
     /// Its channel's counters at START: the transfer's own descriptors and
     /// chain links are what they gained by its completion.
     model::ChannelStats stats_at_start_;
-    model::BusBusy bus_at_interrupt_;       ///< bus busy cycles before its interrupt
-    uint64_t descs_reaped_ = 0;             ///< completions the CPU has processed so far
-    uint64_t interrupts_at_interrupt_ = 0;  ///< CPU tallies when its completion was handled
-    uint64_t cpu_busy_at_interrupt_ = 0;
+    model::BusBusy bus_at_completion_;  ///< bus busy cycles before completed_at_
+    uint64_t descs_reaped_ = 0;         ///< completions the CPU has processed so far
+    CpuTally cpu_at_completion_;        ///< the CPU's tally at completed_at_
     /// Device transfers: where the device's stream stood at START (bytes
     /// produced, or consumed and their digest). Unset when another transfer
     /// in the same direction overlapped, so the stream cannot be attributed.

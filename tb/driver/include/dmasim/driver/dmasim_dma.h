@@ -35,7 +35,8 @@ struct dmasim_xfer_spec {
 	 * CAPS */
 	unsigned int desc_bytes;
 	/* linked_list next inside the 32/64-byte slot, and APP words per
-	 * descriptor: replaced from CAPS by dmasim_xfer_alloc() as desc_bytes */
+	 * descriptor: replaced from CAPS by dmasim_xfer_alloc() as desc_bytes
+	 */
 	int next_in_slot;
 	unsigned int app_words;
 	/* every data descriptor raises DMA_DESC_IRQ when done, so the handler
@@ -92,7 +93,8 @@ struct dmasim_chan {
 	unsigned int seq; /* transfers submitted so far */
 	/* seq of the last transfer the handler completed */
 	unsigned int completed_seq;
-	/* the descriptor ring the channel works (dmasim_ring_start()), or NULL */
+	/* the descriptor ring the channel works (dmasim_ring_start()), or NULL
+	 */
 	struct dmasim_ring *ring;
 };
 
@@ -130,7 +132,10 @@ struct dmasim_dev {
 	unsigned int app_words;	 /* CAPS: APP words per descriptor */
 	enum dma_hw_writeback
 		writeback; /* CAPS: which descriptors get a status */
-	int tail_pointer; /* CAPS: channels run to TAIL (descriptor rings) */
+	int tail_pointer;  /* CAPS: channels run to TAIL (descriptor rings) */
+	/* completions are polled (dmasim_set_polling()): no interrupt is
+	 * enabled or unmasked */
+	int polled;
 	uint32_t irq_mask;
 	/* The controller translates through dev's IOMMU page tables, so every
 	 * unmap is followed by an IOTLB invalidation. */
@@ -193,6 +198,8 @@ void dmasim_iommu_invalidate(struct dmasim_dev *dd);
 irqreturn_t dmasim_irq_handler(int irq, void *dev_id);
 int dmasim_xfer_submit(struct dmasim_chan *ch, struct dmasim_xfer *x);
 int dmasim_xfer_wait(struct dmasim_chan *ch);
+void dmasim_set_polling(struct dmasim_dev *dd, int on);
+int dmasim_chan_poll(struct dmasim_chan *ch);
 void dmasim_chan_abort(struct dmasim_chan *ch);
 
 static inline unsigned int dmasim_status_error(uint32_t status)
