@@ -45,10 +45,12 @@ Location location_of(const YAML::Node& node, const std::string& file) {
 }
 
 /// A file named in `config_file`: relative paths are taken from its folder.
+// Absolute, so a resolved config (a sweep point's, in another folder)
+// still names the same file.
 std::string path_from(const std::string& config_file, const std::string& path) {
     namespace fs = std::filesystem;
     if (path.empty() || fs::path(path).is_absolute()) return path;
-    return (fs::path(config_file).parent_path() / path).lexically_normal().string();
+    return fs::absolute(fs::path(config_file).parent_path() / path).lexically_normal().string();
 }
 
 }  // namespace
@@ -122,10 +124,9 @@ void ConfigBuilder::apply_node(const std::string& prefix, const YAML::Node& map,
         // The parser catches a repeated key in one map; this catches the
         // same key spelled both nested and dotted, or by its old name.
         if (auto [first, fresh] = seen.emplace(key->name, where); !fresh)
-            throw ConfigError(where, fmt::format("{} is set twice: also at line {}{}", name,
-                                                 first->second.line,
-                                                 name == key->name
-                                                     ? ""
+            throw ConfigError(
+                where, fmt::format("{} is set twice: also at line {}{}", name, first->second.line,
+                                   name == key->name ? ""
                                                      : fmt::format(" ({} is the old name of {})",
                                                                    name, key->name)));
         apply(name, key->path ? path_from(file, value.Scalar()) : value.Scalar(), where);
@@ -137,7 +138,10 @@ void ConfigBuilder::apply_set(const std::string& assignment) {
     size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
         throw ConfigError(where, "expected KEY=VALUE, e.g. --set workload.entries=1024");
-    apply(assignment.substr(0, eq), assignment.substr(eq + 1), where);
+    const std::string name = assignment.substr(0, eq), value = assignment.substr(eq + 1);
+    const KeyDef* key = find_key(name);
+    // A file named on the command line is relative to the working directory.
+    apply(name, key && key->path ? path_from("", value) : value, where);
 }
 
 void ConfigBuilder::apply(const std::string& name, const std::string& text, const Location& where) {
