@@ -85,10 +85,15 @@ def _write_config(config, folder):
 
 
 def _absolute_base(config):
-    """A `base:` in a dict is taken relative to the current directory (the
-    file dmasim reads lives in a temporary folder)."""
-    if isinstance(config, dict) and isinstance(config.get("base"), str):
-        return dict(config, base=os.path.abspath(config["base"]))
+    """A `base:` in a dict (a sweep's may list several) is taken relative to
+    the current directory (the file dmasim reads lives in a temporary folder)."""
+    if not isinstance(config, dict):
+        return config
+    base = config.get("base")
+    if isinstance(base, str):
+        return dict(config, base=os.path.abspath(base))
+    if isinstance(base, list) and all(isinstance(b, str) for b in base):
+        return dict(config, base=[os.path.abspath(b) for b in base])
     return config
 
 

@@ -47,6 +47,21 @@ class SweepTest(unittest.TestCase):
             self.assertEqual([r["bytes"] for r in rows], [4 * 2048, 4 * 2048])
             self.assertEqual(dmasim.load(out, frame=False), rows)
 
+    def test_listed_bases_are_taken_from_the_working_directory(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, width in (("narrow", 4), ("wide", 32)):
+                with open(os.path.join(tmp, name + ".yaml"), "w") as f:
+                    f.write(f"bus:\n  width_bytes: {width}\n")
+            cwd = os.getcwd()
+            os.chdir(tmp)
+            try:
+                rows = dmasim.sweep({"base": ["narrow.yaml", "wide.yaml"],
+                                     "set": {"workload.entries": 4}}, frame=False)
+            finally:
+                os.chdir(cwd)
+            self.assertEqual([r["base"] for r in rows], ["narrow", "wide"])
+            self.assertLess(rows[0]["throughput_gbps"], rows[1]["throughput_gbps"])
+
     def test_plot_draws_with_the_cli_plot_code(self):
         with tempfile.TemporaryDirectory() as tmp:
             rows = dmasim.sweep(GRID, os.path.join(tmp, "out"), frame=False)

@@ -2,13 +2,12 @@
 // tables and sweep.json, then hand over to matplotlib.
 #include "plot.h"
 
+#include <dmasim/tb/atomic_file.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-
-#include <dmasim/tb/atomic_file.h>
 
 #include "config_keys.h"
 #include "paths.h"
@@ -16,6 +15,7 @@
 #include "statistics_catalog.h"
 #include "sweep_dir.h"
 #include "sweep_manifest.h"
+#include "sweep_spec.h"
 
 namespace dmasim::sim {
 namespace {
@@ -64,8 +64,12 @@ SweepContext sweep_context(const std::string& csv) {
     return out;
 }
 
+/// Whether `key` may differ between points: a swept key, or any key when
+/// the points start from different bases.
 bool swept(const SweepContext& c, const std::string& key) {
-    return std::find(c.swept.begin(), c.swept.end(), key) != c.swept.end();
+    for (const std::string& varied : {key, std::string(kBaseAxis)})
+        if (std::find(c.swept.begin(), c.swept.end(), varied) != c.swept.end()) return true;
+    return false;
 }
 
 /// A column's unit: from the definitions, else (a scenario's own result)
@@ -110,7 +114,8 @@ std::string name_of(const SweepContext& c, const std::string& column) {
     // ("width"); a time in ns is a time ("iteration_ns_min" -> "iteration
     // time min").
     // Counts ("iotlb_entries", "max_burst_beats") keep their word.
-    const bool measure = unit == "bytes" || unit == "cycles" || unit == "mhz" || unit == "ns";
+    const bool measure =
+        unit == "bytes" || unit == "cycles" || unit == "mhz" || unit == "ns" || unit == "us";
     std::vector<std::string> words;
     for (const std::string& word : raw) {
         if (word != unit || !measure || raw.size() == 1)
@@ -224,8 +229,8 @@ int run_plot(const PlotRequest& request) {
     if (!r.ylabel.empty()) argv.insert(argv.end(), {"--ylabel", r.ylabel});
     if (!r.title.empty()) argv.insert(argv.end(), {"--title", r.title});
     for (const auto& s : series)
-        argv.insert(argv.end(), {"--series", s, "--series-unit", unit_of(sweep, s),
-                                 "--series-name", name_of(sweep, s)});
+        argv.insert(argv.end(), {"--series", s, "--series-unit", unit_of(sweep, s), "--series-name",
+                                 name_of(sweep, s)});
     if (const auto p = peak(sweep, r.y))
         argv.insert(argv.end(), {"--peak", fmt::format("{}", p->first), "--peak-label", p->second});
     if (r.logx) argv.push_back("--logx");

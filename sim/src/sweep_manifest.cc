@@ -66,7 +66,8 @@ Json choose_plot(const SweepSpec& spec) {
 Json point_json(const SweepPoint& point) {
     Json values = Json::object();
     for (const auto& a : point.values)
-        values[a.key] = format_value(find_key(a.key)->get(point.config));
+        values[a.key] =
+            a.key == kBaseAxis ? a.text : format_value(find_key(a.key)->get(point.config));
     Json out = {{"index", point.index}, {"id", point.id}, {"values", values}};
     if (!point.skipped.empty()) out["skipped"] = point.skipped;
     return out;
@@ -101,14 +102,19 @@ Json make_manifest(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                    const Shard& shard) {
     Json list = Json::array();
     for (const auto& p : points) list.push_back(point_json(p));
-    return {{"sweep_file", spec.file},
-            {"base", spec.base},
-            {"platform", platform_line(common_config(spec))},
-            {"build", build_id()},
-            {"shard", {{"k", shard.k}, {"n", shard.n}}},
-            {"swept_keys", spec.swept_keys()},
-            {"plot", choose_plot(spec)},
-            {"points", list}};
+    Json manifest = {{"sweep_file", spec.file},
+                     {"base", spec.base},
+                     {"build", build_id()},
+                     {"shard", {{"k", shard.k}, {"n", shard.n}}},
+                     {"swept_keys", spec.swept_keys()},
+                     {"plot", choose_plot(spec)},
+                     {"points", list}};
+    // One platform for all points, unless each base brings its own.
+    if (spec.base_files.empty())
+        manifest["platform"] = platform_line(common_config(spec));
+    else
+        manifest["base"] = spec.base_files;
+    return manifest;
 }
 
 Json read_manifest(const std::string& path) {
@@ -154,9 +160,13 @@ Collected write_results(const SweepDir& dir, const Json& manifest, bool plot) {
     for (const auto& point : manifest["points"]) {
         const size_t index = point["index"].get<size_t>();
         if (!shard.contains(index) || point.contains("skipped")) continue;
-        if (auto report = read_complete_report(dir.report(point["id"].get<std::string>())))
+        if (auto report = read_complete_report(dir.report(point["id"].get<std::string>()))) {
+            // A point's base is no key of the config its report resolves: the manifest names it.
+            const Json& values = point["values"];
+            if (values.contains(kBaseAxis) && (*report)["config"].is_object())
+                (*report)["config"][kBaseAxis] = values[kBaseAxis];
             reports.push_back(std::move(*report));
-        else
+        } else
             collected.missing.push_back(index);
     }
     collected.rows = reports.size();

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
+#include <optional>
 
 #include "config_loader.h"
 #include "sweep_identity.h"
@@ -34,11 +36,17 @@ std::vector<Assignment> SweepSpec::point_values(size_t index) const {
     return values;
 }
 
+const std::string& SweepSpec::base_of(const std::vector<Assignment>& values) const {
+    for (const auto& a : values)
+        if (a.key == kBaseAxis) return base_files.at(a.text);
+    return base;
+}
+
 namespace {
 
-ConfigBuilder common_builder(const SweepSpec& spec) {
+ConfigBuilder common_builder(const SweepSpec& spec, const std::string& base) {
     ConfigBuilder common;
-    if (!spec.base.empty()) common.apply_file(spec.base);
+    if (!base.empty()) common.apply_file(base);
     if (!spec.set.IsNull()) common.apply_yaml(spec.set, spec.file);
     const auto swept = spec.swept_keys();
     for (const auto& assignment : spec.cli_sets) {
@@ -55,10 +63,16 @@ ConfigBuilder common_builder(const SweepSpec& spec) {
 
 }  // namespace
 
-tb::SimConfig common_config(const SweepSpec& spec) { return common_builder(spec).config(); }
+tb::SimConfig common_config(const SweepSpec& spec) {
+    return common_builder(spec, spec.base).config();
+}
 
 std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& check) {
-    const ConfigBuilder common = common_builder(spec);
+    // Every base is read (and any error in it reported) before a point runs.
+    std::map<std::string, ConfigBuilder> commons;
+    commons.emplace(spec.base, common_builder(spec, spec.base));
+    for (const auto& [name, path] : spec.base_files)
+        commons.emplace(path, common_builder(spec, path));
     const std::vector<std::string> swept = spec.swept_keys();
     auto involves_swept = [&](const ConfigError& e) {
         return std::any_of(e.keys.begin(), e.keys.end(), [&](const std::string& key) {
@@ -66,24 +80,33 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& ch
         });
     };
 
+    // Bases may set any key: with a base axis a check may fail on some
+    // points only, and stops the sweep only if it fails on all.
+    const bool base_axis = !spec.base_files.empty();
+    std::optional<ConfigError> first_failure;
     std::vector<SweepPoint> points;
     for (size_t i = 0; i < spec.point_count(); ++i) {
         SweepPoint point;
         point.index = i;
         point.values = spec.point_values(i);
-        ConfigBuilder builder = common;
+        ConfigBuilder builder = commons.at(spec.base_of(point.values));
         try {
-            for (const auto& a : point.values) builder.apply(a.key, a.text, a.where);
+            for (const auto& a : point.values)
+                if (a.key != kBaseAxis) builder.apply(a.key, a.text, a.where);
             builder.validate();
             if (check) check(builder);
         } catch (const ConfigError& e) {
-            if (!involves_swept(e)) throw;
+            if (!involves_swept(e) && !base_axis) throw;
+            if (!first_failure) first_failure = e;
             point.skipped = e.what();
         }
         point.config = builder.config();
         point.id = point_id(point.config);
         points.push_back(std::move(point));
     }
+    if (base_axis && std::all_of(points.begin(), points.end(),
+                                 [](const SweepPoint& p) { return !p.skipped.empty(); }))
+        throw *first_failure;
     return points;
 }
 

@@ -14,7 +14,6 @@
 namespace dmasim::sim {
 namespace {
 
-
 Location where_of(const YAML::Node& node, const std::string& file) {
     return {file, node.Mark().line + 1};
 }
@@ -57,6 +56,32 @@ SweepAxis zip_axis(const YAML::Node& zip, const std::string& file, const PointBu
         for (size_t i = 0; i < one.steps.size(); ++i) axis.steps[i].push_back(one.steps[i][0]);
         axis.keys.push_back(one.keys[0]);
     }
+    return axis;
+}
+
+/// `base:` listing several configs: one axis, a value per config, named
+/// by its file stem (the CSV column and the plot's categories).
+SweepAxis base_axis(const YAML::Node& list, const std::string& file, const PointBudget& budget,
+                    SweepSpec& spec) {
+    if (list.size() == 0) throw ConfigError(where_of(list, file), "base: lists no config");
+    if (list.size() > budget.axis_limit())
+        throw ConfigError(where_of(list, file),
+                          fmt::format("base: more than {} configs: the sweep would have more "
+                                      "than --max-points points",
+                                      budget.axis_limit()));
+    SweepAxis axis;
+    axis.keys = {kBaseAxis};
+    for (const auto& item : list) {
+        const std::string path = base_path(item, file);
+        const std::string name = std::filesystem::path(path).stem().string();
+        if (!spec.base_files.emplace(name, path).second)
+            throw ConfigError(where_of(item, file),
+                              fmt::format("base: lists two configs named {} ({} and {}): "
+                                          "their points could not be told apart",
+                                          name, spec.base_files[name], path));
+        axis.steps.push_back({Assignment{kBaseAxis, name, where_of(item, file)}});
+    }
+    spec.base = spec.base_files.at(axis.steps.front().front().text);
     return axis;
 }
 
@@ -107,7 +132,10 @@ SweepSpec load_sweep(const std::string& path, const std::string& default_base,
     const std::vector<std::string> sections = {"base", "set", "sweep", "zip"};
     for (const auto& entry : root) {
         const std::string name = entry.first.Scalar();
-        if (name == "base") {
+        if (name == "base" && entry.second.IsSequence()) {
+            spec.axes.push_back(base_axis(entry.second, path, budget, spec));
+            budget.add(spec.axes.back());
+        } else if (name == "base") {
             spec.base = base_path(entry.second, path);
         } else if (name == "set") {
             spec.set = entry.second;
@@ -124,7 +152,9 @@ SweepSpec load_sweep(const std::string& path, const std::string& default_base,
         }
     }
     if (spec.axes.empty())
-        throw ConfigError({path, 0}, "nothing to sweep: add a sweep: or zip: section");
+        throw ConfigError({path, 0},
+                          "nothing to sweep: add a sweep: or zip: section, or list several "
+                          "configs under base:");
     check_no_key_twice(spec);
     return spec;
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,10 +32,17 @@ struct SweepAxis {
     bool zipped = false;
 };
 
+/// The swept "key" of a `base:` that lists several configs: an axis whose
+/// values are the configs' names (file stems), each point starting from its
+/// own file, with `set:` and the other axes on top.
+inline constexpr const char* kBaseAxis = "base";
+
 struct SweepSpec {
     std::string file;
-    std::string base;  ///< config file the points start from
-    YAML::Node set;    ///< fixed overrides applied to every point (may be null)
+    std::string base;  ///< config file the points start from (a base axis: its first)
+    /// A base axis's files by name (file stem); empty without one.
+    std::map<std::string, std::string> base_files;
+    YAML::Node set;  ///< fixed overrides applied to every point (may be null)
     /// `sweep --set KEY=VALUE` assignments, applied after `set:`.
     std::vector<std::string> cli_sets;
     std::vector<SweepAxis> axes;
@@ -44,6 +52,8 @@ struct SweepSpec {
     size_t point_count() const;
     /// The values of point `index` (0-based; the last axis varies fastest).
     std::vector<Assignment> point_values(size_t index) const;
+    /// The config file a point with `values` starts from.
+    const std::string& base_of(const std::vector<Assignment>& values) const;
 };
 
 /// --max-points when not given: a day of points at about a second each.
@@ -66,7 +76,8 @@ struct SweepPoint {
     std::string skipped;
 };
 
-/// The config every point starts from: the base file with `set:` applied.
+/// The config every point starts from: the base file (a base axis: the
+/// first) with `set:` applied.
 tb::SimConfig common_config(const SweepSpec& spec);
 
 /// A check of a whole config beyond ConfigBuilder::validate() (the

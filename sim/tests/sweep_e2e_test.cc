@@ -62,6 +62,27 @@ TEST(SimSweepE2E, GridRunsEveryPointAndDrawsPlots) {
     EXPECT_NE(read_file(out + "/throughput.svg").find("<svg"), std::string::npos);
 }
 
+// The base axis reaches the CSV (its column holds each config's name) and
+// the manifest (each base's file).
+TEST(SimSweepE2E, ListedBasesAreAColumnOfTheCsv) {
+    TempDir dir;
+    dir.write("narrow.yaml", "bus:\n  width_bytes: 4\n");
+    dir.write("wide.yaml", "bus:\n  width_bytes: 32\n");
+    const std::string out = dir.path() + "/out";
+    const std::string sweep =
+        dir.write("bases.yaml", "base: [narrow.yaml, wide.yaml]\nset:\n  workload.entries: 4\n");
+    auto r = run_dmasim(dir, {"sweep", sweep, "-j", "2", "--out", out});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const std::string csv = read_file(out + "/results.csv");
+    EXPECT_EQ(lines(csv), 1u + 2) << csv;
+    EXPECT_EQ(csv.rfind("base,bytes,", 0), 0u) << csv;
+    EXPECT_NE(csv.find("\nnarrow,16384,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\nwide,16384,"), std::string::npos) << csv;
+    const auto manifest = nlohmann::json::parse(read_file(out + "/sweep.json"));
+    EXPECT_EQ(manifest["base"]["wide"], dir.path() + "/wide.yaml");
+    EXPECT_EQ(manifest["points"][0]["values"]["base"], "narrow");
+}
+
 TEST(SimSweepE2E, ResumeRerunsExactlyTheMissingPoint) {
     TempDir dir;
     const std::string out = dir.path() + "/out", grid = write_grid(dir);
@@ -176,13 +197,14 @@ TEST(SimPlotE2E, AnyStatisticIsAnAxisAndTheSweepChoosesTheDefaults) {
     const std::string text = read_file(dir.path() + "/stall.svg");
     // Human labels from the definitions; the legend names the chain depths.
     // Counts ("segments") carry no unit; the title has names without units.
-    for (const char* part : {"Descriptor wait cycles, channel 0 (cycles)", "<!-- Entries -->",
-                             "<!-- Chain depth -->", "Descriptor wait cycles, channel 0 vs. entries"})
+    for (const char* part :
+         {"Descriptor wait cycles, channel 0 (cycles)", "<!-- Entries -->", "<!-- Chain depth -->",
+          "Descriptor wait cycles, channel 0 vs. entries"})
         EXPECT_NE(text.find(part), std::string::npos) << part;
     // Swept keys stay out of the subtitle; fixed ones are in it, by name
     // and with units, without spurious decimals.
-    for (const char* part : {"segment size 1 KiB", "clock 1000 MHz", "bus width 16 B",
-                             "read latency 50 cycles"})
+    for (const char* part :
+         {"segment size 1 KiB", "clock 1000 MHz", "bus width 16 B", "read latency 50 cycles"})
         EXPECT_NE(text.find(part), std::string::npos) << part;
     EXPECT_EQ(text.find("1000.0"), std::string::npos);
     auto bad = run_dmasim(dir, {"plot", csv, "-o", dir.path() + "/p.gif"});
@@ -205,8 +227,9 @@ TEST(SimPlotE2E, ThroughputPlotsShowTheBusPeak) {
 TEST(SimPlotE2E, KeyNamesReadAsWordsWithoutTheirUnitTwice) {
     TempDir dir;
     const std::string csv =
-        dir.write("r.csv", "iommu.iotlb_ways,memory.read_latency_cycles,throughput_gbps\n"
-                           "1,50,2.5\n4,50,3.5\n1,100,2\n4,100,3\n");
+        dir.write("r.csv",
+                  "iommu.iotlb_ways,memory.read_latency_cycles,throughput_gbps\n"
+                  "1,50,2.5\n4,50,3.5\n1,100,2\n4,100,3\n");
     auto r = run_dmasim(dir, {"plot", csv, "--x", "iommu.iotlb_ways", "--series",
                               "memory.read_latency_cycles", "-o", dir.path() + "/p.svg"});
     ASSERT_EQ(r.status, 0) << r.err;
@@ -375,7 +398,8 @@ TEST(SimSweepUntrustedE2E, MalformedManifestsAreNamedErrorsNotCrashes) {
             auto r = run_dmasim(dir, args);
             EXPECT_EQ(r.status, 2) << args[0] << " " << manifest << r.err;
             EXPECT_NE(r.err.find("d/sweep.json: " + problem), std::string::npos)
-                << args[0] << " " << manifest << "\n" << r.err;
+                << args[0] << " " << manifest << "\n"
+                << r.err;
         }
     }
 }
@@ -385,8 +409,8 @@ TEST(SimSweepUntrustedE2E, ResumeNamesAMalformedReportInsteadOfReusingIt) {
     const std::string out = one_point_sweep(dir, "out");
     const std::string report = out + "/points/" + point_ids(out)[0] + ".json";
     edit_json(dir, report, [](auto& r) { r["result"]["bytes"] = "abc"; });
-    auto r = run_dmasim(dir, {"sweep", dir.path() + "/one.yaml", "--out", out, "--no-plot",
-                              "--resume"});
+    auto r =
+        run_dmasim(dir, {"sweep", dir.path() + "/one.yaml", "--out", out, "--no-plot", "--resume"});
     EXPECT_EQ(r.status, 2) << r.out << r.err;
     EXPECT_NE(r.err.find(report + ": /result/bytes: expected a number, found \"abc\""),
               std::string::npos)
@@ -397,7 +421,8 @@ TEST(SimSweepIdentityE2E, PointsWithOneResolvedConfigShareOneRun) {
     TempDir dir;
     const std::string out = dir.path() + "/out";
     const std::string sweep = dir.write(
-        "same.yaml", "set:\n  workload.chain_depth: 1\nsweep:\n  workload.segment_bytes: [4KiB, 4096]\n");
+        "same.yaml",
+        "set:\n  workload.chain_depth: 1\nsweep:\n  workload.segment_bytes: [4KiB, 4096]\n");
     auto r = run_dmasim(dir, {"sweep", sweep, "--out", out, "--no-plot", "-j", "2"});
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const auto ids = point_ids(out);

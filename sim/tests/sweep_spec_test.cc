@@ -142,6 +142,65 @@ TEST(SimSweepExpand, BaseAndSetApplyToEveryPoint) {
     EXPECT_EQ(points[1].config.workload.entries, 8u);
 }
 
+// base: listing configs is an axis (in file order) named by file stem;
+// each point starts from its own base, and set: still overrides it.
+TEST(SimSweepExpand, ListedBasesAreAnAxisEachUnderSet) {
+    TempDir dir;
+    dir.write("engines/slow.yaml", "bus:\n  width_bytes: 4\nworkload:\n  segment_bytes: 512\n");
+    dir.write("engines/fast.yaml", "bus:\n  width_bytes: 32\n");
+    auto spec = load_sweep(dir.write("sweeps/s.yaml",
+                                     "sweep:\n  workload.entries: [4, 8]\n"
+                                     "base: [../engines/slow.yaml, ../engines/fast.yaml]\n"
+                                     "set:\n  workload.segment_bytes: 2048\n"),
+                           "");
+    EXPECT_EQ(spec.swept_keys(), (Texts{"workload.entries", "base"}));
+    EXPECT_EQ(column(spec, "base"), (Texts{"slow", "fast", "slow", "fast"}));
+    auto points = expand_sweep(spec);
+    ASSERT_EQ(points.size(), 4u);
+    EXPECT_EQ(points[0].config.platform.bus.width_bytes, 4u);
+    EXPECT_EQ(points[1].config.platform.bus.width_bytes, 32u);
+    EXPECT_EQ(points[3].config.workload.entries, 8u);
+    for (const auto& p : points) EXPECT_EQ(p.config.workload.segment_bytes, 2048u);
+}
+
+TEST(SimSweepSpec, ListedBasesMustExistAndBeToldApart) {
+    TempDir dir;
+    dir.write("a/x.yaml", "");
+    dir.write("b/x.yaml", "");
+    auto error = [&](const std::string& yaml) -> std::string {
+        try {
+            load_sweep(dir.write("s.yaml", yaml), "");
+        } catch (const ConfigError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    EXPECT_NE(error("base: [a/x.yaml, nowhere.yaml]\n").find("nowhere.yaml not found"),
+              std::string::npos);
+    EXPECT_NE(
+        error("base: [a/x.yaml, b/x.yaml]\n").find("s.yaml:1: base: lists two configs named x"),
+        std::string::npos)
+        << error("base: [a/x.yaml, b/x.yaml]\n");
+    EXPECT_NE(error("base: []\n").find("base: lists no config"), std::string::npos);
+}
+
+// A base may make a check fail on its own points only; one that fails on
+// every point stops the sweep as before.
+TEST(SimSweepExpand, ACheckFailingUnderOneBaseSkipsOnlyItsPoints) {
+    TempDir dir;
+    dir.write("deep.yaml", "workload:\n  chain_depth: 8\n");
+    dir.write("flat.yaml", "");
+    auto points = expand_sweep(load_sweep(
+        dir.write("s.yaml", "base: [deep.yaml, flat.yaml]\nset:\n  workload.entries: 4\n"), ""));
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_NE(points[0].skipped.find("must be at most workload.entries = 4"), std::string::npos);
+    EXPECT_EQ(points[1].skipped, "");
+    EXPECT_THROW(
+        expand_sweep(load_sweep(
+            dir.write("all.yaml", "base: [deep.yaml]\nset:\n  workload.entries: 4\n"), "")),
+        ConfigError);
+}
+
 TEST(SimSweepExpand, InvalidCombinationsAreSkippedWithTheReason) {
     TempDir dir;
     auto points = expand_sweep(load_text(dir,
