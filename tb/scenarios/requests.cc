@@ -10,6 +10,7 @@
 // descriptor's interrupt (coalesced as dma.irq_coalesce_* say). Reports
 // each request's latency from its arrival to the completion the driver
 // sees.
+#include <dmasim/model/clock.h>
 #include <dmasim/tb/request_trace.h>
 #include <dmasim/tb/scenario.h>
 #include <dmasim/tb/validate.h>
@@ -301,6 +302,13 @@ DMASIM_SCENARIO(requests) {
             bench.add_result(name, quantile(latency, q), "cycles",
                              "request latency quantile (nearest rank)");
     }
+    // In time too: profiles at different clocks compare in µs, not cycles.
+    const double us_per_cycle = bench.platform().clock().period().to_seconds() * 1e6;
+    bench.add_result("latency_mean_us", mean * us_per_cycle, "us",
+                     "mean request latency in microseconds");
+    if (!latency.empty())
+        bench.add_result("latency_p99_us", quantile(latency, 0.99) * us_per_cycle, "us",
+                         "99th-percentile request latency in microseconds");
     bench.add_result("offered_bytes_per_cycle", offered, "B/cycle",
                      "payload the arrivals offer (0 for a closed stream)");
     bench.add_result("carried_bytes_per_cycle",
