@@ -124,16 +124,41 @@ TEST(SimEngineRingE2E, ScenariosThatStartEachListAreRefused) {
     EXPECT_NE(r.err.find("workload.scenario = requests"), std::string::npos) << r.err;
 }
 
-// One ring runs one direction: the shipped NVMe trace mixes reads and
-// writes, and the error names the first line that breaks the ring's.
-TEST(SimEngineRingE2E, TraceMixingDirectionsIsRefusedNamingTheLine) {
+// One ring runs one direction: the shipped NVMe trace mixes writes and
+// reads, so on one channel the error names the first line that needs a
+// second ring.
+TEST(SimEngineRingE2E, TraceMixingDirectionsOnOneChannelIsRefusedNamingTheLine) {
     TempDir dir;
     const auto r =
         run_dmasim(dir, {"run", std::string(DMASIM_SOURCE_DIR) + "/configs/scenarios/replay.yaml",
                          "--set", "dma.submission=tail_pointer"});
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("configs/traces/nvme.trace:3: a dev_to_mem request"), std::string::npos)
+    EXPECT_NE(r.err.find("configs/traces/nvme.trace:3: a dev_to_mem request, the stream's "
+                         "direction number 2"),
+              std::string::npos)
         << r.err;
+    EXPECT_NE(r.err.find("dma.channels = 1"), std::string::npos) << r.err;
+}
+
+// With two channels each direction gets a ring, as AXI DMA's MM2S and
+// S2MM channels each keep one: every request of the trace completes with
+// its data checked, writes through channel 0's ring and reads through
+// channel 1's, both going idle at their TAIL between bursts.
+TEST(SimEngineRingE2E, TraceMixingDirectionsRunsARingPerDirection) {
+    TempDir dir;
+    const std::string report = test::report_of_run(
+        dir, {std::string(DMASIM_SOURCE_DIR) + "/configs/scenarios/replay.yaml", "--set",
+              "dma.submission=tail_pointer", "--set", "dma.channels=2"});
+    ASSERT_FALSE(report.empty());
+    const json r = json::parse(report);
+    EXPECT_EQ(r["result"]["integrity"], "pass");
+    EXPECT_EQ(scenario_value(r, "requests_completed"), 111);
+    for (const char* ch : {"dma.ch0", "dma.ch1"}) {
+        EXPECT_GT(r["statistics"][ch]["descriptors"]["value"].get<double>(), 0) << ch;
+        EXPECT_GT(r["statistics"][ch]["tail_idles"]["value"].get<double>(), 0) << ch;
+    }
+    EXPECT_GT(r["statistics"]["device.sink"]["bytes"]["value"].get<double>(), 0);
+    EXPECT_GT(r["statistics"]["device.source"]["bytes"]["value"].get<double>(), 0);
 }
 
 }  // namespace

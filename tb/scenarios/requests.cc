@@ -1,15 +1,15 @@
-// requests.cc - a stream of requests on channel 0, as a driver with a
-// submission ring sees them (docs/scenarios.md, "requests"): each request
-// is a list of the configured workload, arriving closed, periodic or
-// Poisson, or one of workload.trace's requests at its time; the ring
-// holds workload.ring_entries requests and a request that finds it full
-// waits or is dropped. With dma.submission start the ring is the driver's
-// and the engine runs the oldest request (one START each); with
-// tail_pointer it is the engine's descriptor ring, every request in it is
-// the hardware's, and each completion is reported by its last
-// descriptor's interrupt (coalesced as dma.irq_coalesce_* say). Reports
-// each request's latency from its arrival to the completion the driver
-// sees.
+// requests.cc - a stream of requests, as a driver with a submission ring
+// sees them (docs/scenarios.md, "requests"): each request is a list of
+// the configured workload, arriving closed, periodic or Poisson, or one
+// of workload.trace's requests at its time; a ring holds
+// workload.ring_entries requests and a request that finds it full waits
+// or is dropped. With dma.submission start the ring is the driver's and
+// the engine runs the oldest request on channel 0 (one START each); with
+// tail_pointer each direction has an engine descriptor ring on a channel
+// of its own, every request in it is the hardware's, and each completion
+// is reported by its last descriptor's interrupt (coalesced as
+// dma.irq_coalesce_* say) or found by a poll. Reports each request's
+// latency from its arrival to the completion the driver sees.
 #include <dmasim/model/clock.h>
 #include <dmasim/tb/request_trace.h>
 #include <dmasim/tb/scenario.h>
@@ -45,9 +45,12 @@ public:
     }
 
     uint64_t count() const { return trace_.empty() ? w_.requests : trace_.size(); }
-    /// The first request's direction (a ring's, with tail_pointer).
-    dma_hw_direction direction() const {
-        return trace_.empty() ? w_.direction : trace_.front().direction;
+    /// The directions of the requests, in the order they first appear.
+    std::vector<dma_hw_direction> directions() const {
+        return trace_.empty() ? std::vector{w_.direction} : trace_directions(trace_);
+    }
+    dma_hw_direction direction(uint64_t i) const {
+        return trace_.empty() ? w_.direction : trace_[i].direction;
     }
     /// Descriptors of the longest request, at most (an IOMMU may merge).
     uint64_t max_descriptors() const {
@@ -107,6 +110,15 @@ struct Pending {
     Transfer* transfer = nullptr;  ///< in the engine's ring: the request
 };
 
+/// A submission ring and the requests waiting for a place in it: the
+/// driver's (dma.submission start), or one of the engine's.
+struct Lane {
+    unsigned channel = 0;
+    std::deque<Pending> ring;     ///< the requests in it, oldest first
+    std::deque<Pending> blocked;  ///< arrived to it full, waiting for a place
+    Transfer* active = nullptr;   ///< dma.submission start: the request on the engine
+};
+
 /// Slots a descriptor ring may have: one contiguous block, of 80 MiB at
 /// most (80-byte linked_list slots).
 constexpr uint64_t kMaxRingSlots = uint64_t{1} << 20;
@@ -146,21 +158,27 @@ DMASIM_SCENARIO_CHECK(requests, 0) {
     try {
         const std::vector<TraceRequest> trace = read_request_trace(w.trace);
         if (auto refusal = ring_fits(longest_request(trace))) return refusal;
+        std::vector<dma_hw_direction> seen;
+        const unsigned channels = config.platform.dma.channels;
         for (const TraceRequest& r : trace) {
             for (const auto& problem : validate(as_workload(r, w)))
                 return ScenarioRefusal{
                     fmt::format("{}:{}: the request there breaks a workload rule: {}", w.trace,
                                 r.line, problem.message),
                     {"workload.trace"}};
-            // A channel's direction is latched at START, once for a ring.
-            if (engine_ring(config) && r.direction != trace.front().direction)
+            if (std::find(seen.begin(), seen.end(), r.direction) == seen.end())
+                seen.push_back(r.direction);
+            // A channel's direction is latched at START, once for a ring:
+            // each direction needs a ring and a channel of its own.
+            if (engine_ring(config) && seen.size() > channels)
                 return ScenarioRefusal{
-                    fmt::format("{}:{}: a {} request after {}'s {}: with dma.submission = "
-                                "tail_pointer the stream goes through one ring, whose channel "
-                                "runs one direction; replay it with dma.submission = start",
-                                w.trace, r.line, direction_name(r.direction), trace.front().line,
-                                direction_name(trace.front().direction)),
-                    {"workload.trace", "dma.submission"}};
+                    fmt::format("{}:{}: a {} request, the stream's direction number {}: with "
+                                "dma.submission = tail_pointer each direction goes through a "
+                                "ring on a channel of its own, and dma.channels = {}; raise "
+                                "dma.channels or replay with dma.submission = start",
+                                w.trace, r.line, direction_name(r.direction), seen.size(),
+                                channels),
+                    {"workload.trace", "dma.submission", "dma.channels"}};
         }
     } catch (const TraceError& e) {
         return ScenarioRefusal{e.what(), {"workload.trace"}};
@@ -168,13 +186,14 @@ DMASIM_SCENARIO_CHECK(requests, 0) {
     return std::nullopt;
 }
 
-// A request is prepared at a time with START, a ring's worth in the
-// engine's ring: a trace's largest, or the configured list.
+// A request is prepared at a time with START, a ring's worth in each of
+// the engine's rings: a trace's largest, or the configured list.
 DMASIM_SCENARIO_FOOTPRINT(requests) {
     const WorkloadConfig& w = config.workload;
-    const size_t held = engine_ring(config) ? w.ring_entries : 1;
-    if (w.arrival != Arrival::trace) return std::vector<WorkloadConfig>(held, w);
+    if (w.arrival != Arrival::trace)
+        return std::vector<WorkloadConfig>(engine_ring(config) ? w.ring_entries : 1, w);
     const std::vector<TraceRequest> trace = read_request_trace(w.trace);
+    const size_t held = engine_ring(config) ? w.ring_entries * trace_directions(trace).size() : 1;
     const auto largest =
         std::max_element(trace.begin(), trace.end(),
                          [](const auto& a, const auto& b) { return a.bytes() < b.bytes(); });
@@ -195,62 +214,84 @@ DMASIM_SCENARIO(requests) {
                    "peak of {} B/cycle (bus.width_bytes): the ring can only fill\n",
                    offered, peak);
 
+    // With START one ring, the driver's; with tail_pointer one engine ring
+    // per direction, on channels 0, 1, ... in the order they first appear.
     const bool hw_ring = engine_ring(bench.config());
-    if (hw_ring)
-        bench.open_ring(static_cast<unsigned>(w.ring_entries * requests.max_descriptors()),
-                        requests.direction());
-    std::deque<Pending> ring;     // the requests in the ring, oldest first
-    std::deque<Pending> blocked;  // arrived to a full ring, waiting for a place
+    const std::vector<dma_hw_direction> directions = requests.directions();
+    std::vector<Lane> lanes(hw_ring ? directions.size() : 1);
+    for (unsigned ch = 0; ch < lanes.size(); ++ch) {
+        lanes[ch].channel = ch;
+        if (hw_ring)
+            bench.open_ring(static_cast<unsigned>(w.ring_entries * requests.max_descriptors()),
+                            directions[ch], ch);
+    }
+    auto lane_of = [&](uint64_t index) -> Lane& {
+        if (!hw_ring) return lanes.front();
+        const auto it = std::find(directions.begin(), directions.end(), requests.direction(index));
+        return lanes[static_cast<size_t>(it - directions.begin())];
+    };
     std::vector<uint64_t> latency;
     latency.reserve(total);
     uint64_t arrived = 0, dropped = 0, waited = 0, queued_area = 0, busy = 0, bytes = 0;
     uint64_t closed_due = closed ? std::min(w.in_flight, total) : 0;
     uint64_t last = start;
-    Transfer* active = nullptr;  // dma.submission start: the request on the engine
-    bool failed = false;         // a ring request failed: its channel may have stopped
+    bool failed = false;  // a ring request failed: its channel may have stopped
 
-    // The ring has a slot for every descriptor of ring_entries requests.
-    auto enter = [&](Pending p) {
+    // A ring has a slot for every descriptor of ring_entries requests.
+    auto enter = [&](Lane& lane, Pending p) {
         if (hw_ring) {
-            p.transfer = &bench.prepare(requests.list(p.index));
+            p.transfer = &bench.prepare(requests.list(p.index), lane.channel);
             bench.expect(bench.submit(*p.transfer), "a request found the ring's slots full");
         }
-        ring.push_back(p);
+        lane.ring.push_back(p);
     };
     auto arrive = [&](uint64_t at) {
         const Pending p{at, arrived++};
-        if (ring.size() < w.ring_entries) {
-            enter(p);
+        Lane& lane = lane_of(p.index);
+        if (lane.ring.size() < w.ring_entries) {
+            enter(lane, p);
         } else if (w.ring_full == RingFull::drop) {
             ++dropped;
             return;
         } else {
             ++waited;
-            blocked.push_back(p);
+            lane.blocked.push_back(p);
         }
-        bench.count_queued(+1);
+        bench.count_queued(+1, lane.channel);
     };
-    // The ring's and the queue's occupancy over time, up to now.
+    // The rings' and the queues' occupancy over time, up to now.
     auto tally = [&] {
         const uint64_t now = bench.now_cycles();
-        queued_area += (ring.size() + blocked.size()) * (now - last);
-        busy += ring.empty() ? 0 : now - last;
+        uint64_t queued = 0;
+        bool running = false;
+        for (const Lane& lane : lanes) {
+            queued += lane.ring.size() + lane.blocked.size();
+            running |= !lane.ring.empty();
+        }
+        queued_area += queued * (now - last);
+        busy += running ? now - last : 0;
         last = now;
     };
-    auto finish = [&](Transfer& t) {
+    auto finish = [&](Lane& lane, Transfer& t) {
         bench.wait(t);  // with START, the driver reads the channel's status: time passes
         tally();
         failed |= !bench.check(t) && hw_ring;
         bytes += t.bytes();
         bench.release(t);
-        latency.push_back(bench.now_cycles() - ring.front().arrived);
-        ring.pop_front();
-        bench.count_queued(-1);
-        if (!blocked.empty() && !failed) {
-            enter(blocked.front());
-            blocked.pop_front();
+        latency.push_back(bench.now_cycles() - lane.ring.front().arrived);
+        lane.ring.pop_front();
+        lane.active = nullptr;
+        bench.count_queued(-1, lane.channel);
+        if (!lane.blocked.empty() && !failed) {
+            enter(lane, lane.blocked.front());
+            lane.blocked.pop_front();
         }
         if (closed) ++closed_due;  // a closed stream's next request arrives now
+    };
+    // Requests complete in order within a ring.
+    auto oldest = [&](const Lane& lane) -> Transfer* {
+        if (!hw_ring) return lane.active;
+        return lane.ring.empty() ? nullptr : lane.ring.front().transfer;
     };
 
     while (latency.size() + dropped < total && !failed) {
@@ -258,27 +299,33 @@ DMASIM_SCENARIO(requests) {
         const uint64_t now = last;
         for (; closed_due > 0 && arrived < total; --closed_due) arrive(now);
         while (!closed && arrived < total && requests.peek() <= now) arrive(requests.pop());
-        Transfer* oldest = hw_ring ? (ring.empty() ? nullptr : ring.front().transfer) : active;
-        if (oldest && oldest->completed()) {
-            finish(*oldest);
-            active = nullptr;
+        const auto done = std::find_if(lanes.begin(), lanes.end(), [&](const Lane& lane) {
+            return oldest(lane) && oldest(lane)->completed();
+        });
+        if (done != lanes.end()) {
+            finish(*done, *oldest(*done));
             continue;
         }
-        if (!hw_ring && !active && !ring.empty()) {
-            active = &bench.prepare(requests.list(ring.front().index));
-            bench.start(*active);
+        Lane& driver = lanes.front();
+        if (!hw_ring && !driver.active && !driver.ring.empty()) {
+            driver.active = &bench.prepare(requests.list(driver.ring.front().index));
+            bench.start(*driver.active);
         }
         const bool more = !closed && arrived < total;
-        if (!ring.empty())
+        const bool in_flight = std::any_of(lanes.begin(), lanes.end(),
+                                           [](const Lane& lane) { return !lane.ring.empty(); });
+        if (in_flight)
             bench.wait_for_completion_until(more ? requests.peek() : Bench::kNoDeadline);
         else if (more)
             bench.delay_cycles(requests.peek() - now);
     }
     if (hw_ring) {
-        // After a failure, what is left in the ring ends too (with the
-        // channel's error, if it stopped) before the ring closes.
-        while (!ring.empty()) finish(*ring.front().transfer);
-        bench.close_ring();
+        // After a failure, what is left in the rings ends too (with the
+        // channel's error, if it stopped) before they close.
+        for (Lane& lane : lanes) {
+            while (!lane.ring.empty()) finish(lane, *lane.ring.front().transfer);
+            bench.close_ring(lane.channel);
+        }
     }
 
     const uint64_t span = std::max<uint64_t>(1, bench.now_cycles() - start);

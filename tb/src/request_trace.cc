@@ -76,6 +76,13 @@ uint64_t longest_request(const std::vector<TraceRequest>& trace) {
     return most;
 }
 
+std::vector<dma_hw_direction> trace_directions(const std::vector<TraceRequest>& trace) {
+    std::vector<dma_hw_direction> out;
+    for (const TraceRequest& r : trace)
+        if (std::find(out.begin(), out.end(), r.direction) == out.end()) out.push_back(r.direction);
+    return out;
+}
+
 uint64_t TraceRequest::bytes() const {
     uint64_t sum = 0;
     for (const uint32_t len : lengths) sum += len;

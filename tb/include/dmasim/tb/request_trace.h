@@ -46,6 +46,8 @@ std::vector<TraceRequest> parse_request_trace(std::istream& in, const std::strin
 std::vector<TraceRequest> read_request_trace(const std::string& path);
 /// Entries of the longest request of `trace` (0 for none).
 uint64_t longest_request(const std::vector<TraceRequest>& trace);
+/// The directions of `trace`'s requests, each once, in the order they first appear.
+std::vector<dma_hw_direction> trace_directions(const std::vector<TraceRequest>& trace);
 /// Writes `requests` in the trace format, with its header comment.
 void write_request_trace(std::ostream& out, const std::vector<TraceRequest>& requests);
 
