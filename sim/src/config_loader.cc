@@ -44,7 +44,8 @@ Location location_of(const YAML::Node& node, const std::string& file) {
     return {file, node.Mark().line + 1};
 }
 
-/// A file named in `config_file`: relative paths are taken from its folder.
+}  // namespace
+
 // Absolute, so a resolved config (a sweep point's, in another folder)
 // still names the same file.
 std::string path_from(const std::string& config_file, const std::string& path) {
@@ -52,8 +53,6 @@ std::string path_from(const std::string& config_file, const std::string& path) {
     if (path.empty() || fs::path(path).is_absolute()) return path;
     return fs::absolute(fs::path(config_file).parent_path() / path).lexically_normal().string();
 }
-
-}  // namespace
 
 const KeyDef& known_key(const std::string& name, const Location& where) {
     const KeyDef* key = find_key(name);

@@ -78,6 +78,10 @@ private:
 /// Throws ConfigError (with a did-you-mean) unless `name` is a config key.
 const KeyDef& known_key(const std::string& name, const Location& where);
 
+/// A file that `config_file` names (a path key's value), relative to its
+/// folder ("" for the working directory), as an absolute path.
+std::string path_from(const std::string& config_file, const std::string& path);
+
 /// The config file a `base:` node names, relative to the file holding it;
 /// throws ConfigError at the node if it is not a path to an existing file.
 std::string base_path(const YAML::Node& node, const std::string& including_file);

@@ -6,8 +6,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "number_grammar.h"
+#include "config_loader.h"
 #include "config_units.h"
+#include "number_grammar.h"
 
 namespace dmasim::sim {
 namespace {
@@ -140,6 +141,11 @@ std::vector<Assignment> expand_value_list(const KeyDef& key, const YAML::Node& n
         // A time on a cycle key is checked when a point applies it at its clock.
         if (takes_time(key) && time_in_ns(text)) {
             out.push_back({key.name, text, where});
+            continue;
+        }
+        // A file, as in a config, is relative to the sweep file.
+        if (key.path) {
+            out.push_back({key.name, path_from(file, text), where});
             continue;
         }
         try {

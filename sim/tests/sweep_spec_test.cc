@@ -163,6 +163,16 @@ TEST(SimSweepExpand, ListedBasesAreAnAxisEachUnderSet) {
     for (const auto& p : points) EXPECT_EQ(p.config.workload.segment_bytes, 2048u);
 }
 
+// As in a config: a point's resolved config lives in another folder.
+TEST(SimSweepSpec, SweptFilesAreRelativeToTheSweepFile) {
+    TempDir dir;
+    auto spec = load_sweep(
+        dir.write("sweeps/s.yaml", "sweep:\n  workload.trace: [../traces/a.trace, /abs.trace]\n"),
+        "");
+    EXPECT_EQ(column(spec, "workload.trace"),
+              (Texts{dir.path() + "/traces/a.trace", "/abs.trace"}));
+}
+
 TEST(SimSweepSpec, ListedBasesMustExistAndBeToldApart) {
     TempDir dir;
     dir.write("a/x.yaml", "");
