@@ -9,29 +9,20 @@
 #include <string>
 #include <tuple>
 
-#include "e2e_support.h"
+#include "request_stream.h"
 
 namespace dmasim::sim {
 namespace {
 
 using json = nlohmann::json;
 using test::run_dmasim;
+using test::scenario_value;
 using test::TempDir;
 
-/// The report of a polled requests run of 4 KiB requests (4 segments)
-/// with `sets` on top, or null if it failed.
-json polled_run(const TempDir& dir, const std::vector<std::string>& sets) {
-    std::vector<std::string> args = {
-        "--set", "workload.scenario=requests", "--set", "workload.entries=4",
-        "--set", "workload.chain_depth=1",     "--set", "workload.segment_bytes=1024",
-        "--set", "workload.completion=polling"};
-    for (const auto& s : sets) args.insert(args.end(), {"--set", s});
-    const std::string report = test::report_of_run(dir, args);
-    return report.empty() ? json{} : json::parse(report);
-}
-
-double scenario_value(const json& report, const char* name) {
-    return report["result"]["scenario_results"][name]["value"].get<double>();
+/// The report of a polled request stream with `sets` on top, or null.
+json polled_run(const TempDir& dir, std::vector<std::string> sets) {
+    sets.push_back("workload.completion=polling");
+    return test::request_stream_report(dir, sets);
 }
 
 class Polling : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};

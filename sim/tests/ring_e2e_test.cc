@@ -9,33 +9,20 @@
 #include <string>
 #include <tuple>
 
-#include "e2e_support.h"
+#include "request_stream.h"
 
 namespace dmasim::sim {
 namespace {
 
 using json = nlohmann::json;
+using test::request_stream_report;
 using test::run_dmasim;
+using test::scenario_value;
 using test::TempDir;
-
-/// The report of a requests run with `sets` on top of 4 KiB requests of
-/// 4 segments, or null if it failed.
-json ring_run(const TempDir& dir, const std::vector<std::string>& sets) {
-    std::vector<std::string> args = {
-        "--set", "workload.scenario=requests", "--set", "workload.entries=4",
-        "--set", "workload.chain_depth=1",     "--set", "workload.segment_bytes=1024"};
-    for (const auto& s : sets) args.insert(args.end(), {"--set", s});
-    const std::string report = test::report_of_run(dir, args);
-    return report.empty() ? json{} : json::parse(report);
-}
 
 std::vector<std::string> with(std::vector<std::string> sets, const std::string& one_more) {
     sets.push_back(one_more);
     return sets;
-}
-
-double scenario_value(const json& report, const char* name) {
-    return report["result"]["scenario_results"][name]["value"].get<double>();
 }
 
 double channel_stat(const json& report, const char* name) {
@@ -50,10 +37,11 @@ class EngineRing : public ::testing::TestWithParam<std::tuple<std::string, std::
 TEST_P(EngineRing, EveryRequestCompletesWithItsDataIntact) {
     TempDir dir;
     const auto [format, direction] = GetParam();
-    const json r = ring_run(dir, {"dma.submission=tail_pointer", "dma.descriptor_format=" + format,
-                                  "workload.direction=" + direction, "workload.arrival=poisson",
-                                  "workload.interarrival_cycles=500", "workload.requests=150",
-                                  "workload.ring_entries=8"});
+    const json r = request_stream_report(
+        dir,
+        {"dma.submission=tail_pointer", "dma.descriptor_format=" + format,
+         "workload.direction=" + direction, "workload.arrival=poisson",
+         "workload.interarrival_cycles=500", "workload.requests=150", "workload.ring_entries=8"});
     ASSERT_FALSE(r.is_null());
     EXPECT_EQ(r["result"]["integrity"], "pass");
     EXPECT_EQ(scenario_value(r, "requests_completed"), 150);
@@ -82,8 +70,8 @@ TEST(SimEngineRingE2E, KeepsRequestsInHardwareAndCarriesMoreThanOneStartEach) {
     const std::vector<std::string> closed = {"workload.arrival=closed", "workload.in_flight=8",
                                              "workload.ring_entries=8", "workload.requests=200",
                                              "workload.payload=none"};
-    const json start = ring_run(dir, with(closed, "dma.submission=start"));
-    const json ring = ring_run(dir, with(closed, "dma.submission=tail_pointer"));
+    const json start = request_stream_report(dir, with(closed, "dma.submission=start"));
+    const json ring = request_stream_report(dir, with(closed, "dma.submission=tail_pointer"));
     ASSERT_FALSE(start.is_null());
     ASSERT_FALSE(ring.is_null());
     EXPECT_GT(scenario_value(ring, "carried_bytes_per_cycle"),
@@ -104,8 +92,8 @@ TEST(SimEngineRingE2E, CoalescingFoldsRequestCompletionsIntoFewerInterrupts) {
                                            "workload.requests=400",
                                            "workload.payload=none",
                                            "dma.irq_coalesce_timeout_cycles=5000"};
-    const json one = ring_run(dir, with(busy, "dma.irq_coalesce_count=1"));
-    const json eight = ring_run(dir, with(busy, "dma.irq_coalesce_count=8"));
+    const json one = request_stream_report(dir, with(busy, "dma.irq_coalesce_count=1"));
+    const json eight = request_stream_report(dir, with(busy, "dma.irq_coalesce_count=8"));
     ASSERT_FALSE(one.is_null());
     ASSERT_FALSE(eight.is_null());
     EXPECT_EQ(scenario_value(one, "requests_completed"), 400);
