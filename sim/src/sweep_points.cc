@@ -70,7 +70,7 @@ tb::SimConfig common_config(const SweepSpec& spec) {
 std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& check) {
     // Every base is read (and any error in it reported) before a point runs.
     std::map<std::string, ConfigBuilder> commons;
-    commons.emplace(spec.base, common_builder(spec, spec.base));
+    if (spec.base_files.empty()) commons.emplace(spec.base, common_builder(spec, spec.base));
     for (const auto& [name, path] : spec.base_files)
         commons.emplace(path, common_builder(spec, path));
     const std::vector<std::string> swept = spec.swept_keys();

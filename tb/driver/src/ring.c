@@ -288,10 +288,11 @@ int dmasim_ring_stop(struct dmasim_ring *r)
 		writel(DMA_CTRL_ABORT, chan_reg(ch, DMA_CH_CTRL));
 		if (!ch->dd->polled)
 			wait_for_completion(&ch->done);
-		while (ch->dd->polled &&
-		       (readl(chan_reg(ch, DMA_CH_STATUS)) & DMA_STATUS_BUSY))
-			if (++polls == RING_STOP_POLLS)
-				return -ETIMEDOUT;
+		else
+			while (readl(chan_reg(ch, DMA_CH_STATUS)) &
+			       DMA_STATUS_BUSY)
+				if (++polls == RING_STOP_POLLS)
+					return -ETIMEDOUT;
 	}
 	ch->ring = NULL;
 	return 0;
