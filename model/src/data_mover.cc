@@ -173,15 +173,20 @@ WritePolicy DataMover::write_policy() const {
     return params_.write_policy;
 }
 
-uint64_t DataMover::write_data_ready(uint64_t first, uint64_t last, uint64_t beats) {
+// A cut-through write may start `beats` before its last byte arrives, as
+// its own beats then cannot overtake the read beats (one per cycle on
+// either side); where the sink is not the bus (a device), plan_write holds
+// the burst's end to last_in instead.
+DataMover::WriteData DataMover::write_data(uint64_t first, uint64_t last, uint64_t beats) {
     while (sources_.front().end <= first) sources_.pop_front();
     size_t i = 0;
     while (sources_.at(i).end <= last) ++i;
-    const uint64_t last_done = sources_.at(i).done;
+    const uint64_t first_in = sources_.front().data_start + 1;
+    const uint64_t last_in = sources_.at(i).done;
     const uint64_t latency = dir_ == DMA_HW_DEV_TO_MEM ? params_.stream_write_latency_cycles : 0;
-    if (write_policy() == WritePolicy::store_and_forward) return last_done + latency;
-    const uint64_t first_beat = sources_.front().data_start + 1;
-    return std::max(first_beat, last_done > beats ? last_done - beats : 0) + latency;
+    if (write_policy() == WritePolicy::store_and_forward)
+        return {first_in, last_in, last_in + latency};
+    return {first_in, last_in, std::max(first_in, last_in > beats ? last_in - beats : 0) + latency};
 }
 
 bool DataMover::plan_write() {
@@ -191,12 +196,16 @@ bool DataMover::plan_write() {
     uint64_t m = end - at;
     uint64_t beats = beats_of(at, m, bus_.width);
 
-    uint64_t t = std::max({write_data_ready(w_stream_, w_stream_ + m - 1, beats), last_write_issue_,
-                           writes_.limit_free()});
+    const WriteData data = write_data(w_stream_, w_stream_ + m - 1, beats);
+    uint64_t t = std::max({data.issue, last_write_issue_, writes_.limit_free()});
 
     uint64_t release, response, first_out;
     if (dir_ == DMA_HW_MEM_TO_DEV) {
+        // A device faster than the bus still takes each byte only once it
+        // has crossed the read channel.
         StreamTiming d = bounded(device_.push(t, m), t);
+        d.data_start = std::max(d.data_start, data.first_in);
+        d.done = std::max(d.done, data.last_in);
         release = response = d.done;
         first_out = d.data_start;
         account_burst(t, d.data_start, d.done, d.done - d.data_start, UINT64_MAX);
@@ -216,6 +225,10 @@ bool DataMover::plan_write() {
             response = w.response;
             if (staging_) std::memcpy(bus_.host(addr), unstage(m), m);
         }
+        // A target of its own timing (foreign path) may answer faster
+        // than the bytes came in; they still leave after they arrived.
+        release = std::max(release, data.last_in);
+        response = std::max(response, release);
         first_out = release > t + beats ? release - beats : t;
         account_burst(t, first_out, release, beats, bus_.idle_write_cycles());
         tracks_.charge(Cause::memory_latency, release, response);

@@ -115,7 +115,15 @@ private:
     bool translate(uint64_t* addr, uint64_t* t, uint64_t bytes, bool write);
     /// The policy of the current segment's writes.
     WritePolicy write_policy() const;
-    uint64_t write_data_ready(uint64_t first, uint64_t last, uint64_t beats);
+    /// When the bytes of a write burst [first, last] of the stream are in
+    /// the buffer: its first byte, its last, and the cycle the write may
+    /// issue under the segment's policy.
+    struct WriteData {
+        uint64_t first_in;
+        uint64_t last_in;
+        uint64_t issue;
+    };
+    WriteData write_data(uint64_t first, uint64_t last, uint64_t beats);
     void cover(uint64_t from, uint64_t to);
     void note_data_out(uint64_t first, uint64_t end);
     /// `first` >= `issue`: the burst's first beat; `end`: its last beat's end.

@@ -40,20 +40,40 @@ constexpr double kSlack = 1e-12;
 
 }  // namespace
 
-std::vector<std::string> invariant_violations(const RunResult& r,
+std::vector<std::string> invariant_violations(const RunResult& r, const Carried& carried,
                                               const model::PlatformParams& params,
                                               sc_core::sc_time period) {
     std::vector<std::string> out;
+    // One bus channel carries at most a beat a cycle, or the memory's
+    // bandwidth where that is lower (PCIe's posted writes included).
     const double width = params.bus.width_bytes;
-    if (r.bytes_per_cycle > width * (1 + kSlack))
-        out.push_back(fmt::format("bytes_per_cycle = {} exceeds the bus peak bus.width_bytes = {}",
-                                  r.bytes_per_cycle, width));
     const double bandwidth = params.memory.bandwidth_bytes_per_cycle;
-    if (bandwidth > 0 && r.bytes_per_cycle > bandwidth * (1 + kSlack))
-        out.push_back(
-            fmt::format("bytes_per_cycle = {} exceeds memory.bandwidth_bytes_per_cycle "
-                        "= {}",
-                        r.bytes_per_cycle, bandwidth));
+    const double peak = bandwidth > 0 ? std::min(width, bandwidth) : width;
+    const std::string peak_keys =
+        bandwidth > 0 && bandwidth < width ? "memory.bandwidth_bytes_per_cycle" : "bus.width_bytes";
+    const double cycles = static_cast<double>(r.cycles);
+    const auto over_peak = [&](uint64_t bytes) {
+        return r.cycles > 0 && bytes > peak * cycles * (1 + kSlack);
+    };
+    for (const auto& [bytes, side] :
+         {std::pair{carried.bytes_read, "read"}, std::pair{carried.bytes_written, "write"}})
+        if (over_peak(bytes))
+            out.push_back(fmt::format("the {} channel carried {} B/cycle, above its peak {} = {}",
+                                      side, bytes / cycles, peak_keys, peak));
+    // In total a run moves no more than the channels it used can carry at
+    // once: a read and a write channel side by side when both moved data.
+    const unsigned sides = (carried.bytes_read > 0) + (carried.bytes_written > 0);
+    if (r.bytes_per_cycle > peak * std::max(1u, sides) * (1 + kSlack))
+        out.push_back(fmt::format(
+            "bytes_per_cycle = {} exceeds the peak of the {} bus channel{} it used ({} = {} each)",
+            r.bytes_per_cycle, std::max(1u, sides), sides > 1 ? "s" : "", peak_keys, peak));
+    for (size_t ch = 0; ch < carried.channels.size(); ++ch) {
+        const Carried::Channel& c = carried.channels[ch];
+        if (c.bytes > peak * static_cast<double>(c.data_window_cycles) * (1 + kSlack))
+            out.push_back(fmt::format(
+                "channel {} moved {} B in a data window of {} cycles, faster than {} = {}", ch,
+                c.bytes, c.data_window_cycles, peak_keys, peak));
+    }
     // Every handled interrupt reaped a descriptor of the measured window
     // (one each at most, fewer when they coalesce). Only a measured
     // transfer stopped by an error interrupts without one, and that run
@@ -125,7 +145,17 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
                            s.descriptor_latencies));
     }
     if (window) result.statistics.push_back(account_group("account", result.account));
-    const auto violations = invariant_violations(result, params, platform.clock().period());
+    Carried carried;
+    if (window) {
+        carried.bytes_read = window->bytes_read;
+        carried.bytes_written = window->bytes_written;
+    }
+    for (unsigned ch = 0; ch < params.dma.channels; ++ch) {
+        const model::ChannelStats s = platform.channel_stats(ch);
+        carried.channels.push_back({s.bytes, s.data_window_cycles});
+    }
+    const auto violations =
+        invariant_violations(result, carried, params, platform.clock().period());
     if (!violations.empty())
         throw std::logic_error(fmt::format(
             "internal error: the model produced an impossible result ({}); please report it "

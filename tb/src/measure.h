@@ -27,6 +27,10 @@ struct Window {
     uint64_t polls = 0;            ///< polls made inside the window
     uint64_t cpu_busy_cycles = 0;  ///< spent on both
     model::BusBusy busy;           ///< bus busy cycles inside [first_start, last_completion)
+    /// Of `bytes`, those read from memory (mem_to_mem, mem_to_dev) and those
+    /// written to it (mem_to_mem, dev_to_mem): what each bus channel carried.
+    uint64_t bytes_read = 0;
+    uint64_t bytes_written = 0;
 };
 
 /// The window as clock edges [first, last): the cycles a run is measured in.
@@ -43,14 +47,30 @@ WindowCycles window_cycles(const Window& window, const model::Clock& clock);
 void measure(const std::optional<Window>& window, const model::Platform& platform,
              RunResult& result);
 
-/// The figures no correct model can produce: bytes per cycle above the
-/// bus width or the memory bandwidth (PCIe writes included), more
+/// What the bus carried in a run, beside its result: the physics
+/// invariants bound these.
+struct Carried {
+    uint64_t bytes_read = 0;     ///< payload over the read channel in the window
+    uint64_t bytes_written = 0;  ///< payload over the write channel in the window
+    /// Each DMA channel's payload and data window (ChannelStats).
+    struct Channel {
+        uint64_t bytes = 0;
+        uint64_t data_window_cycles = 0;
+    };
+    std::vector<Channel> channels;
+};
+
+/// The figures no correct model can produce: more payload over the read or
+/// the write channel than its width (or the memory's bandwidth) carries in
+/// the window's cycles, and in total more than the channels the run used
+/// (a read and a write channel run at once: duplex); a DMA channel that
+/// moved its bytes in a data window shorter than bytes / width; more
 /// interrupts than descriptors in the measured window, utilisation above
 /// 1, cycles that disagree with the simulated time and the clock period.
 /// Returns one message per violation (empty = sound). The one statement of
 /// these rules: every run applies it, so the soak and the config mutator
 /// rely on dmasim's exit status and message instead of restating them.
-std::vector<std::string> invariant_violations(const RunResult& result,
+std::vector<std::string> invariant_violations(const RunResult& result, const Carried& carried,
                                               const model::PlatformParams& params,
                                               sc_core::sc_time period);
 

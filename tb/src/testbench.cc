@@ -434,6 +434,8 @@ void Testbench::wait(Transfer& t) {
     }
     if (!t.measured_) return;
     counts_.bytes += t.bytes_done();
+    if (t.xfer_->spec.dir != DMA_HW_DEV_TO_MEM) counts_.bytes_read += t.bytes_done();
+    if (t.xfer_->spec.dir != DMA_HW_MEM_TO_DEV) counts_.bytes_written += t.bytes_done();
     if (t.in_ring_) {
         // Fetches and links are the ring's, counted when it closes.
         counts_.descriptors += t.descs_done();
