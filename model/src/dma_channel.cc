@@ -107,7 +107,8 @@ void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
         // Without a descriptor queue the next fetch waits until the mover can
         // start the descriptor: in a serial engine, the previous one's end.
         const bool no_queue = params_.descriptor_queue == 0 && !params_.data_overlap;
-        walker_.refill(no_queue ? std::max(mover_.frontier(), last_done_) : mover_.frontier(), true);
+        walker_.refill(no_queue ? std::max(mover_.frontier(), last_done_) : mover_.frontier(),
+                       true);
         if (walker_.empty()) {
             if (walker_.parked())
                 go_idle();
@@ -253,9 +254,14 @@ void DmaChannel::before_write(uint64_t t) {
             if (!foreign) stats_.writeback_cycles_summed += done - wb.issue;
             tracks_.charge(Cause::writeback, wb.issue, done);
         }
+        // Descriptors retire in ring order: one whose write-back beat an
+        // earlier one's (a translation miss on the earlier) is done, and
+        // interrupts, only once all before it are, so DESCS_DONE never
+        // stalls behind a reported completion.
+        done = std::max(done, last_done_);
         stats_.descriptor_latencies.add(static_cast<uint32_t>(
             std::min<uint64_t>(done - wb.fetched, std::numeric_limits<uint32_t>::max())));
-        last_done_ = std::max(last_done_, done);
+        last_done_ = done;
         unsettled_.push_back({done, wb.length});
         if (wb.flags & DMA_DESC_IRQ) note_irq_completion(done);
         writebacks_.pop_front();
