@@ -1,11 +1,10 @@
 // csv_table.cc - the CSV reader behind `dmasim fit` (and its sweeps' results).
 #include "csv_table.h"
 
+#include <dmasim/tb/request_trace.h>
 #include <fmt/format.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "config_error.h"
 
@@ -71,11 +70,8 @@ int CsvTable::column(const std::string& name) const {
 }
 
 CsvTable read_csv(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ConfigError({path, 0}, "cannot read the file");
-    std::stringstream text;
-    text << in.rdbuf();
-    std::vector<CsvRow> records = parse_records(path, text.str());
+    std::vector<CsvRow> records =
+        parse_records(path, tb::read_bounded_input(path, kMaxCsvFileBytes, "CSV"));
     if (records.empty()) throw ConfigError({path, 0}, "the file is empty: it needs a header row");
 
     CsvTable table{path, records.front().fields, {}};
