@@ -22,7 +22,8 @@ inline constexpr uint64_t kMaxAliasNodes = 10000;
 /// loader's) shallow, whatever the input.
 inline constexpr size_t kMaxYamlDepth = 32;
 
-/// Files larger than this are refused before they are parsed.
+/// Files larger than this are refused (read up to it, never past) before
+/// they are parsed.
 inline constexpr uint64_t kMaxYamlFileBytes = 64u << 20;
 
 /// Nodes a file may hold as written (a sweep's longest useful value list
