@@ -1,12 +1,12 @@
 // csv_table.cc - the CSV reader behind `dmasim fit` (and its sweeps' results).
 #include "csv_table.h"
 
-#include <dmasim/tb/request_trace.h>
 #include <fmt/format.h>
 
 #include <set>
 
 #include "config_error.h"
+#include "strict_yaml.h"
 
 namespace dmasim::sim {
 namespace {
@@ -71,7 +71,7 @@ int CsvTable::column(const std::string& name) const {
 
 CsvTable read_csv(const std::string& path) {
     std::vector<CsvRow> records =
-        parse_records(path, tb::read_bounded_input(path, kMaxCsvFileBytes, "CSV"));
+        parse_records(path, read_input_file(path, kMaxCsvFileBytes, "CSV"));
     if (records.empty()) throw ConfigError({path, 0}, "the file is empty: it needs a header row");
 
     CsvTable table{path, records.front().fields, {}};

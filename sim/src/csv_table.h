@@ -28,8 +28,8 @@ struct CsvTable {
 };
 
 /// Reads `path` once, as a stream (a pipe works), at most kMaxCsvFileBytes.
-/// Throws tb::ConfigError naming the file for one that cannot be read or is
-/// too long; ConfigError naming the file and line for an unterminated quote, an empty or duplicate
+/// Throws ConfigError naming the file for one that cannot be read or is too
+/// long, and naming the file and line for an unterminated quote, an empty or duplicate
 /// column name, or a row whose field count differs from the header's.
 /// Blank lines are skipped.
 CsvTable read_csv(const std::string& path);

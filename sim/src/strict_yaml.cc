@@ -140,20 +140,19 @@ private:
     std::map<YAML::anchor_t, uint64_t> anchor_sizes_;
 };
 
-/// The file's bytes, read once by the one bounded reader inputs share
-/// (tb::read_bounded_input()); its error, "PATH: why", as a ConfigError at PATH.
-std::string read_file(const std::string& path, std::string_view what) {
+}  // namespace
+
+std::string read_input_file(const std::string& path, uint64_t max_bytes, std::string_view what) {
     try {
-        return tb::read_bounded_input(path, kMaxYamlFileBytes, what);
+        return tb::read_bounded_input(path, max_bytes, what);
     } catch (const tb::ConfigError& e) {
+        // "PATH: why", as a ConfigError at PATH.
         const std::string_view why = e.what();
         const std::string prefix = path + ": ";
         throw ConfigError({path, 0},
                           std::string(why.substr(why.rfind(prefix, 0) == 0 ? prefix.size() : 0)));
     }
 }
-
-}  // namespace
 
 YAML::Node parse_strict_yaml(const std::string& text, const std::string& file) {
     try {
@@ -169,7 +168,7 @@ YAML::Node parse_strict_yaml(const std::string& text, const std::string& file) {
 }
 
 YAML::Node load_strict_yaml(const std::string& path, std::string_view what) {
-    return parse_strict_yaml(read_file(path, what), path);
+    return parse_strict_yaml(read_input_file(path, kMaxYamlFileBytes, what), path);
 }
 
 }  // namespace dmasim::sim
