@@ -3,11 +3,10 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "config_error.h"
+#include "strict_yaml.h"
 
 namespace dmasim::sim {
 namespace {
@@ -71,11 +70,8 @@ int CsvTable::column(const std::string& name) const {
 }
 
 CsvTable read_csv(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ConfigError({path, 0}, "cannot read the file");
-    std::stringstream text;
-    text << in.rdbuf();
-    std::vector<CsvRow> records = parse_records(path, text.str());
+    std::vector<CsvRow> records =
+        parse_records(path, read_input_file(path, kMaxCsvFileBytes, "CSV"));
     if (records.empty()) throw ConfigError({path, 0}, "the file is empty: it needs a header row");
 
     CsvTable table{path, records.front().fields, {}};

@@ -2,10 +2,16 @@
 // rows, each row with the line it starts on, for messages that name it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace dmasim::sim {
+
+/// Bytes a CSV file may hold (fit points, a sweep's results.csv): far more
+/// than a million points need; a larger input (or /dev/zero) is refused at
+/// this limit rather than read until memory runs out.
+inline constexpr uint64_t kMaxCsvFileBytes = uint64_t{64} << 20;
 
 struct CsvRow {
     int line = 0;  ///< 1-based line of the file the row starts on
@@ -21,8 +27,9 @@ struct CsvTable {
     int column(const std::string& name) const;
 };
 
-/// Reads `path`. Throws ConfigError naming the file and line for a file
-/// that cannot be read, an unterminated quote, an empty or duplicate
+/// Reads `path` once, as a stream (a pipe works), at most kMaxCsvFileBytes.
+/// Throws ConfigError naming the file for one that cannot be read or is too
+/// long, and naming the file and line for an unterminated quote, an empty or duplicate
 /// column name, or a row whose field count differs from the header's.
 /// Blank lines are skipped.
 CsvTable read_csv(const std::string& path);

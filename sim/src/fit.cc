@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "config_docs.h"
@@ -18,7 +20,9 @@
 #include "config_loader.h"
 #include "csv_table.h"
 #include "fit_input.h"
+#include "json_read.h"
 #include "process.h"
+#include "sweep_dir.h"
 
 namespace dmasim::sim {
 namespace {
@@ -38,8 +42,11 @@ constexpr size_t kMaxPatternSweeps = 200;
 using Assignment = std::vector<uint64_t>;  ///< value index per fitted key
 
 struct Score {
-    double train = 0, held_out = 0;               ///< mean |relative error| per measured value
+    double train = 0, held_out = 0;              ///< mean |relative error| per measured value
     std::vector<std::vector<double>> predicted;  ///< [row][measure]
+    /// Why the values break a config rule at some point (the sweep skipped
+    /// it), or empty; such values score +inf and are never chosen.
+    std::string invalid;
 };
 
 std::string yaml_list(const std::vector<std::string>& items) {
@@ -48,11 +55,8 @@ std::string yaml_list(const std::vector<std::string>& items) {
 
 class Fitter {
 public:
-    Fitter(const FitRequest& r, std::vector<FitKey> keys, FitPoints points)
-        : r_(r),
-          keys_(std::move(keys)),
-          points_(std::move(points)),
-          work_(r.work_dir.empty() ? r.output + ".d" : r.work_dir) {}
+    Fitter(const FitRequest& r, std::vector<FitKey> keys, FitPoints points, fs::path work)
+        : r_(r), keys_(std::move(keys)), points_(std::move(points)), work_(std::move(work)) {}
 
     /// First each key in turn over shrinking grids (fast on separable
     /// errors), then a pattern search over every key at once (keys that
@@ -70,6 +74,10 @@ public:
 
     Score score(const Assignment& a) { return evaluate({a}).front(); }
     size_t evaluations() const { return evaluations_; }
+    /// Value combinations the search met that break a config rule at some
+    /// point, and one of them with its reason.
+    size_t invalid_combinations() const { return invalid_.size(); }
+    const std::string& invalid_example() const { return invalid_example_; }
     const std::vector<FitKey>& keys() const { return keys_; }
     const FitPoints& points() const { return points_; }
 
@@ -98,7 +106,11 @@ private:
         std::vector<uint64_t> grid;
         const uint64_t span = hi - lo;
         const uint64_t steps = std::min<uint64_t>(span, kGrid - 1);
-        for (uint64_t i = 0; i <= steps; ++i) grid.push_back(lo + (steps ? span * i / steps : 0));
+        // span * i needs more than 64 bits on a range over 2^61 values.
+        for (uint64_t i = 0; i <= steps; ++i)
+            grid.push_back(lo + (steps ? static_cast<uint64_t>(
+                                             static_cast<unsigned __int128>(span) * i / steps)
+                                       : 0));
         grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
         return grid;
     }
@@ -158,7 +170,6 @@ private:
     /// the fitted keys, zipped with each point's.
     std::vector<Score> evaluate(const std::vector<Assignment>& assignments) {
         ++evaluations_;
-        fs::create_directories(work_);
         const std::string sweep = (work_ / "fit-sweep.yaml").string();
         tb::write_file_atomically(sweep, sweep_yaml(assignments));
         const std::string log = (work_ / "fit-sweep.log").string();
@@ -179,7 +190,43 @@ private:
         if (status != 0)
             throw std::runtime_error(fmt::format(
                 "a point of the fit's sweep failed (exit status {}); see {}", status, log));
-        return read_scores(assignments);
+        std::vector<Score> scores = read_scores(assignments);
+        for (size_t i = 0; i < scores.size(); ++i)
+            if (!scores[i].invalid.empty() && invalid_.insert(assignments[i]).second &&
+                invalid_example_.empty())
+                invalid_example_ =
+                    fmt::format("{}: {}", describe(assignments[i]), scores[i].invalid);
+        return scores;
+    }
+
+    /// "KEY=VALUE ..." of the fitted keys.
+    std::string describe(const Assignment& a) const {
+        std::vector<std::string> kv;
+        for (size_t k = 0; k < keys_.size(); ++k)
+            kv.push_back(fmt::format("{}={}", keys_[k].def->name, keys_[k].value(a[k])));
+        return fmt::format("{}", fmt::join(kv, " "));
+    }
+
+    /// The points the sweep skipped (values that break a config rule), by
+    /// their values in the order read_scores() matches rows, with why.
+    std::map<std::vector<std::string>, std::string> skipped_points() const {
+        std::map<std::vector<std::string>, std::string> skipped;
+        const Json manifest = read_json_file((work_ / "points" / "sweep.json").string());
+        for (const Json& point : manifest.value("points", Json::array())) {
+            if (!point.is_object() || !point.contains("skipped") || !point.contains("values"))
+                continue;
+            const Json& values = point["values"];
+            std::vector<std::string> id;
+            auto add = [&](const std::string& key) {
+                id.push_back(values.contains(key) && values[key].is_string()
+                                 ? values[key].get<std::string>()
+                                 : "");
+            };
+            for (const auto& key : keys_) add(key.def->name);
+            for (const auto& key : points_.keys) add(key);
+            skipped[id] = point["skipped"].is_string() ? point["skipped"].get<std::string>() : "";
+        }
+        return skipped;
     }
 
     /// The values of a zipped column: each assignment's, for every point.
@@ -216,9 +263,11 @@ private:
         const auto missing = [](const std::vector<int>& c) {
             return std::find(c.begin(), c.end(), -1) != c.end();
         };
-        if (missing(columns) || missing(measures))
+        // No row at all (every point skipped) has no statistic columns either.
+        if (!results.rows.empty() && (missing(columns) || missing(measures)))
             throw std::runtime_error(
                 fmt::format("{}: the fit's sweep results lack a column", results.file));
+        const auto skipped = skipped_points();
         std::map<std::vector<std::string>, const CsvRow*> by_point;
         for (const CsvRow& row : results.rows) {
             std::vector<std::string> id;
@@ -235,6 +284,11 @@ private:
                     id.push_back(std::to_string(keys_[k].value(a[k])));
                 id.insert(id.end(), points_.values[p].begin(), points_.values[p].end());
                 const auto it = by_point.find(id);
+                if (const auto why = skipped.find(id);
+                    it == by_point.end() && why != skipped.end()) {
+                    s.invalid = why->second;
+                    break;
+                }
                 if (it == by_point.end())
                     throw std::runtime_error(fmt::format("{}: no result for the point of {}:{}",
                                                          results.file, points_.file,
@@ -250,8 +304,12 @@ private:
                 }
                 s.predicted.push_back(std::move(predicted));
             }
-            if (train) s.train /= train;
-            if (held) s.held_out /= held;
+            if (!s.invalid.empty()) {
+                s.train = s.held_out = std::numeric_limits<double>::infinity();
+                s.predicted.clear();
+            }
+            if (train && s.invalid.empty()) s.train /= train;
+            if (held && s.invalid.empty()) s.held_out /= held;
             scores.push_back(std::move(s));
         }
         return scores;
@@ -265,8 +323,8 @@ private:
             return std::stod(text);
         } catch (const std::exception&) {
             throw std::runtime_error(fmt::format("{}:{}: column '{}' holds '{}', not a number",
-                                                 results.file, row.line,
-                                                 results.header[column], text));
+                                                 results.file, row.line, results.header[column],
+                                                 text));
         }
     }
 
@@ -275,11 +333,12 @@ private:
     FitPoints points_;
     fs::path work_;
     size_t evaluations_ = 0;
+    std::set<Assignment> invalid_;
+    std::string invalid_example_;
 };
 
 /// The profile's own value of each key (nearest allowed), where the search starts.
-Assignment starting_point(const std::vector<FitKey>& keys, const std::string& profile) {
-    const tb::SimConfig config = load_config(profile, {});
+Assignment starting_point(const std::vector<FitKey>& keys, const tb::SimConfig& config) {
     Assignment a;
     for (const FitKey& key : keys)
         a.push_back(key.index_of(std::get<uint64_t>(key.def->get(config))));
@@ -329,7 +388,8 @@ std::string fitted_yaml(const FitRequest& r, const Fitter& f, const Assignment& 
         "# Fitted by `dmasim fit` to {} ({} points; measured {}).\n"
         "# Mean |relative error|: training {:.2f} %, held-out {}.\n"
         "base: {}\n",
-        r.points, p.measured.size(), fmt::join(p.measures, ", "), 100 * s.train, held_out_text(p, s),
+        r.points, p.measured.size(), fmt::join(p.measures, ", "), 100 * s.train,
+        held_out_text(p, s),
         nlohmann::json(fs::relative(fs::absolute(r.profile), out_dir).string()).dump());
     // Sorted by name, so each section opens once; a section header is
     // written where a key's path first differs from the previous key's.
@@ -377,12 +437,58 @@ void check_points(const std::string& profile, const std::vector<FitKey>& keys,
     }
 }
 
+/// Refuses a folder under /dev, /proc or /sys: nothing dmasim writes
+/// belongs there (as root, /dev would take it).
+void refuse_system_folder(const std::string& option, const fs::path& path) {
+    std::error_code ec;
+    const fs::path full = fs::weakly_canonical(fs::absolute(path), ec);
+    for (const char* system : {"/dev", "/proc", "/sys"}) {
+        const auto rel = full.lexically_relative(system);
+        if (!rel.empty() && *rel.begin() != "..")
+            throw ConfigError(
+                {fmt::format("{} {}", option, path.string()), 0},
+                fmt::format("is under {}: the fit writes no work files there", system));
+    }
+}
+
+/// -o and the work folder, checked before anything runs (exit 2 naming
+/// the path): -o must be writable (output_target(): not a folder, a
+/// dangling link, ...), the default work folder OUTPUT.d exists only beside
+/// a regular OUTPUT (never beside /dev/null or a FIFO), and the work folder
+/// must be a folder, or be creatable, outside /dev, /proc and /sys.
+fs::path work_folder(const FitRequest& r) {
+    if (std::string why = tb::unwritable(r.output); !why.empty())
+        throw ConfigError({"-o " + r.output, 0}, why);
+    fs::path work = r.work_dir;
+    if (work.empty()) {
+        if (tb::output_target(r.output).in_place)
+            throw ConfigError({"-o " + r.output, 0},
+                              "is a device or FIFO, so there is no OUTPUT.d work folder beside "
+                              "it: give --work DIR");
+        work = r.output + ".d";
+    }
+    const std::string option = r.work_dir.empty() ? "-o " + r.output + " (work folder)" : "--work";
+    refuse_system_folder(option, work);
+    std::error_code ec;
+    const fs::file_status status = fs::status(work, ec);
+    if (fs::exists(status) && !fs::is_directory(status))
+        throw ConfigError({fmt::format("{} {}", option, work.string()), 0},
+                          "exists and is not a folder");
+    if (!fs::exists(status) && !fs::is_directory(fs::absolute(work).parent_path(), ec))
+        throw ConfigError({fmt::format("{} {}", option, work.string()), 0},
+                          fmt::format("its parent {} is not a folder",
+                                      fs::absolute(work).parent_path().string()));
+    return work;
+}
+
 }  // namespace
 
 int run_fit(const FitRequest& r) {
+    const fs::path work = work_folder(r);
+    const tb::SimConfig profile = load_config(r.profile, {});
     std::vector<FitKey> keys;
     for (const auto& arg : r.keys) {
-        keys.push_back(parse_fit_key(arg));
+        keys.push_back(parse_fit_key(arg, profile.platform.clock_mhz));
         for (size_t i = 0; i + 1 < keys.size(); ++i)
             if (keys[i].def == keys.back().def)
                 throw ConfigError({"--key", 0},
@@ -390,9 +496,15 @@ int run_fit(const FitRequest& r) {
     }
     FitPoints points = read_fit_points(r.points, keys);
     check_points(r.profile, keys, points);
-    Fitter fitter(r, keys, std::move(points));
-    const Assignment best = fitter.search(starting_point(keys, r.profile));
+    SweepDir{(work / "points").string()}.create();
+    Fitter fitter(r, keys, std::move(points), work);
+    const Assignment best = fitter.search(starting_point(keys, profile));
     const Score s = fitter.score(best);
+    if (!s.invalid.empty())
+        throw ConfigError({"--key", 0},
+                          fmt::format("no values the search tried are a valid configuration at "
+                                      "every point; e.g. {}",
+                                      fitter.invalid_example()));
 
     print_residuals(fitter, s);
     for (size_t k = 0; k < keys.size(); ++k)
@@ -400,6 +512,11 @@ int run_fit(const FitRequest& r) {
                    keys[k].lo, keys[k].hi);
     fmt::print("mean |relative error|: training {:.2f} %, held-out {}; {} sweeps\n", 100 * s.train,
                held_out_text(fitter.points(), s), fitter.evaluations());
+    if (const size_t n = fitter.invalid_combinations())
+        fmt::print(
+            "skipped {} combination{} of values that break a config rule at some point, "
+            "e.g. {}\n",
+            n, n == 1 ? "" : "s", fitter.invalid_example());
     tb::write_file_atomically(r.output, fitted_yaml(r, fitter, best, s));
     fmt::print("wrote {}\n", r.output);
     return 0;

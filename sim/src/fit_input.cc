@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "config_error.h"
+#include "config_units.h"
 #include "csv_table.h"
 #include "statistics_catalog.h"
 
@@ -20,9 +21,15 @@ constexpr size_t kHoldOutEvery = 5;
 
 uint64_t floor_log2(uint64_t v) { return 63 - static_cast<uint64_t>(__builtin_clzll(v)); }
 
-uint64_t parse_bound(const KeyDef& key, const std::string& text, const std::string& arg) {
+/// A bound as a config value takes it: a plain number, a size or
+/// frequency with its unit (parse_value()), or a time on a cycle key,
+/// converted at `clock_mhz` as ConfigBuilder converts one.
+uint64_t parse_bound(const KeyDef& key, const std::string& text, const std::string& arg,
+                     double clock_mhz) {
     try {
-        return std::get<uint64_t>(parse_value(key, text));
+        const std::optional<double> ns = takes_time(key) ? time_in_ns(text) : std::nullopt;
+        return std::get<uint64_t>(
+            parse_value(key, ns ? cycles_text(key, text, *ns, clock_mhz) : text));
     } catch (const std::invalid_argument& e) {
         throw ConfigError({"--key", 0}, fmt::format("'{}': {}", arg, e.what()), {key.name});
     }
@@ -64,7 +71,7 @@ uint64_t FitKey::index_of(uint64_t v) const {
     return def->power_of_two ? floor_log2(v) - floor_log2(lo) : v - lo;
 }
 
-FitKey parse_fit_key(const std::string& arg) {
+FitKey parse_fit_key(const std::string& arg, double clock_mhz) {
     const size_t eq = arg.find('=');
     const size_t dots = arg.find("..", eq == std::string::npos ? 0 : eq);
     if (eq == std::string::npos || dots == std::string::npos)
@@ -78,11 +85,20 @@ FitKey parse_fit_key(const std::string& arg) {
                                       "(it accepts {})",
                                       name, describe_allowed(*key)),
                           {name});
-    FitKey fit{key, parse_bound(*key, arg.substr(eq + 1, dots - eq - 1), arg),
-               parse_bound(*key, arg.substr(dots + 2), arg)};
+    FitKey fit{key, parse_bound(*key, arg.substr(eq + 1, dots - eq - 1), arg, clock_mhz),
+               parse_bound(*key, arg.substr(dots + 2), arg, clock_mhz)};
     if (fit.lo > fit.hi)
         throw ConfigError({"--key", 0},
                           fmt::format("'{}': the range {}..{} is empty", arg, fit.lo, fit.hi),
+                          {name});
+    // Counted in 128 bits: 0..2^64-1 holds 2^64 values, one more than a
+    // 64-bit count (or value index) can say.
+    const unsigned __int128 count = static_cast<unsigned __int128>(fit.hi) - fit.lo + 1;
+    if (count > kMaxFitValues)
+        throw ConfigError({"--key", 0},
+                          fmt::format("'{}': the range {}..{} holds 2^64 values, more than the "
+                                      "{} a fit can search; narrow it by one",
+                                      arg, fit.lo, fit.hi, kMaxFitValues),
                           {name});
     return fit;
 }

@@ -24,11 +24,17 @@ struct FitKey {
     uint64_t index_of(uint64_t v) const;
 };
 
-/// Parses "KEY=LO..HI" (LO and HI may carry units, e.g. 1KiB..64KiB).
-/// Throws ConfigError naming the argument: unknown key, a key that is not a
-/// whole number (only those can be fitted), LO > HI, or a bound outside
-/// the key's own range.
-FitKey parse_fit_key(const std::string& arg);
+/// Values a fitted key's range may hold: its values are indexed by 64-bit
+/// numbers, so the one range of 2^64 values (0..2^64-1) is refused.
+inline constexpr uint64_t kMaxFitValues = UINT64_MAX;
+
+/// Parses "KEY=LO..HI". LO and HI take units as config values do
+/// (1KiB..64KiB, 1GHz; a time such as 1us..2us on a cycle key is converted
+/// at `clock_mhz`, the profile's clock). Throws ConfigError naming the
+/// argument: unknown key, a key that is not a whole number (only those can
+/// be fitted), LO > HI, a bound outside the key's own range or not whole in
+/// its unit, or more than kMaxFitValues values.
+FitKey parse_fit_key(const std::string& arg, double clock_mhz);
 
 /// The measured points: config columns (canonical value text per row) and
 /// the measurements, any result or statistic column of results.csv
@@ -36,12 +42,13 @@ FitKey parse_fit_key(const std::string& arg);
 /// row measures at least one of them.
 struct FitPoints {
     std::string file;
-    std::vector<std::string> measures;                    ///< measurement columns, file order
-    std::vector<std::string> keys;                        ///< config key columns, file order
-    std::vector<std::vector<std::string>> values;         ///< [row][key], canonical
-    std::vector<std::vector<std::optional<double>>> measured;  ///< [row][measure], empty = not measured
-    std::vector<int> lines;                               ///< [row] line in the file
-    std::vector<bool> held_out;                           ///< [row]
+    std::vector<std::string> measures;             ///< measurement columns, file order
+    std::vector<std::string> keys;                 ///< config key columns, file order
+    std::vector<std::vector<std::string>> values;  ///< [row][key], canonical
+    std::vector<std::vector<std::optional<double>>>
+        measured;                ///< [row][measure], empty = not measured
+    std::vector<int> lines;      ///< [row] line in the file
+    std::vector<bool> held_out;  ///< [row]
 };
 
 /// Reads POINTS.csv. Throws ConfigError naming file, line and column for

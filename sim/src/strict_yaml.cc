@@ -4,14 +4,11 @@
 // graph; nested aliases expand exponentially), then the usual load.
 #include "strict_yaml.h"
 
+#include <dmasim/tb/request_trace.h>
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -143,30 +140,19 @@ private:
     std::map<YAML::anchor_t, uint64_t> anchor_sizes_;
 };
 
-std::string read_file(const std::string& path, std::string_view what) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::is_directory(path, ec))
-        throw ConfigError({path, 0}, fmt::format("is a directory, not a {} file", what));
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ConfigError({path, 0},
-                          fmt::format("cannot read this {} file: {}", what, std::strerror(errno)));
-    std::string text;
-    char buffer[65536];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-        text.append(buffer, static_cast<size_t>(in.gcount()));
-        if (text.size() > kMaxYamlFileBytes)
-            throw ConfigError({path, 0}, fmt::format("larger than {} MiB: not a {} file",
-                                                     kMaxYamlFileBytes >> 20, what));
-    }
-    if (in.bad())
-        throw ConfigError({path, 0},
-                          fmt::format("cannot read this {} file: {}", what, std::strerror(errno)));
-    return text;
-}
-
 }  // namespace
+
+std::string read_input_file(const std::string& path, uint64_t max_bytes, std::string_view what) {
+    try {
+        return tb::read_bounded_input(path, max_bytes, what);
+    } catch (const tb::ConfigError& e) {
+        // "PATH: why", as a ConfigError at PATH.
+        const std::string_view why = e.what();
+        const std::string prefix = path + ": ";
+        throw ConfigError({path, 0},
+                          std::string(why.substr(why.rfind(prefix, 0) == 0 ? prefix.size() : 0)));
+    }
+}
 
 YAML::Node parse_strict_yaml(const std::string& text, const std::string& file) {
     try {
@@ -182,7 +168,7 @@ YAML::Node parse_strict_yaml(const std::string& text, const std::string& file) {
 }
 
 YAML::Node load_strict_yaml(const std::string& path, std::string_view what) {
-    return parse_strict_yaml(read_file(path, what), path);
+    return parse_strict_yaml(read_input_file(path, kMaxYamlFileBytes, what), path);
 }
 
 }  // namespace dmasim::sim

@@ -22,12 +22,18 @@ inline constexpr uint64_t kMaxAliasNodes = 10000;
 /// loader's) shallow, whatever the input.
 inline constexpr size_t kMaxYamlDepth = 32;
 
-/// Files larger than this are refused before they are parsed.
+/// Files larger than this are refused (read up to it, never past) before
+/// they are parsed.
 inline constexpr uint64_t kMaxYamlFileBytes = 64u << 20;
 
 /// Nodes a file may hold as written (a sweep's longest useful value list
 /// is --max-points long; the default is 100,000).
 inline constexpr uint64_t kMaxYamlNodes = 1000000;
+
+/// The bytes of `path` as tb::read_bounded_input() reads them (once, as a
+/// stream, at most `max_bytes`); `what` ("config", "CSV") names the kind of
+/// file. Throws ConfigError at `path` naming why it cannot be read.
+std::string read_input_file(const std::string& path, uint64_t max_bytes, std::string_view what);
 
 /// Loads `path`; `what` ("config", "sweep") names the file in errors.
 /// Throws ConfigError naming the file and line(s) for anything that is not

@@ -2,6 +2,7 @@
 // no longer belong to a sweep.
 #include "sweep_identity.h"
 
+#include <dmasim/tb/request_trace.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <functional>
 #include <string_view>
 
+#include "config_error.h"
+#include "config_keys.h"
 #include "report.h"
 
 namespace dmasim::sim {
@@ -40,11 +43,55 @@ uint64_t executable_hash() {
     return hash;
 }
 
+/// The files `config` names (its path keys, such as workload.trace) that
+/// are set, each with its key.
+std::vector<std::pair<const KeyDef*, std::string>> input_files(const tb::SimConfig& config) {
+    std::vector<std::pair<const KeyDef*, std::string>> files;
+    for (const KeyDef& key : config_keys())
+        if (key.path)
+            if (std::string path = format_value(key.get(config)); !path.empty())
+                files.emplace_back(&key, std::move(path));
+    return files;
+}
+
+/// Each input file's key and content hash, one line each: a point is its
+/// config *and* what the files it names hold, so editing a trace reruns
+/// the points that replay it. A file that cannot be read hashes as such
+/// (its point fails or is skipped, and is retried once it can be read).
+std::string input_contents(const tb::SimConfig& config) {
+    std::string out;
+    for (const auto& [key, path] : input_files(config)) {
+        std::error_code ec;
+        std::string hash = "unreadable";
+        if (fs::is_regular_file(path, ec)) try {
+                hash = fmt::format("{:016x}", fnv1a(tb::request_trace_bytes(path)));
+            } catch (const tb::ConfigError&) {
+            }
+        out += fmt::format("{} {}\n", key->name, hash);
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string point_id(const tb::SimConfig& config) {
-    return fmt::format("{:016x}", fnv1a(config_to_json(config).dump() + "\n" DMASIM_VERSION "\n" +
-                                        build_id()));
+    return fmt::format("{:016x}", fnv1a(config_to_json(config).dump() + "\n" +
+                                        input_contents(config) + DMASIM_VERSION "\n" + build_id()));
+}
+
+void check_rereadable_inputs(const tb::SimConfig& config) {
+    for (const auto& [key, path] : input_files(config)) {
+        std::error_code ec;
+        const fs::file_status status = fs::status(path, ec);
+        if (!fs::exists(status) || fs::is_regular_file(status)) continue;
+        throw ConfigError(
+            {fmt::format("{} = {}", key->name, excerpt(path)), 0},
+            fmt::format("not a regular file ({}): every point of a sweep is run by a dmasim "
+                        "process of its own that reads the file again, and a pipe, FIFO or "
+                        "device cannot be read twice alike; save it to a file first",
+                        fs::is_fifo(status) ? "a pipe or FIFO" : "a device or other special file"),
+            {key->name});
+    }
 }
 
 const std::string& build_id() {
@@ -63,7 +110,8 @@ void note_other_build(const SweepDir& dir) {
 
 std::string checked_point_id(const JsonAt& at) {
     const std::string id = at.string();
-    if (!is_point_id(id)) at.fail(fmt::format("\"{}\" is not a point id (16 hex digits)", id.substr(0, 40)));
+    if (!is_point_id(id))
+        at.fail(fmt::format("\"{}\" is not a point id (16 hex digits)", id.substr(0, 40)));
     return id;
 }
 

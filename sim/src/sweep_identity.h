@@ -16,8 +16,16 @@
 namespace dmasim::sim {
 
 /// 16 hex digits of FNV-1a over the resolved config (every key, as the
-/// report's `config`), DMASIM_VERSION and build_id().
+/// report's `config`), the contents of the files it names (workload.trace:
+/// the same path with new contents is a new point), DMASIM_VERSION and
+/// build_id().
 std::string point_id(const tb::SimConfig& config);
+
+/// Throws ConfigError naming the key unless every file `config` names is a
+/// regular file (or missing, which the point's own checks report): a
+/// sweep's points each read it again in a process of their own, which a
+/// pipe, FIFO or device cannot serve.
+void check_rereadable_inputs(const tb::SimConfig& config);
 
 /// This build of dmasim: 16 hex digits hashing the running executable's
 /// bytes, so two builds differ whatever their version or commit says.

@@ -94,6 +94,7 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const PointCheck& ch
             for (const auto& a : point.values)
                 if (a.key != kBaseAxis) builder.apply(a.key, a.text, a.where);
             builder.validate();
+            check_rereadable_inputs(builder.config());
             if (check) check(builder);
         } catch (const ConfigError& e) {
             if (!involves_swept(e) && !base_axis) throw;

@@ -9,8 +9,8 @@
 #include <dmasim/tb/atomic_file.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -41,18 +41,33 @@ struct EventLine {
         return value;
     }
 
-    /// "SECONDS.FRACTION" as nanoseconds.
+    /// "SECONDS.FRACTION" as nanoseconds; a time past 64 bits of
+    /// nanoseconds (~584 years) is refused, not wrapped.
     uint64_t timestamp(std::string_view text) const {
         const size_t dot = text.find('.');
         const std::string_view frac = dot == std::string_view::npos ? "" : text.substr(dot + 1);
         if (frac.size() > 9) fail("timestamp", fmt::format("'{}' has more than 9 decimals", text));
-        uint64_t ns = number("timestamp", text.substr(0, dot), 10) * 1'000'000'000;
+        uint64_t ns = 0;
+        if (__builtin_mul_overflow(number("timestamp", text.substr(0, dot), 10),
+                                   uint64_t{1'000'000'000}, &ns))
+            fail("timestamp", fmt::format("'{}' seconds do not fit 64 bits of nanoseconds", text));
         if (!frac.empty()) {
             uint64_t f = number("timestamp", frac, 10);
             for (size_t i = frac.size(); i < 9; ++i) f *= 10;
-            ns += f;
+            if (__builtin_add_overflow(ns, f, &ns))
+                fail("timestamp",
+                     fmt::format("'{}' seconds do not fit 64 bits of nanoseconds", text));
         }
         return ns;
+    }
+
+    /// Keeps the first of each `KEY=` field of an event: a line that gives
+    /// one twice (dir=, size=, ...) is ambiguous, so it is refused.
+    void once(std::vector<std::string_view>& seen, std::string_view key,
+              std::string_view field) const {
+        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+            fail(field, fmt::format("{}= appears twice in this event", key));
+        seen.push_back(key);
     }
 
     /// "{0x1000,0x200}" as numbers.
@@ -112,11 +127,13 @@ Imported import_ftrace(std::istream& in, const std::string& name, const std::str
         std::optional<dma_hw_direction> dir;
         bool has_dir = false;
         std::vector<uint64_t> sizes, addrs;
+        std::vector<std::string_view> keys;
         for (std::string_view f : fields) {
             const size_t eq = f.find('=');
             const std::string_view key = f.substr(0, eq), value = f.substr(eq + 1);
             if (f == "[TRUNCATED]") ++out.truncated;
             if (eq == std::string_view::npos) continue;
+            where.once(keys, key, f);
             if (key == "dir") {
                 has_dir = true;
                 dir = direction(value);
@@ -145,6 +162,11 @@ Imported import_ftrace(std::istream& in, const std::string& name, const std::str
         if (!first_ns) first_ns = ns;
         if (ns < *first_ns) where.fail("timestamp", "goes back before the first mapping event");
         r.at_ns = ns - *first_ns;
+        if (r.at_ns > tb::kTraceMaxAtNs)
+            where.fail("timestamp",
+                       fmt::format("{} ns after the first mapping event: a replay takes at most "
+                                   "{} ns (~52 days) between the first request and the last",
+                                   r.at_ns, tb::kTraceMaxAtNs));
         r.direction = *dir;
         for (size_t i = 0; i < sizes.size(); ++i) {
             if (sizes[i] == 0 || sizes[i] > UINT32_MAX)
@@ -166,8 +188,12 @@ Imported import_ftrace(std::istream& in, const std::string& name, const std::str
 }
 
 int trace_import_command(const ImportRequest& request) {
-    std::ifstream in(request.input);
-    if (!in) throw tb::TraceError(fmt::format("{}: cannot be opened", request.input));
+    // As for `dmasim run`: an output that cannot be written is bad usage
+    // (exit 2), found before the input is read.
+    if (std::string why = tb::unwritable(request.output); !why.empty())
+        throw tb::ConfigError(fmt::format("-o {}: {}", request.output, why));
+    std::istringstream in(
+        tb::read_bounded_input(request.input, kMaxFtraceFileBytes, "ftrace text"));
     const Imported imported = import_ftrace(in, request.input, request.device);
     std::ostringstream text;
     tb::write_request_trace(text, imported.requests);

@@ -12,6 +12,10 @@
 
 namespace dmasim::sim {
 
+/// Bytes of ftrace text `trace import` reads (a day of mapping events of a
+/// busy device is well under it); a larger input is refused at the limit.
+inline constexpr uint64_t kMaxFtraceFileBytes = uint64_t{256} << 20;
+
 struct ImportRequest {
     std::string input;   ///< ftrace text (trace-cmd report or tracefs "trace")
     std::string output;  ///< request trace to write
@@ -30,8 +34,9 @@ struct Imported {
 /// tb::TraceError naming the line and field of a mapping event it cannot read.
 Imported import_ftrace(std::istream& in, const std::string& name, const std::string& device);
 
-/// The `trace import` command: returns 0; throws tb::TraceError (exit 2)
-/// or tb::OutputError.
+/// The `trace import` command: returns 0; throws tb::ConfigError (exit 2)
+/// for an output that cannot be written, tb::TraceError (exit 2) for bad
+/// input, tb::OutputError (exit 1) when the write fails late.
 int trace_import_command(const ImportRequest& request);
 
 }  // namespace dmasim::sim

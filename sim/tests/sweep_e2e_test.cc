@@ -295,6 +295,32 @@ TEST(SimSweepIdentityE2E, ValueInsertedInTheMiddleRerunsOnlyItsPoints) {
     EXPECT_EQ(read_file(out + "/results.csv"), read_file(fresh + "/results.csv"));
 }
 
+// Issue 35 row 4: a point is its config and the trace it replays; the
+// path alone kept a point's id when the trace changed, and --resume reused
+// reports of the old trace.
+TEST(SimSweepIdentityE2E, EditedTraceRerunsThePointsThatReplayIt) {
+    TempDir dir;
+    const std::string trace = dir.write("t.trace", "0 mem_to_dev 4096\n100 dev_to_mem 512\n");
+    const std::string sweep =
+        dir.write("s.yaml",
+                  "set:\n  workload.scenario: requests\n  workload.arrival: trace\n"
+                  "  workload.trace: t.trace\nsweep:\n  workload.chain_depth: [1, 2]\n");
+    const std::string out = dir.path() + "/out";
+    ASSERT_EQ(run_dmasim(dir, {"sweep", sweep, "--out", out, "--no-plot"}).status, 0);
+    const auto before = point_ids(out);
+
+    dir.write("t.trace", "0 mem_to_dev 4096\n100 dev_to_mem 512\n200 mem_to_dev 1024\n");
+    const auto r = run_dmasim(dir, {"sweep", sweep, "--out", out, "--no-plot", "--resume"});
+
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("2 to run, 0 already complete"), std::string::npos) << r.out;
+    EXPECT_NE(point_ids(out), before);
+    // The CSV equals that of a fresh run over the edited trace.
+    const std::string fresh = dir.path() + "/fresh";
+    ASSERT_EQ(run_dmasim(dir, {"sweep", sweep, "--out", fresh, "--no-plot"}).status, 0);
+    EXPECT_EQ(read_file(out + "/results.csv"), read_file(fresh + "/results.csv"));
+}
+
 TEST(SimSweepIdentityE2E, RemovedValuesAreIgnoredOnResumeAndPruned) {
     TempDir dir;
     const std::string out = dir.path() + "/out";

@@ -157,5 +157,41 @@ TEST(TraceImport, UnreadableMappingEventsNameLineAndField) {
               "FROM_DEVICE");
 }
 
+TEST(TraceImport, TimestampPast64BitsOfNanosecondsIsRefusedNotWrapped) {
+    // 18,446,744,074 s x 10^9 is past 2^64 ns; it once wrapped to 0.29 s.
+    EXPECT_EQ(import_error(" a-1 [000] ..... 18446744074.000000: dma_map_page: d dir=TO_DEVICE "
+                           "dma_addr=0 size=5\n"),
+              "f.txt:1: timestamp: '18446744074.000000' seconds do not fit 64 bits of "
+              "nanoseconds");
+}
+
+TEST(TraceImport, GapLongerThanAReplayTakesIsRefusedWithItsLine) {
+    // kTraceMaxAtNs = 2^64 / 4096 ns ~ 4,503,599.6 s (~52 days): a request
+    // 4,503,600 s after the first is one the replay would refuse.
+    const std::string event = ": dma_map_page: d dir=TO_DEVICE dma_addr=0 size=5\n";
+    const std::string error = import_error(" a-1 [000] ..... 1.000000" + event +
+                                           " a-1 [000] ..... 4503601.000000" + event);
+    EXPECT_EQ(error.rfind("f.txt:2: timestamp: 4503600000000000 ns after the first mapping event: "
+                          "a replay takes at most 4503599627370495 ns",
+                          0),
+              0u)
+        << error;
+    // The last gap the replay takes imports, and reads back as a trace.
+    const Imported im =
+        import(" a-1 [000] ..... 0.000000" + event + " a-1 [000] ..... 4503599.627370495" + event);
+    std::ostringstream out;
+    tb::write_request_trace(out, im.requests);
+    EXPECT_EQ(parse(out.str()).back().at_ns, tb::kTraceMaxAtNs);
+}
+
+TEST(TraceImport, FieldGivenTwiceInOneEventIsRefused) {
+    const std::string at = " a-1 [000] ..... 1.000000: ";
+    EXPECT_EQ(
+        import_error(at + "dma_map_page: d dir=TO_DEVICE dir=FROM_DEVICE dma_addr=0 size=5\n"),
+        "f.txt:1: dir=FROM_DEVICE: dir= appears twice in this event");
+    EXPECT_EQ(import_error(at + "dma_map_page: d dir=TO_DEVICE dma_addr=0 size=5 size=9\n"),
+              "f.txt:1: size=9: size= appears twice in this event");
+}
+
 }  // namespace
 }  // namespace dmasim::sim

@@ -5,8 +5,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <ostream>
 #include <sstream>
 
@@ -107,7 +112,7 @@ std::vector<TraceRequest> parse_request_trace(std::istream& in, const std::strin
                                   kTraceMaxEntries));
         TraceRequest r;
         r.line = line;
-        r.at_ns = number(field(0), fields[0], UINT64_MAX / 4096, "AT_NS");
+        r.at_ns = number(field(0), fields[0], kTraceMaxAtNs, "AT_NS");
         if (!requests.empty() && r.at_ns < requests.back().at_ns)
             field(0).fail(fmt::format("AT_NS goes back in time: the request before arrives at {}",
                                       requests.back().at_ns));
@@ -121,9 +126,52 @@ std::vector<TraceRequest> parse_request_trace(std::istream& in, const std::strin
     return requests;
 }
 
+std::string read_bounded_input(const std::string& path, uint64_t max_bytes, std::string_view what) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw ConfigError(fmt::format("{}: is a directory, not a {} file", path, what));
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ConfigError(
+            fmt::format("{}: cannot open this {} file: {}", path, what, std::strerror(errno)));
+    std::string bytes;
+    char block[65536];
+    while (in.read(block, sizeof block) || in.gcount() > 0) {
+        const size_t n = static_cast<size_t>(in.gcount());
+        // Grown by doubling, but never past the limit and a block: an
+        // endless input costs at most that much memory.
+        if (bytes.size() + n > bytes.capacity())
+            bytes.reserve(std::min<uint64_t>(std::max(2 * bytes.capacity(), bytes.size() + n),
+                                             max_bytes + sizeof block));
+        bytes.append(block, n);
+        if (bytes.size() > max_bytes)
+            throw ConfigError(fmt::format("{}: longer than {} MiB, the limit for a {} file", path,
+                                          max_bytes >> 20, what));
+    }
+    if (in.bad())
+        throw ConfigError(
+            fmt::format("{}: cannot read this {} file: {}", path, what, std::strerror(errno)));
+    return bytes;
+}
+
+const std::string& request_trace_bytes(const std::string& path) {
+    // Node-based: a reference handed out stays valid as entries are added.
+    static std::map<std::string, std::string> read;
+    static std::mutex lock;
+    const std::lock_guard<std::mutex> hold(lock);
+    if (auto it = read.find(path); it != read.end()) return it->second;
+    try {
+        return read.emplace(path, read_bounded_input(path, kMaxTraceFileBytes, "request trace"))
+            .first->second;
+    } catch (const TraceError&) {
+        throw;
+    } catch (const ConfigError& e) {
+        throw TraceError(e.what());
+    }
+}
+
 std::vector<TraceRequest> read_request_trace(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw TraceError(fmt::format("{}: cannot be opened", path));
+    std::istringstream in(request_trace_bytes(path));
     return parse_request_trace(in, path);
 }
 

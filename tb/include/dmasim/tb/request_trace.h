@@ -35,14 +35,46 @@ struct TraceError : ConfigError {
 /// Entries a request may have: workload.entries' limit.
 inline constexpr uint64_t kTraceMaxEntries = uint64_t{1} << 24;
 
+/// The latest AT_NS a replay takes: arrival times are scaled to cycles at
+/// clocks up to 4 GHz, and beyond this they would not fit 64 bits (~52 days).
+inline constexpr uint64_t kTraceMaxAtNs = UINT64_MAX / 4096;
+
+/// Bytes a request trace file may hold (~3 million requests): a larger one
+/// (or /dev/zero, or a pipe that never ends) is refused at this limit rather
+/// than read until memory runs out.
+inline constexpr uint64_t kMaxTraceFileBytes = uint64_t{64} << 20;
+
+/**
+ * read_bounded_input - the whole of the file at `path`, read as a stream
+ * @path: a regular file, or a pipe, FIFO or character device (read to its
+ *        end once, never reopened or sought)
+ * @max_bytes: more than this is refused, so an endless input stops here
+ * @what: names the kind of file in errors ("request trace", "CSV")
+ *
+ * Returns the bytes. Throws ConfigError ("PATH: why") for a directory, a file
+ * that cannot be opened or read, or one longer than @max_bytes (the error
+ * states the limit).
+ */
+std::string read_bounded_input(const std::string& path, uint64_t max_bytes, std::string_view what);
+
+/**
+ * request_trace_bytes - the bytes of the request trace at `path`, read once
+ * per process: later calls (the scenario's checks, its footprint, the
+ * replay) get the same bytes, so a pipe (`<(cat t.trace)`) works for a run.
+ * At most kMaxTraceFileBytes. Throws TraceError where read_bounded_input()
+ * throws ConfigError.
+ */
+const std::string& request_trace_bytes(const std::string& path);
+
 /// The blank-separated fields of a line (spaces, tabs, a trailing CR), as
 /// trace files and ftrace text split them.
 std::vector<std::string_view> fields_of(std::string_view line);
 
 /// Reads the requests of `in`, named `name` in errors. Throws TraceError.
 std::vector<TraceRequest> parse_request_trace(std::istream& in, const std::string& name);
-/// Reads the request trace at `path`. Throws TraceError (also when the
-/// file cannot be read or holds no request).
+/// Parses the request trace at `path` from request_trace_bytes(). Throws
+/// TraceError (also when the file cannot be read, is larger than
+/// kMaxTraceFileBytes or holds no request).
 std::vector<TraceRequest> read_request_trace(const std::string& path);
 /// Entries of the longest request of `trace` (0 for none).
 uint64_t longest_request(const std::vector<TraceRequest>& trace);
