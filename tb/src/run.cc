@@ -23,6 +23,10 @@ namespace dmasim::tb {
 namespace {
 
 const ScenarioInfo& find_scenario(const std::string& name) {
+    // A scenario declared wrongly (a parameter whose default lies outside
+    // its range, ...) would fail every run: refused here as at dmasim's start.
+    if (const auto& errors = ScenarioRegistry::instance().errors(); !errors.empty())
+        throw ConfigError(errors.front());
     const ScenarioInfo* s = ScenarioRegistry::instance().find(name);
     if (!s)
         throw ConfigError(fmt::format("workload.scenario = {}: unknown; known scenarios: {}", name,

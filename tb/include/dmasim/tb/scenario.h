@@ -229,7 +229,8 @@ public:
     /// The parameter with config key `key`, or nullptr.
     const ScenarioParam* find_param(std::string_view key) const;
     /// Registration mistakes (a name defined in two files, a parameter
-    /// declared twice): dmasim refuses to start while there are any.
+    /// declared twice or whose default lies outside its range, ...):
+    /// dmasim refuses to start while there are any.
     const std::vector<std::string>& errors() const { return errors_; }
 
 private:
