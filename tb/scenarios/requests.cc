@@ -129,16 +129,13 @@ bool engine_ring(const SimConfig& config) {
 
 }  // namespace
 
+// With dma.submission tail_pointer it keeps an engine ring per direction;
+// with workload.arrival trace (and only then) it replays workload.trace.
+DMASIM_SCENARIO_TRAITS(requests, kKeepsRing | kReplaysTraces);
+
 // A trace is read before anything runs, so a bad line is a config error.
 DMASIM_SCENARIO_CHECK(requests, 0) {
     const WorkloadConfig& w = config.workload;
-    if ((w.arrival == Arrival::trace) == w.trace.empty())
-        return ScenarioRefusal{
-            w.trace.empty() ? "workload.arrival: trace replays workload.trace, which is not set"
-                            : fmt::format("workload.trace = {} is replayed only with "
-                                          "workload.arrival: trace",
-                                          w.trace),
-            {"workload.arrival", "workload.trace"}};
     if (engine_ring(config) && config.platform.dma.fault.kind != dmasim::model::FaultKind::none)
         return ScenarioRefusal{
             "fault.kind counts the faulted descriptor from each START, and "

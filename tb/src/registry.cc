@@ -43,7 +43,11 @@ void ScenarioRegistry::add_setup(std::string_view name, ScenarioSetup setup) {
 void ScenarioRegistry::add_check(std::string_view name, ScenarioCheck check, unsigned traits) {
     ScenarioInfo& info = entry(name);
     info.check = check;
-    info.traits = traits;
+    info.traits |= traits;
+}
+
+void ScenarioRegistry::add_traits(std::string_view name, unsigned traits) {
+    entry(name).traits |= traits;
 }
 
 void ScenarioRegistry::add_footprint(std::string_view name, ScenarioFootprint footprint) {

@@ -140,6 +140,7 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     if (scenario.setup) scenario.setup(resolved);
     if (auto problems = validate(resolved); !problems.empty())
         throw ConfigError(problems.front().message);
+    if (auto refusal = scenario_refusal(scenario, resolved)) throw ConfigError(refusal->why);
     if (std::string why = host_memory_error(resolved, scenario.lists(resolved)); !why.empty())
         throw ConfigError(why);
     if (std::string why = iova_fit_error(resolved, scenario.lists(resolved)); !why.empty())

@@ -202,6 +202,12 @@ void Testbench::open_window(const Transfer& t) {
 }
 
 void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel) {
+    // The trait is what lets dma.submission tail_pointer through validation.
+    if (!(scenario_.traits & kKeepsRing))
+        stop_scenario(false, fmt::format("scenario {} calls Bench::open_ring but does not declare "
+                                         "the trait kKeepsRing: add "
+                                         "DMASIM_SCENARIO_TRAITS({}, dmasim::tb::kKeepsRing)",
+                                         scenario_.name, scenario_.name));
     if (channel >= channels())
         stop_scenario(true, fmt::format("scenario {} needs channel {}, but dma.channels = {}",
                                         scenario_.name, channel, channels()));
@@ -211,13 +217,14 @@ void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel
         make_load_spec(config_.workload, config_.descriptor_format, config_.platform.dma).xfer;
     spec.dir = dir;
     if (const int err = dmasim_ring_alloc(&dd_, channel, &spec, slots, &state.ring))
-        stop_scenario(err != -ENODEV,
-                      err == -ENODEV
-                          ? std::string("Bench::open_ring: the controller has no TAIL "
-                                        "registers (dma.submission: start)")
-                          : fmt::format("cannot build a descriptor ring of {} slots in "
-                                        "memory.size_mib = {}: {}",
-                                        slots, config_.memory_size_mib, errno_text(err)));
+        stop_scenario(true, err == -ENODEV
+                                ? fmt::format("scenario {} opens a descriptor ring, which needs "
+                                              "dma.submission = tail_pointer (dma.submission = "
+                                              "start has no TAIL registers)",
+                                              scenario_.name)
+                                : fmt::format("cannot build a descriptor ring of {} slots in "
+                                              "memory.size_mib = {}: {}",
+                                              slots, config_.memory_size_mib, errno_text(err)));
     state.at_open = platform_.channel_stats(channel);
     const model::DevicePort& device = platform_.device();
     state.device_pos = spec.dir == DMA_HW_MEM_TO_DEV ? device.consumed() : device.produced();

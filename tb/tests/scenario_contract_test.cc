@@ -21,6 +21,26 @@
 
 using namespace dmasim::tb;
 
+// A ring-keeping scenario named like no shipped one: one request through
+// the engine's ring, checked byte for byte.
+DMASIM_SCENARIO_TRAITS(contract_ring, kKeepsRing);
+DMASIM_SCENARIO(contract_ring) {
+  const WorkloadConfig &w = bench.config().workload;
+  bench.open_ring(static_cast<unsigned>(2 * w.entries), w.direction);
+  Transfer &t = bench.prepare(w);
+  bench.expect(bench.submit(t), "the ring has a slot for every descriptor");
+  bench.wait(t);
+  bench.check(t);
+  bench.release(t);
+  bench.close_ring();
+}
+
+// The same body, with no trait declared.
+DMASIM_SCENARIO(contract_undeclared_ring) {
+  const WorkloadConfig &w = bench.config().workload;
+  bench.open_ring(static_cast<unsigned>(2 * w.entries), w.direction);
+}
+
 namespace dmasim::tb {
 namespace {
 
@@ -54,6 +74,72 @@ template <typename E> std::string error_of(const SimConfig &c) {
   }
   ADD_FAILURE() << "run_simulation did not throw the expected exception type";
   return {};
+}
+
+/// A request trace file holding `lines`, removed when it goes.
+class TraceFile {
+public:
+  explicit TraceFile(const std::string &lines)
+      : path_(fmt::format("{}/contract-{}.trace", ::testing::TempDir(),
+                          getpid())) {
+    std::ofstream(path_) << lines;
+  }
+  ~TraceFile() { std::remove(path_.c_str()); }
+  const std::string &path() const { return path_; }
+
+private:
+  std::string path_;
+};
+
+bool has_result(const RunResult &r, const std::string &name) {
+  return std::any_of(r.scenario_results.begin(), r.scenario_results.end(),
+                     [&](const ScenarioResult &s) { return s.name == name; });
+}
+
+SimConfig replay(const TraceFile &trace) {
+  SimConfig c = config_for("requests");
+  c.workload.arrival = Arrival::trace;
+  c.workload.trace = trace.path();
+  return c;
+}
+
+// --- Row 5: rings are a trait, not a name ---------------------------------
+
+TEST(ScenarioContract, AScenarioDeclaringKeepsRingRunsOnTheEnginesRing) {
+  SimConfig c = config_for("contract_ring");
+  c.platform.dma.submission = model::Submission::tail_pointer;
+  EXPECT_FALSE(scenario_refusal(scenario("contract_ring"), c));
+  const RunResult r = run_simulation(c);
+  EXPECT_TRUE(r.integrity) << r.failure;
+  EXPECT_EQ(r.bytes, test::list_bytes(c.workload));
+}
+
+TEST(ScenarioContract,
+     TailPointerIsRefusedForAScenarioThatKeepsNoRingNamingBoth) {
+  SimConfig c = config_for("throughput");
+  c.platform.dma.submission = model::Submission::tail_pointer;
+  const auto refusal = scenario_refusal(scenario("throughput"), c);
+  ASSERT_TRUE(refusal);
+  EXPECT_TRUE(names(refusal->keys, "dma.submission"));
+  EXPECT_TRUE(names(refusal->keys, "workload.scenario"));
+  EXPECT_TRUE(contains(refusal->why, "scenario throughput")) << refusal->why;
+  EXPECT_TRUE(contains(refusal->why, "kKeepsRing")) << refusal->why;
+  // An embedder calling run_simulation() is refused the same way.
+  EXPECT_TRUE(contains(error_of<ConfigError>(c), "kKeepsRing"));
+}
+
+TEST(ScenarioContract,
+     OpenRingWithoutTheTraitStopsTheRunNamingScenarioAndTrait) {
+  const std::string why =
+      error_of<std::runtime_error>(config_for("contract_undeclared_ring"));
+  EXPECT_TRUE(contains(why, "scenario contract_undeclared_ring")) << why;
+  EXPECT_TRUE(contains(why, "kKeepsRing")) << why;
+}
+
+TEST(ScenarioContract, OpenRingUnderStartIsAConfigErrorNamingTheSubmissionKey) {
+  const std::string why = error_of<ConfigError>(config_for("contract_ring"));
+  EXPECT_TRUE(contains(why, "scenario contract_ring")) << why;
+  EXPECT_TRUE(contains(why, "dma.submission = tail_pointer")) << why;
 }
 
 // --- Row 6: declared parameters are checked when they register -----------
@@ -104,6 +190,38 @@ TEST(ScenarioContract, ABadlyDeclaredParamRefusesEveryRun) {
       {"s", "p", true, 0, 1, 10, "", "a parameter"});
   const std::string why = error_of<ConfigError>(config_for("throughput"));
   EXPECT_TRUE(contains(why, "scenario.s.p")) << why;
+}
+
+// --- Traces are a trait too ----------------------------------------------
+
+TEST(ScenarioContract,
+     ATraceForAScenarioThatReplaysNoneIsRefusedNamingKeyAndScenario) {
+  const TraceFile trace("0 mem_to_mem 4096\n");
+  SimConfig c = replay(trace);
+  c.workload.scenario = "throughput";
+  const auto refusal = scenario_refusal(scenario("throughput"), c);
+  ASSERT_TRUE(refusal);
+  EXPECT_TRUE(names(refusal->keys, "workload.trace"));
+  EXPECT_TRUE(contains(refusal->why, "workload.trace = " + trace.path()))
+      << refusal->why;
+  EXPECT_TRUE(contains(refusal->why, "scenario throughput")) << refusal->why;
+  // arrival: trace alone is refused too, naming its key.
+  c.workload.trace.clear();
+  const auto arrival = scenario_refusal(scenario("throughput"), c);
+  ASSERT_TRUE(arrival);
+  EXPECT_TRUE(names(arrival->keys, "workload.arrival"));
+}
+
+TEST(ScenarioContract, AReplayingScenarioNeedsTraceAndArrivalTogether) {
+  const TraceFile trace("0 mem_to_mem 4096\n");
+  SimConfig c = replay(trace);
+  EXPECT_FALSE(scenario_refusal(scenario("requests"), c));
+  c.workload.arrival = Arrival::poisson;
+  const auto refusal = scenario_refusal(scenario("requests"), c);
+  ASSERT_TRUE(refusal);
+  EXPECT_TRUE(
+      contains(refusal->why, "replayed only with workload.arrival: trace"))
+      << refusal->why;
 }
 
 } // namespace
