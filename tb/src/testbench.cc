@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "host_memory.h"
 #include "io_bind.h"
@@ -82,11 +83,32 @@ void Testbench::scenario_thread() {
         expect_all_waited();
         dmasim_remove(&dd_);
         finished_ = true;
+    } catch (const sc_core::sc_unwind_exception&) {
+        throw;  // SystemC killing the thread: not the scenario's
     } catch (...) {
-        error_ = std::current_exception();
+        error_ = scenario_error(scenario_.name, std::current_exception());
     }
     release_all();
     sc_core::sc_stop();
+}
+
+// What a scenario body threw, as a dmasim error naming the scenario: a
+// ConfigError stays one (exit status 2), anything else (even `throw 42`)
+// is a simulation error (exit status 1), never SystemC's unknown exception.
+std::exception_ptr Testbench::scenario_error(const std::string& scenario,
+                                             std::exception_ptr thrown) {
+    try {
+        std::rethrow_exception(thrown);
+    } catch (const ConfigError& e) {
+        return std::make_exception_ptr(
+            ConfigError(fmt::format("scenario {}: {}", scenario, e.what())));
+    } catch (const std::exception& e) {
+        return std::make_exception_ptr(
+            std::runtime_error(fmt::format("scenario {} threw: {}", scenario, e.what())));
+    } catch (...) {
+        return std::make_exception_ptr(std::runtime_error(
+            fmt::format("scenario {} threw an exception that is not a std::exception", scenario)));
+    }
 }
 
 void Testbench::attach_iommu() {
@@ -607,6 +629,17 @@ void Testbench::count_queued(int64_t delta, unsigned channel) {
 
 void Testbench::add_result(const std::string& name, double value, const std::string& unit,
                            const std::string& description) {
+    // A report holds one finite number per name: JSON has no NaN or
+    // infinity (they would be written as null, which dmasim diff refuses),
+    // and a second value would silently replace the first.
+    if (!std::isfinite(value))
+        stop_scenario(false, fmt::format("scenario {}: result {} = {} is not a finite number",
+                                         scenario_.name, name, value));
+    const bool taken = std::any_of(results_.begin(), results_.end(),
+                                   [&](const ScenarioResult& r) { return r.name == name; });
+    if (taken)
+        stop_scenario(false,
+                      fmt::format("scenario {}: result {} is added twice", scenario_.name, name));
     results_.push_back({name, value, unit, description});
 }
 

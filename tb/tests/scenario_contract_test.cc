@@ -41,6 +41,20 @@ DMASIM_SCENARIO(contract_undeclared_ring) {
     bench.open_ring(static_cast<unsigned>(2 * w.entries), w.direction);
 }
 
+DMASIM_SCENARIO(contract_throws_int) {
+    (void)bench;
+    throw 42;
+}
+
+DMASIM_SCENARIO(contract_nan_result) {
+    bench.add_result("ratio", std::numeric_limits<double>::quiet_NaN(), "", "0 / 0");
+}
+
+DMASIM_SCENARIO(contract_twice_result) {
+    bench.add_result("count", 1, "", "first");
+    bench.add_result("count", 2, "", "second");
+}
+
 namespace dmasim::tb {
 namespace {
 
@@ -201,6 +215,25 @@ TEST(ScenarioContract, ATraceSpanningTimeReportsItsOfferedLoad) {
     const RunResult r = run_simulation(replay(trace));
     EXPECT_TRUE(r.integrity) << r.failure;
     EXPECT_TRUE(has_result(r, "offered_bytes_per_cycle"));
+}
+
+// --- Extras: what a scenario body does wrong ------------------------------
+
+TEST(ScenarioContract, AnythingThrownFromAScenarioIsAnErrorNamingIt) {
+    const std::string why = error_of<std::runtime_error>(config_for("contract_throws_int"));
+    EXPECT_TRUE(contains(why, "scenario contract_throws_int threw")) << why;
+}
+
+TEST(ScenarioContract, ANonFiniteResultStopsTheRunNamingResultAndScenario) {
+    const std::string why = error_of<std::runtime_error>(config_for("contract_nan_result"));
+    EXPECT_TRUE(contains(why, "scenario contract_nan_result")) << why;
+    EXPECT_TRUE(contains(why, "result ratio = nan is not a finite number")) << why;
+}
+
+TEST(ScenarioContract, AResultAddedTwiceStopsTheRunNamingIt) {
+    const std::string why = error_of<std::runtime_error>(config_for("contract_twice_result"));
+    EXPECT_TRUE(contains(why, "scenario contract_twice_result: result count is added twice"))
+        << why;
 }
 
 // --- Traces are a trait too ----------------------------------------------
