@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -75,15 +76,19 @@ public:
         request.seed = w_.seed + i;  // fresh data and placement
         return request;
     }
-    /// Payload bytes per cycle the arrivals offer (0: a closed stream).
-    double offered() const {
-        if (w_.arrival == Arrival::closed) return 0;
+    /// Payload bytes per cycle the arrivals offer (0: a closed stream); none
+    /// for a trace whose requests all arrive at one instant, which offers
+    /// its bytes over no time at all: no rate.
+    std::optional<double> offered() const {
+        if (w_.arrival == Arrival::closed) return 0.0;
         if (trace_.empty())
             return static_cast<double>(w_.entries * w_.segment_bytes) /
                    static_cast<double>(w_.interarrival_cycles);
+        const uint64_t span = at_.back() - at_.front();
+        if (span == 0) return std::nullopt;
         double bytes = 0;
         for (const TraceRequest& r : trace_) bytes += static_cast<double>(r.bytes());
-        return bytes / static_cast<double>(std::max<uint64_t>(1, at_.back() - at_.front()));
+        return bytes / static_cast<double>(span);
     }
 
 private:
@@ -129,16 +134,13 @@ bool engine_ring(const SimConfig& config) {
 
 }  // namespace
 
+// With dma.submission tail_pointer it keeps an engine ring per direction;
+// with workload.arrival trace (and only then) it replays workload.trace.
+DMASIM_SCENARIO_TRAITS(requests, kKeepsRing | kReplaysTraces);
+
 // A trace is read before anything runs, so a bad line is a config error.
 DMASIM_SCENARIO_CHECK(requests, 0) {
     const WorkloadConfig& w = config.workload;
-    if ((w.arrival == Arrival::trace) == w.trace.empty())
-        return ScenarioRefusal{
-            w.trace.empty() ? "workload.arrival: trace replays workload.trace, which is not set"
-                            : fmt::format("workload.trace = {} is replayed only with "
-                                          "workload.arrival: trace",
-                                          w.trace),
-            {"workload.arrival", "workload.trace"}};
     if (engine_ring(config) && config.platform.dma.fault.kind != dmasim::model::FaultKind::none)
         return ScenarioRefusal{
             "fault.kind counts the faulted descriptor from each START, and "
@@ -206,13 +208,13 @@ DMASIM_SCENARIO(requests) {
     const uint64_t start = bench.now_cycles();
     Requests requests(bench.config(), start);
     const uint64_t total = requests.count();
-    const double offered = requests.offered();
+    const std::optional<double> offered = requests.offered();
     const unsigned peak = bench.config().platform.bus.width_bytes;
-    if (offered > peak)
+    if (offered && *offered > peak)
         fmt::print(stderr,
                    "dmasim: warning: the arrivals offer {:.3g} B/cycle, more than the engine's "
                    "peak of {} B/cycle (bus.width_bytes): the ring can only fill\n",
-                   offered, peak);
+                   *offered, peak);
 
     // With START one ring, the driver's; with tail_pointer one engine ring
     // per direction, on channels 0, 1, ... in the order they first appear.
@@ -356,8 +358,9 @@ DMASIM_SCENARIO(requests) {
     if (!latency.empty())
         bench.add_result("latency_p99_us", quantile(latency, 0.99) * us_per_cycle, "us",
                          "99th-percentile request latency in microseconds");
-    bench.add_result("offered_bytes_per_cycle", offered, "B/cycle",
-                     "payload the arrivals offer (0 for a closed stream)");
+    if (offered)
+        bench.add_result("offered_bytes_per_cycle", *offered, "B/cycle",
+                         "payload the arrivals offer (0 for a closed stream)");
     bench.add_result("carried_bytes_per_cycle",
                      static_cast<double>(bytes) / static_cast<double>(span), "B/cycle",
                      "payload of the completed requests over the stream's time");

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace dmasim::tb {
 
@@ -41,7 +43,11 @@ void ScenarioRegistry::add_setup(std::string_view name, ScenarioSetup setup) {
 void ScenarioRegistry::add_check(std::string_view name, ScenarioCheck check, unsigned traits) {
     ScenarioInfo& info = entry(name);
     info.check = check;
-    info.traits = traits;
+    info.traits |= traits;
+}
+
+void ScenarioRegistry::add_traits(std::string_view name, unsigned traits) {
+    entry(name).traits |= traits;
 }
 
 void ScenarioRegistry::add_footprint(std::string_view name, ScenarioFootprint footprint) {
@@ -52,9 +58,47 @@ std::vector<WorkloadConfig> ScenarioInfo::lists(const SimConfig& config) const {
     return footprint ? footprint(config) : std::vector{config.workload};
 }
 
+namespace {
+
+/// Whole numbers a double holds exactly: an integer parameter's values are
+/// kept as doubles (SimConfig::scenario_params).
+constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
+
+/// What is wrong with a declared parameter, as a config key row must be
+/// (a usable range holding its default, numbers only, documented), or "".
+std::string param_problem(const ScenarioParam& p) {
+    if (!p.unit || !p.description || !*p.description)
+        return "has no description (every config key is documented)";
+    for (const auto& [what, v] :
+         {std::pair{"default", p.default_value}, {"minimum", p.min}, {"maximum", p.max}}) {
+        if (!std::isfinite(v)) return fmt::format("has a {} of {}, not a finite number", what, v);
+        if (p.integer && v != std::floor(v))
+            return fmt::format("is a whole number but has a {} of {}", what, v);
+    }
+    if (p.min > p.max)
+        return fmt::format("has an empty range {} .. {} (the minimum is above the maximum)", p.min,
+                           p.max);
+    if (p.default_value < p.min || p.default_value > p.max)
+        return fmt::format("has a default of {} outside its range {} .. {}", p.default_value, p.min,
+                           p.max);
+    if (p.integer && (p.min < 0 || p.max > kMaxExactInteger))
+        return fmt::format(
+            "is a whole number with the range {} .. {}, outside 0 .. 2^53 (whole-number keys are "
+            "unsigned and kept exactly as doubles)",
+            p.min, p.max);
+    return {};
+}
+
+}  // namespace
+
 void ScenarioRegistry::add_param(const ScenarioParam& param) {
     if (find_param(param.key()))
         errors_.push_back(fmt::format("scenario parameter {} is declared twice", param.key()));
+    // Refused at start: every run of the binary, every sweep point, would
+    // otherwise fail on the parameter's own declaration.
+    if (std::string why = param_problem(param); !why.empty())
+        errors_.push_back(fmt::format("scenario {}: parameter {} (DMASIM_SCENARIO_PARAM) {}",
+                                      param.scenario, param.key(), why));
     entry(param.scenario).params.push_back(param);
 }
 

@@ -23,6 +23,10 @@ namespace dmasim::tb {
 namespace {
 
 const ScenarioInfo& find_scenario(const std::string& name) {
+    // A scenario declared wrongly (a parameter whose default lies outside
+    // its range, ...) would fail every run: refused here as at dmasim's start.
+    if (const auto& errors = ScenarioRegistry::instance().errors(); !errors.empty())
+        throw ConfigError(errors.front());
     const ScenarioInfo* s = ScenarioRegistry::instance().find(name);
     if (!s)
         throw ConfigError(fmt::format("workload.scenario = {}: unknown; known scenarios: {}", name,
@@ -136,6 +140,7 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     if (scenario.setup) scenario.setup(resolved);
     if (auto problems = validate(resolved); !problems.empty())
         throw ConfigError(problems.front().message);
+    if (auto refusal = scenario_refusal(scenario, resolved)) throw ConfigError(refusal->why);
     if (std::string why = host_memory_error(resolved, scenario.lists(resolved)); !why.empty())
         throw ConfigError(why);
     if (std::string why = iova_fit_error(resolved, scenario.lists(resolved)); !why.empty())

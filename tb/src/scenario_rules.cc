@@ -22,6 +22,11 @@ std::optional<ScenarioRefusal> scenario_refusal(const ScenarioInfo& scenario,
         if (auto refusal = first_refusal(memory_check_rules(), config)) return refusal;
     if (!(scenario.traits & kInjectsErrors))
         if (auto refusal = first_refusal(walk_limit_rules(), config)) return refusal;
+    if (!(scenario.traits & kKeepsRing))
+        if (auto refusal = first_refusal(ring_rules(), config)) return refusal;
+    const bool replays = scenario.traits & kReplaysTraces;
+    if (auto refusal = first_refusal(replays ? replay_rules() : trace_rules(), config))
+        return refusal;
     return scenario.check ? scenario.check(config) : std::nullopt;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "host_memory.h"
 #include "io_bind.h"
@@ -82,11 +83,32 @@ void Testbench::scenario_thread() {
         expect_all_waited();
         dmasim_remove(&dd_);
         finished_ = true;
+    } catch (const sc_core::sc_unwind_exception&) {
+        throw;  // SystemC killing the thread: not the scenario's
     } catch (...) {
-        error_ = std::current_exception();
+        error_ = scenario_error(scenario_.name, std::current_exception());
     }
     release_all();
     sc_core::sc_stop();
+}
+
+// What a scenario body threw, as a dmasim error naming the scenario: a
+// ConfigError stays one (exit status 2), anything else (even `throw 42`)
+// is a simulation error (exit status 1), never SystemC's unknown exception.
+std::exception_ptr Testbench::scenario_error(const std::string& scenario,
+                                             std::exception_ptr thrown) {
+    try {
+        std::rethrow_exception(thrown);
+    } catch (const ConfigError& e) {
+        return std::make_exception_ptr(
+            ConfigError(fmt::format("scenario {}: {}", scenario, e.what())));
+    } catch (const std::exception& e) {
+        return std::make_exception_ptr(
+            std::runtime_error(fmt::format("scenario {} threw: {}", scenario, e.what())));
+    } catch (...) {
+        return std::make_exception_ptr(std::runtime_error(
+            fmt::format("scenario {} threw an exception that is not a std::exception", scenario)));
+    }
 }
 
 void Testbench::attach_iommu() {
@@ -202,6 +224,12 @@ void Testbench::open_window(const Transfer& t) {
 }
 
 void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel) {
+    // The trait is what lets dma.submission tail_pointer through validation.
+    if (!(scenario_.traits & kKeepsRing))
+        stop_scenario(false, fmt::format("scenario {} calls Bench::open_ring but does not declare "
+                                         "the trait kKeepsRing: add "
+                                         "DMASIM_SCENARIO_TRAITS({}, dmasim::tb::kKeepsRing)",
+                                         scenario_.name, scenario_.name));
     if (channel >= channels())
         stop_scenario(true, fmt::format("scenario {} needs channel {}, but dma.channels = {}",
                                         scenario_.name, channel, channels()));
@@ -211,13 +239,14 @@ void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel
         make_load_spec(config_.workload, config_.descriptor_format, config_.platform.dma).xfer;
     spec.dir = dir;
     if (const int err = dmasim_ring_alloc(&dd_, channel, &spec, slots, &state.ring))
-        stop_scenario(err != -ENODEV,
-                      err == -ENODEV
-                          ? std::string("Bench::open_ring: the controller has no TAIL "
-                                        "registers (dma.submission: start)")
-                          : fmt::format("cannot build a descriptor ring of {} slots in "
-                                        "memory.size_mib = {}: {}",
-                                        slots, config_.memory_size_mib, errno_text(err)));
+        stop_scenario(true, err == -ENODEV
+                                ? fmt::format("scenario {} opens a descriptor ring, which needs "
+                                              "dma.submission = tail_pointer (dma.submission = "
+                                              "start has no TAIL registers)",
+                                              scenario_.name)
+                                : fmt::format("cannot build a descriptor ring of {} slots in "
+                                              "memory.size_mib = {}: {}",
+                                              slots, config_.memory_size_mib, errno_text(err)));
     state.at_open = platform_.channel_stats(channel);
     const model::DevicePort& device = platform_.device();
     state.device_pos = spec.dir == DMA_HW_MEM_TO_DEV ? device.consumed() : device.produced();
@@ -602,6 +631,17 @@ void Testbench::count_queued(int64_t delta, unsigned channel) {
 
 void Testbench::add_result(const std::string& name, double value, const std::string& unit,
                            const std::string& description) {
+    // A report holds one finite number per name: JSON has no NaN or
+    // infinity (they would be written as null, which dmasim diff refuses),
+    // and a second value would silently replace the first.
+    if (!std::isfinite(value))
+        stop_scenario(false, fmt::format("scenario {}: result {} = {} is not a finite number",
+                                         scenario_.name, name, value));
+    const bool taken = std::any_of(results_.begin(), results_.end(),
+                                   [&](const ScenarioResult& r) { return r.name == name; });
+    if (taken)
+        stop_scenario(false,
+                      fmt::format("scenario {}: result {} is added twice", scenario_.name, name));
     results_.push_back({name, value, unit, description});
 }
 

@@ -66,6 +66,10 @@ public:
 
 private:
     void scenario_thread();
+    /// What `thrown` from scenario `scenario`'s body becomes: a ConfigError
+    /// stays one, anything else is a std::runtime_error; both name it.
+    static std::exception_ptr scenario_error(const std::string& scenario,
+                                             std::exception_ptr thrown);
     /// With iommu.enabled: puts the DMA device behind sglist's IOMMU, whose
     /// page tables the driver points the controller at in dmasim_probe().
     void attach_iommu();

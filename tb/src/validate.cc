@@ -103,21 +103,6 @@ const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
              return "fault.kind = translation revokes an IOMMU mapping, so it needs "
                     "iommu.enabled = true";
          }},
-        // Only a scenario that keeps a descriptor ring can give such an
-        // engine work: START alone leaves it idle.
-        {{{"dma.submission", "workload.scenario"},
-          "`dma.submission: tail_pointer` needs `workload.scenario: requests`, the scenario "
-          "that keeps a descriptor ring"},
-         [](const SimConfig& c) -> std::string {
-             if (c.platform.dma.submission != model::Submission::tail_pointer ||
-                 c.workload.scenario == "requests")
-                 return {};
-             return fmt::format(
-                 "dma.submission = tail_pointer runs a channel only to its TAIL register, "
-                 "which scenario {} never writes (it submits with START): use "
-                 "workload.scenario = requests, or dma.submission = start",
-                 c.workload.scenario);
-         }},
         {{{"workload.entries", "workload.segment_bytes", "memory.size_mib"},
           "the workload's buffers (`workload.entries` segments sized by `workload.segment_bytes`, "
           "twice for `mem_to_mem`) and descriptor chunks must fit in `memory.size_mib`, "
@@ -149,6 +134,70 @@ const std::vector<model::CheckedRule<SimConfig>>& memory_check_rules() {
                  "workload.payload = none leaves scenario {} nothing to check (it "
                  "checks memory contents): use workload.payload = checked",
                  c.workload.scenario);
+         }},
+    };
+    return table;
+}
+
+const std::vector<model::CheckedRule<SimConfig>>& ring_rules() {
+    static const std::vector<model::CheckedRule<SimConfig>> table = {
+        // Only a scenario that keeps a descriptor ring can give such an
+        // engine work: START alone leaves it idle.
+        {{{"dma.submission", "workload.scenario"},
+          "`dma.submission: tail_pointer` needs a scenario (`workload.scenario`) that keeps "
+          "descriptor rings (trait `kKeepsRing`)"},
+         [](const SimConfig& c) -> std::string {
+             if (c.platform.dma.submission != model::Submission::tail_pointer) return {};
+             return fmt::format(
+                 "dma.submission = tail_pointer runs a channel only to its TAIL register, "
+                 "which scenario {} never writes: it keeps no descriptor ring (it does not "
+                 "declare the trait kKeepsRing); use dma.submission = start, or a scenario "
+                 "that keeps a ring",
+                 c.workload.scenario);
+         }},
+    };
+    return table;
+}
+
+const std::vector<model::CheckedRule<SimConfig>>& trace_rules() {
+    static const std::vector<model::CheckedRule<SimConfig>> table = {
+        {{{"workload.trace", "workload.scenario"},
+          "`workload.trace` needs a scenario (`workload.scenario`) that replays request traces "
+          "(trait `kReplaysTraces`)"},
+         [](const SimConfig& c) -> std::string {
+             if (c.workload.trace.empty()) return {};
+             return fmt::format(
+                 "workload.trace = {} is not read by scenario {}, which replays no request "
+                 "trace (it does not declare the trait kReplaysTraces): unset workload.trace, "
+                 "or use a scenario that replays traces",
+                 c.workload.trace, c.workload.scenario);
+         }},
+        {{{"workload.arrival", "workload.scenario"},
+          "`workload.arrival: trace` needs a scenario (`workload.scenario`) that replays request "
+          "traces (trait `kReplaysTraces`)"},
+         [](const SimConfig& c) -> std::string {
+             if (c.workload.arrival != Arrival::trace) return {};
+             return fmt::format(
+                 "workload.arrival = trace is not read by scenario {}, which replays no request "
+                 "trace (it does not declare the trait kReplaysTraces)",
+                 c.workload.scenario);
+         }},
+    };
+    return table;
+}
+
+const std::vector<model::CheckedRule<SimConfig>>& replay_rules() {
+    static const std::vector<model::CheckedRule<SimConfig>> table = {
+        {{{"workload.arrival", "workload.trace"},
+          "in a scenario that replays request traces, `workload.arrival: trace` and "
+          "`workload.trace` come together"},
+         [](const SimConfig& c) -> std::string {
+             const WorkloadConfig& w = c.workload;
+             if ((w.arrival == Arrival::trace) != w.trace.empty()) return {};
+             if (w.trace.empty())
+                 return "workload.arrival: trace replays workload.trace, which is not set";
+             return fmt::format("workload.trace = {} is replayed only with workload.arrival: trace",
+                                w.trace);
          }},
     };
     return table;
@@ -216,7 +265,8 @@ std::vector<model::ParamProblem> validate(const SimConfig& config) {
 std::vector<model::ParamRule> rules() {
     std::vector<model::ParamRule> out;
     for (const auto& r : workload_rules()) out.push_back(r.rule);
-    for (const auto* table : {&config_rules(), &memory_check_rules(), &walk_limit_rules()})
+    for (const auto* table : {&config_rules(), &memory_check_rules(), &walk_limit_rules(),
+                              &ring_rules(), &trace_rules(), &replay_rules()})
         for (const auto& r : *table) out.push_back(r.rule);
     return out;
 }

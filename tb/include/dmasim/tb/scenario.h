@@ -166,8 +166,9 @@ struct ScenarioRefusal {
 };
 /// Refuses, before anything runs, a config the scenario could only fail on.
 using ScenarioCheck = std::optional<ScenarioRefusal> (*)(const SimConfig& config);
-/// Rules shared by scenarios, chosen (as bits) where a scenario declares
-/// its check, and applied before it (scenario_refusal()).
+/// What a scenario is, as far as shared rules care: bits declared with
+/// DMASIM_SCENARIO_TRAITS (or with its check), which select the rules
+/// scenario_refusal() applies before its own check.
 enum ScenarioTrait : unsigned {
     /// Its checks are about memory contents, so workload.payload none
     /// would leave it nothing to check: the config is refused.
@@ -175,6 +176,18 @@ enum ScenarioTrait : unsigned {
     /// It breaks lists on purpose, so lists beyond dma.max_chain_depth or
     /// dma.max_descriptors are not refused up front.
     kInjectsErrors = 1u << 1,
+    /// It keeps descriptor rings (Bench::open_ring, submit, close_ring)
+    /// under dma.submission tail_pointer. Without it that submission mode
+    /// is refused, and open_ring() stops the run.
+    kKeepsRing = 1u << 2,
+    /// It replays request traces: it reads workload.arrival trace and
+    /// workload.trace, which must then come together. Without it a config
+    /// that sets either is refused.
+    kReplaysTraces = 1u << 3,
+};
+/// Traits declared on their own: DMASIM_SCENARIO_TRAITS(name, bits).
+struct ScenarioTraits {
+    unsigned bits;
 };
 /// The workloads a scenario holds prepared at once, at most; what the
 /// host-memory estimate counts before anything is built.
@@ -198,7 +211,7 @@ struct ScenarioInfo {
     ScenarioRun run = nullptr;
     ScenarioSetup setup = nullptr;
     ScenarioCheck check = nullptr;
-    unsigned traits = 0;  ///< ScenarioTrait bits, declared with its check
+    unsigned traits = 0;  ///< ScenarioTrait bits, from its traits and its check
     ScenarioFootprint footprint = nullptr;
     std::string file;  ///< source file of its DMASIM_SCENARIO
     std::vector<ScenarioParam> params;
@@ -209,7 +222,9 @@ struct ScenarioInfo {
 };
 
 /// Why `config` cannot run `scenario`: the rules its traits select (the
-/// walk-limit rule unless kInjectsErrors), then its own check; or nullopt.
+/// walk-limit rule unless kInjectsErrors, no tail_pointer submission
+/// unless kKeepsRing, no trace unless kReplaysTraces, ...), then its own
+/// check; or nullopt.
 std::optional<ScenarioRefusal> scenario_refusal(const ScenarioInfo& scenario,
                                                 const SimConfig& config);
 
@@ -220,6 +235,7 @@ public:
     void add_run(std::string_view name, ScenarioRun run, const char* file);
     void add_setup(std::string_view name, ScenarioSetup setup);
     void add_check(std::string_view name, ScenarioCheck check, unsigned traits);
+    void add_traits(std::string_view name, unsigned traits);
     void add_footprint(std::string_view name, ScenarioFootprint footprint);
     void add_param(const ScenarioParam& param);
     const ScenarioInfo* find(std::string_view name) const;
@@ -229,7 +245,8 @@ public:
     /// The parameter with config key `key`, or nullptr.
     const ScenarioParam* find_param(std::string_view key) const;
     /// Registration mistakes (a name defined in two files, a parameter
-    /// declared twice): dmasim refuses to start while there are any.
+    /// declared twice or whose default lies outside its range, ...):
+    /// dmasim refuses to start while there are any.
     const std::vector<std::string>& errors() const { return errors_; }
 
 private:
@@ -254,6 +271,9 @@ struct ScenarioRegistrar {
     ScenarioRegistrar(const char* name, ScenarioFootprint footprint) {
         ScenarioRegistry::instance().add_footprint(name, footprint);
     }
+    ScenarioRegistrar(const char* name, ScenarioTraits traits) {
+        ScenarioRegistry::instance().add_traits(name, traits.bits);
+    }
 };
 
 }  // namespace dmasim::tb
@@ -272,6 +292,14 @@ struct ScenarioRegistrar {
     static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_setup_reg_##name{ \
         #name, &dmasim_scenario_setup_##name};                                     \
     static void dmasim_scenario_setup_##name(::dmasim::tb::SimConfig& config)
+
+/// Optional: what the scenario is (ScenarioTrait bits), which selects the
+/// shared rules a config must satisfy to run it:
+/// DMASIM_SCENARIO_TRAITS(name, dmasim::tb::kKeepsRing);
+#define DMASIM_SCENARIO_TRAITS(name, traits)                                         \
+    static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_traits_reg_##name { \
+#name, ::dmasim::tb::ScenarioTraits { static_cast<unsigned>(traits) }        \
+    }
 
 /// Optional: what a config must satisfy to run the scenario: `traits`
 /// (ScenarioTrait bits, or 0) pick shared rules, and the body returns a

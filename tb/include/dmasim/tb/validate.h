@@ -36,6 +36,16 @@ const std::vector<model::CheckedRule<SimConfig>>& memory_check_rules();
 /// its list within them, which the engine would stop with CHAIN_LOOP.
 const std::vector<model::CheckedRule<SimConfig>>& walk_limit_rules();
 
+/// kKeepsRing lifts this one: dma.submission tail_pointer needs a scenario
+/// that keeps descriptor rings.
+const std::vector<model::CheckedRule<SimConfig>>& ring_rules();
+/// kReplaysTraces lifts these: workload.trace and workload.arrival trace
+/// need a scenario that replays request traces.
+const std::vector<model::CheckedRule<SimConfig>>& trace_rules();
+/// kReplaysTraces selects these: workload.arrival trace and workload.trace
+/// come together.
+const std::vector<model::CheckedRule<SimConfig>>& replay_rules();
+
 /// The rules validate() checks beyond each key's range, then the
 /// scenario-trait rules; the model's (model::rules()) not included.
 std::vector<model::ParamRule> rules();
