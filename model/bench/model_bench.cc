@@ -10,6 +10,7 @@
 //   model_bench --benchmark_filter=ValueCounts the descriptor latency
 //                                              statistic, per descriptor
 #include <benchmark/benchmark.h>
+#include <dmasim/model/cycle_account.h>
 
 #include <cstdint>
 #include <vector>
@@ -87,7 +88,25 @@ void ValueCountsAddAndPercentiles(benchmark::State& state) {
     state.SetItemsProcessed(int64_t(state.iterations() * n));
 }
 
+// One side planned a whole buffer ahead of the other (a device read into
+// a 1 MiB buffer ahead of writes over a slow link: issue 35 row 9): each
+// late interval lands state.range(0) intervals from the end.
+void IntervalUnionFarBehind(benchmark::State& state) {
+    const uint64_t ahead = static_cast<uint64_t>(state.range(0)), n = 1 << 16;
+    for (auto _ : state) {
+        IntervalUnion u;
+        for (uint64_t i = 0; i < ahead; ++i) u.add(4 * i, 4 * i + 2);
+        for (uint64_t i = 0; i < n; ++i) {
+            u.add(4 * (ahead + i), 4 * (ahead + i) + 2);
+            u.add(4 * i + 2, 4 * i + 3);  // between two far-behind ones
+        }
+        benchmark::DoNotOptimize(u.intervals().size());
+    }
+    state.SetItemsProcessed(int64_t(state.iterations() * 2 * n));
+}
+
 BENCHMARK(Pages4KiB)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(IntervalUnionFarBehind)->Arg(1 << 10)->Arg(1 << 16)->Unit(benchmark::kMillisecond);
 BENCHMARK(Small256B)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(Small64B)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(ValueCountsAddAndPercentiles)->Unit(benchmark::kMillisecond);

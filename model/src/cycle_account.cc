@@ -31,8 +31,8 @@ std::vector<Interval> unite(const std::vector<Interval>& a, const std::vector<In
     out.reserve(a.size() + b.size());
     size_t i = 0, j = 0;
     while (i < a.size() || j < b.size()) {
-        const Interval next = j == b.size() || (i < a.size() && a[i].from < b[j].from) ? a[i++]
-                                                                                        : b[j++];
+        const Interval next =
+            j == b.size() || (i < a.size() && a[i].from < b[j].from) ? a[i++] : b[j++];
         if (!out.empty() && next.from <= out.back().to)
             out.back().to = std::max(out.back().to, next.to);
         else
@@ -49,19 +49,21 @@ void IntervalUnion::add(uint64_t from, uint64_t to) {
         set_.push_back({from, to});
         return;
     }
-    // [first, last) are the intervals [from, to) touches; near the end
-    // when intervals arrive nearly in order.
-    size_t first = set_.size();
-    while (first > 0 && set_[first - 1].to >= from) --first;
-    size_t last = first;
-    while (last < set_.size() && set_[last].from <= to) ++last;
+    // [first, last) are the intervals [from, to) touches, found by binary
+    // search: a side planned far ahead of the other (reads a whole buffer
+    // ahead of slow writes) adds intervals far from the end, and a scan
+    // from there cost time in the buffer's size for every burst (issue 35
+    // row 9).
+    const auto first = std::lower_bound(set_.begin(), set_.end(), from,
+                                        [](const Interval& i, uint64_t t) { return i.to < t; });
+    const auto last = std::upper_bound(first, set_.end(), to,
+                                       [](uint64_t t, const Interval& i) { return t < i.from; });
     if (last == first) {
-        set_.insert(set_.begin() + static_cast<ptrdiff_t>(first), {from, to});
+        set_.insert(first, {from, to});
         return;
     }
-    set_[first] = {std::min(from, set_[first].from), std::max(to, set_[last - 1].to)};
-    set_.erase(set_.begin() + static_cast<ptrdiff_t>(first) + 1,
-               set_.begin() + static_cast<ptrdiff_t>(last));
+    *first = {std::min(from, first->from), std::max(to, (last - 1)->to)};
+    set_.erase(first + 1, last);
 }
 
 void IntervalUnion::truncate(uint64_t end) {
@@ -89,7 +91,8 @@ CycleAccount account_over(const std::vector<const CycleTimeline*>& timelines, ui
     const size_t idle = static_cast<size_t>(Cause::idle);
     for (size_t c = 0; c < kCauses; ++c) {
         if (c == idle) continue;
-        for (const CycleTimeline* t : timelines) covered = unite(covered, clip(t->cause(c), from, to));
+        for (const CycleTimeline* t : timelines)
+            covered = unite(covered, clip(t->cause(c), from, to));
         const uint64_t now_covered = measure(covered, from, to);
         account[c] = now_covered - covered_cycles;
         covered_cycles = now_covered;

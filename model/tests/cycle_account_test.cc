@@ -2,6 +2,9 @@
 #include <dmasim/model/cycle_account.h>
 #include <gtest/gtest.h>
 
+#include <random>
+#include <vector>
+
 namespace dmasim::model {
 namespace {
 
@@ -12,7 +15,7 @@ TEST(ModelCycleAccount, UnionMergesTouchingAndOutOfOrderIntervals) {
     u.add(10, 20);
     u.add(20, 30);  // touches: one interval
     u.add(40, 50);
-    u.add(5, 12);  // arrives late, overlaps the first
+    u.add(5, 12);   // arrives late, overlaps the first
     u.add(32, 35);  // arrives late, between two
     u.add(7, 7);    // empty: ignored
     ASSERT_EQ(u.intervals().size(), 3u);
@@ -24,6 +27,36 @@ TEST(ModelCycleAccount, UnionMergesTouchingAndOutOfOrderIntervals) {
     ASSERT_EQ(u.intervals().size(), 1u);
     u.truncate(60);
     EXPECT_EQ(u.intervals()[0].to, 60u);
+}
+
+// Two streams of intervals, one planned far ahead of the other (reads a
+// buffer ahead of slow writes), some overlapping, some touching: the union
+// holds exactly the cycles a bitmap of every add holds, as sorted,
+// disjoint, non-touching intervals.
+TEST(ModelCycleAccount, UnionOfTwoInterleavedStreamsMatchesABitmap) {
+    constexpr uint64_t kCycles = 20000;
+    std::mt19937_64 rng(35);
+    const auto draw = [&rng](uint64_t lo, uint64_t hi) {
+        return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
+    };
+    IntervalUnion u;
+    std::vector<bool> covered(kCycles + 64, false);
+    uint64_t ahead = 10000, behind = 0;
+    for (int i = 0; i < 4000; ++i) {
+        uint64_t& at = i % 2 ? ahead : behind;
+        const uint64_t from = at + draw(0, 3), to = from + draw(0, 5);
+        at = std::min<uint64_t>(from + draw(0, 6), kCycles);
+        u.add(from, to);
+        for (uint64_t c = from; c < to; ++c) covered[c] = true;
+    }
+    std::vector<bool> from_union(covered.size(), false);
+    const auto& set = u.intervals();
+    for (size_t k = 0; k < set.size(); ++k) {
+        ASSERT_LT(set[k].from, set[k].to);
+        if (k > 0) ASSERT_GT(set[k].from, set[k - 1].to) << "touching or out of order at " << k;
+        for (uint64_t c = set[k].from; c < set[k].to; ++c) from_union[c] = true;
+    }
+    EXPECT_EQ(from_union, covered);
 }
 
 TEST(ModelCycleAccount, EachCycleGoesToTheFirstCauseCoveringItAndTheRestIsIdle) {
