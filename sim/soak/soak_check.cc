@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
 
 namespace dmasim::soak {
 namespace {
@@ -99,6 +100,29 @@ void check_iommu(Checker& c, const json& statistics) {
                          reads, misses, misses * c.key("iommu.walk_levels")));
 }
 
+/// Requests a stream submits: workload.requests, or a trace's lines that
+/// are not comments (the soak wrote the trace, one request a line).
+uint64_t requests_of(const json& config) {
+    if (config.at("workload.arrival") != "trace") return config.at("workload.requests");
+    std::ifstream in(config.at("workload.trace").get<std::string>());
+    uint64_t lines = 0;
+    for (std::string line; std::getline(in, line);) lines += !line.empty() && line[0] != '#';
+    return lines;
+}
+
+/// A request stream ends every request: completed or dropped, none lost.
+void check_requests(Checker& c) {
+    const json& results = c.result.at("scenario_results");
+    const auto count = [&results](const char* name) {
+        return results.at(name).at("value").get<uint64_t>();
+    };
+    const uint64_t completed = count("requests_completed"), dropped = count("requests_dropped");
+    const uint64_t want = requests_of(c.config);
+    c.expect(completed + dropped == want,
+             fmt::format("requests_completed + requests_dropped = {} + {}, expected {} requests",
+                         completed, dropped, want));
+}
+
 }  // namespace
 
 std::vector<std::string> check_report(const json& report) {
@@ -107,8 +131,12 @@ std::vector<std::string> check_report(const json& report) {
     if (c.result.at("integrity") != "pass")
         c.failures.push_back(
             fmt::format("integrity failed: {}", c.result.value("failure", std::string("?"))));
-    check_bytes(c, n);
-    check_descriptors(c, n);
+    if (c.config.at("workload.scenario") == "requests") {
+        check_requests(c);
+    } else {
+        check_bytes(c, n);
+        check_descriptors(c, n);
+    }
     // Every handled interrupt costs the handler, every descriptor is reaped once.
     c.expect_eq("cpu_busy_cycles", c.key("cpu.irq_handler_cycles") * c.got("interrupts") +
                                        c.key("cpu.per_descriptor_cycles") * c.got("descriptors"));

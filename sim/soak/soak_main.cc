@@ -42,6 +42,7 @@ struct Running {
     Point point;
     fs::path report;
     fs::path err;
+    fs::path trace;  ///< the point's request trace, if it has one
 };
 
 /// Why point `r` failed, given its child's exit status; empty if it passed.
@@ -57,7 +58,7 @@ void print_failure(const Options& o, const Running& r, const std::vector<std::st
     fmt::print(stderr, "soak: FAIL seed {}\n", r.point.seed);
     for (const auto& w : why) fmt::print(stderr, "  {}\n", w);
     fmt::print(stderr, "  reproduce: {}\n  or: dmasim_soak --dmasim {} --seed {} --points 1\n",
-               dmasim::soak::reproducer(r.point), o.dmasim, r.point.seed);
+               dmasim::soak::reproducer(r.point, r.trace.string()), o.dmasim, r.point.seed);
 }
 
 class Soak {
@@ -80,10 +81,13 @@ public:
 private:
     void start(Point p) {
         const fs::path base = fs::path(o_.work) / std::to_string(p.seed);
-        Running r{std::move(p), base.string() + ".json", base.string() + ".err"};
+        Running r{std::move(p), base.string() + ".json", base.string() + ".err",
+                  base.string() + ".trace"};
         fs::remove(r.report);
+        if (!r.point.trace.empty()) std::ofstream(r.trace) << r.point.trace;
         std::vector<std::string> argv = {o_.dmasim, "run", "--quiet", "--report", r.report};
-        for (auto& a : dmasim::soak::set_args(r.point)) argv.push_back(std::move(a));
+        for (auto& a : dmasim::soak::set_args(r.point, r.trace.string()))
+            argv.push_back(std::move(a));
         running_.emplace(dmasim::sim::spawn(argv, "", r.err), std::move(r));
     }
 
@@ -94,8 +98,7 @@ private:
         const Running& r = it->second;
         auto why = judge(r, status);
         if (why.empty()) {
-            fs::remove(r.report);
-            fs::remove(r.err);
+            for (const fs::path& file : {r.report, r.err, r.trace}) fs::remove(file);
         } else {
             ++failed_;
             print_failure(o_, r, why);

@@ -59,6 +59,13 @@ struct Builder {
     Point p;
     void set(const std::string& key, const std::string& value) { p.sets.emplace_back(key, value); }
     void set(const std::string& key, uint64_t value) { set(key, std::to_string(value)); }
+    /// The value set last for `key`, which must have been set.
+    const std::string& get(const std::string& key) const {
+        const auto it = std::find_if(p.sets.rbegin(), p.sets.rend(),
+                                     [&key](const auto& kv) { return kv.first == key; });
+        if (it == p.sets.rend()) throw std::logic_error("soak: " + key + " drawn before it is set");
+        return it->second;
+    }
 };
 
 void platform(Draw& d, Builder& b) {
@@ -70,30 +77,81 @@ void platform(Draw& d, Builder& b) {
     b.set("memory.placement", d.chance(0.5) ? "scattered" : "contiguous");
     b.set("dma.channels", d.uniform(1, 4));
     b.set("dma.descriptor_format", spelling("dma.descriptor_format", d.chance(0.5) ? 0 : 1));
-    b.set("dma.max_burst_beats", d.log_uniform(1, 64));
+    b.set("dma.max_burst_beats", d.log_uniform(1, key("dma.max_burst_beats").int_max));
     b.set("dma.max_outstanding_reads", d.log_uniform(1, 32));
     b.set("dma.max_outstanding_writes", d.log_uniform(1, 32));
     b.set("dma.descriptor_prefetch", d.log_uniform(1, 32));
     const uint64_t fetch = d.uniform(0, 9);  // burst 70 %, word and speculative 15 % each
-    b.set("dma.descriptor_fetch", spelling("dma.descriptor_fetch", fetch < 7 ? 0 : fetch < 8 ? 1 : 2));
+    b.set("dma.descriptor_fetch", spelling("dma.descriptor_fetch", fetch < 7   ? 0
+                                                                   : fetch < 8 ? 1
+                                                                               : 2));
     b.set("dma.write_policy", spelling("dma.write_policy", d.chance(0.7) ? 0 : 1));
     b.set("dma.data_overlap", d.chance(0.7) ? "true" : "false");
-    b.set("dma.descriptor_queue", d.chance(0.7) ? key("dma.descriptor_queue").int_max : d.uniform(0, 8));
+    b.set("dma.descriptor_queue",
+          d.chance(0.7) ? key("dma.descriptor_queue").int_max : d.uniform(0, 8));
     // A port wider than the bus is refused by the rules and drawn again.
     const bool separate = d.chance(0.3);
     b.set("dma.descriptor_port", spelling("dma.descriptor_port", separate ? 1 : 0));
     if (separate) b.set("dma.descriptor_port_width_bytes", uint64_t{1} << d.uniform(2, 6));
-    b.set("dma.buffer_bytes", d.log_uniform(256, 65536));
+    b.set("dma.buffer_bytes", d.log_uniform(256, 1u << 20));
+    const auto& writeback = key("dma.status_writeback").choices;
+    b.set("dma.status_writeback", writeback[d.uniform(0, writeback.size() - 1)]);
     const char* rates[] = {"0.5", "1", "4", "16", "64"};
     b.set("device.rate_bytes_per_cycle", d.pick(rates));
 }
 
-void workload(Draw& d, Builder& b) {
-    const char* scenarios[] = {"throughput", "throughput", "multi_channel"};
-    b.set("workload.scenario", d.pick(scenarios));
+/// One of the first `kinds` directions of the key's table.
+const std::string& any_direction(Draw& d, size_t kinds = 3) {
     const auto& directions = key("workload.direction").choices;
-    b.set("workload.direction", directions[d.uniform(0, directions.size() - 1)]);
-    const uint64_t entries = d.log_uniform(1, 4096);
+    return directions[d.uniform(0, std::min(kinds, directions.size()) - 1)];
+}
+
+/// A trace of 1 to 40 requests in a mix of up to `kinds` directions, 1 to
+/// 8 entries of 1 B to 64 KiB each, arriving together or apart
+/// (docs/request-traces.md).
+std::string any_trace(Draw& d, size_t kinds) {
+    std::string text;
+    uint64_t at = 0;
+    for (uint64_t r = d.uniform(1, 40); r > 0; --r) {
+        at += d.chance(0.3) ? 0 : d.log_uniform(1, 100000);
+        text += fmt::format("{} {}", at, any_direction(d, kinds));
+        for (uint64_t e = d.log_uniform(1, 8); e > 0; --e) {
+            text += fmt::format(" {}", d.log_uniform(1, 65536));
+            if (d.chance(0.3)) text += fmt::format("@{}", d.uniform(0, 4095));
+        }
+        text += "\n";
+    }
+    return text;
+}
+
+// A stream of requests through the driver's submission ring, or the
+// engine's own (tail_pointer), by interrupt or polling.
+void requests(Draw& d, Builder& b) {
+    const auto& arrivals = key("workload.arrival").choices;
+    const std::string& arrival = arrivals[d.uniform(0, arrivals.size() - 1)];
+    b.set("workload.arrival", arrival);
+    // The engine's rings take a direction each, on a channel of its own.
+    const bool rings = d.chance(0.5);
+    b.set("dma.submission", spelling("dma.submission", rings ? 1 : 0));
+    if (arrival == "trace") b.p.trace = any_trace(d, rings ? std::stoul(b.get("dma.channels")) : 3);
+    b.set("workload.requests", d.log_uniform(1, 64));
+    b.set("workload.in_flight", d.log_uniform(1, 16));
+    b.set("workload.interarrival_cycles", d.log_uniform(1, 100000));
+    b.set("workload.ring_entries", d.log_uniform(1, 200));
+    b.set("workload.ring_full", spelling("workload.ring_full", d.uniform(0, 1)));
+    const bool polling = d.chance(0.3);
+    b.set("workload.completion", spelling("workload.completion", polling ? 1 : 0));
+    if (polling) b.set("workload.poll_interval_cycles", d.log_uniform(1, 100000));
+}
+
+void workload(Draw& d, Builder& b) {
+    const char* scenarios[] = {"throughput", "throughput", "multi_channel", "requests"};
+    const std::string scenario = d.pick(scenarios);
+    b.set("workload.scenario", scenario);
+    if (scenario == "requests") requests(d, b);
+    b.set("workload.direction", any_direction(d));
+    // A request stream moves many lists: they stay small.
+    const uint64_t entries = d.log_uniform(1, scenario == "requests" ? 64 : 4096);
     // Segments shrink with the list so a point's bytes stay bounded.
     const uint64_t largest = std::clamp<uint64_t>(kMaxListBytes / entries, 1, 1u << 20);
     b.set("workload.entries", entries);
@@ -146,10 +204,12 @@ void iommu(Draw& d, Builder& b) {
     b.set("iommu.iotlb_hit_cycles", d.uniform(0, 3));
 }
 
-/// Whether the model's and the testbench's rules accept the point.
+/// Whether the model's and the testbench's rules accept the point (a
+/// trace's own lines are checked by the run that replays it).
 bool valid(const Point& p) {
     std::vector<std::string> sets;
-    for (const auto& [key, value] : p.sets) sets.push_back(key + "=" + value);
+    for (const auto& [key, value] : p.sets)
+        if (key != "workload.arrival" || p.trace.empty()) sets.push_back(key + "=" + value);
     try {
         sim::load_config(std::vector<std::string>{}, sets);
         return true;
@@ -189,17 +249,21 @@ Point generate_point(uint64_t seed) {
     throw std::logic_error(fmt::format("soak seed {}: no valid point in 10000 draws", seed));
 }
 
-std::vector<std::string> set_args(const Point& p) {
+std::vector<std::string> set_args(const Point& p, const std::string& trace_path) {
     std::vector<std::string> args;
     for (const auto& [key, value] : p.sets) {
         args.push_back("--set");
         args.push_back(fmt::format("{}={}", key, value));
     }
+    if (!p.trace.empty()) {
+        args.push_back("--set");
+        args.push_back("workload.trace=" + trace_path);
+    }
     return args;
 }
 
-std::string reproducer(const Point& p) {
-    return fmt::format("dmasim run {}", fmt::join(set_args(p), " "));
+std::string reproducer(const Point& p, const std::string& trace_path) {
+    return fmt::format("dmasim run {}", fmt::join(set_args(p, trace_path), " "));
 }
 
 }  // namespace dmasim::soak

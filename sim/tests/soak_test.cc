@@ -1,11 +1,17 @@
 // soak_test.cc - the soak's point generator stays inside the bounds it
 // promises and draws only configurations validation accepts, and its
 // report checker catches every invariant it names.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 #include "config_loader.h"
 #include "soak_check.h"
@@ -46,23 +52,63 @@ TEST(SimSoakPoint, PointsStayInRangeAndBounded) {
     }
 }
 
+/// The KEY=VALUE overrides of `p` as the soak passes them, its trace (if
+/// any) written to `trace_path`.
+std::vector<std::string> overrides(const Point& p, const std::string& trace_path) {
+    if (!p.trace.empty()) std::ofstream(trace_path) << p.trace;
+    const std::vector<std::string> args = set_args(p, trace_path);
+    std::vector<std::string> sets;
+    for (size_t i = 1; i < args.size(); i += 2) sets.push_back(args[i]);
+    return sets;
+}
+
 TEST(SimSoakPoint, EveryPointPassesValidation) {
     // The rules are the model's and the testbench's (tb::validate); the
     // generator must never draw a point they refuse.
+    const std::string trace =
+        (std::filesystem::temp_directory_path() / fmt::format("soak-test-{}.trace", getpid()))
+            .string();
+    for (uint64_t seed = 1; seed <= 2000; ++seed)
+        EXPECT_NO_THROW(
+            sim::load_config(std::vector<std::string>{}, overrides(generate_point(seed), trace)))
+            << seed;
+    std::filesystem::remove(trace);
+}
+
+// Request streams are drawn too: every arrival kind, a trace with at most
+// as many directions as channels when each direction takes an engine ring.
+TEST(SimSoakPoint, RequestStreamsAreDrawnWithTracesTheirRingsCanRun) {
+    unsigned streams = 0, traces = 0;
     for (uint64_t seed = 1; seed <= 2000; ++seed) {
-        std::vector<std::string> sets;
-        for (const auto& [key, value] : generate_point(seed).sets)
-            sets.push_back(key + "=" + value);
-        EXPECT_NO_THROW(sim::load_config(std::vector<std::string>{}, sets)) << seed;
+        const Point p = generate_point(seed);
+        auto m = as_map(p);
+        if (m.at("workload.scenario") != "requests") continue;
+        ++streams;
+        EXPECT_EQ(m.at("workload.arrival") == "trace", !p.trace.empty()) << seed;
+        if (p.trace.empty()) continue;
+        ++traces;
+        std::istringstream lines(p.trace);
+        std::set<std::string> directions;
+        for (std::string at, direction, rest;
+             lines >> at >> direction && std::getline(lines, rest);)
+            directions.insert(direction);
+        if (m.at("dma.submission") == "tail_pointer")
+            EXPECT_LE(directions.size(), num(m, "dma.channels")) << seed;
     }
+    EXPECT_GT(streams, 300u);
+    EXPECT_GT(traces, 50u);
 }
 
 TEST(SimSoakPoint, ReproducerSetsEveryKey) {
-    const Point p = generate_point(3);
-    const std::string line = reproducer(p);
-    EXPECT_EQ(line.rfind("dmasim run --set ", 0), 0u) << line;
-    for (const auto& [key, value] : p.sets)
-        EXPECT_NE(line.find(" --set " + key + "=" + value), std::string::npos) << key;
+    for (uint64_t seed = 1; seed <= 200; ++seed) {
+        const Point p = generate_point(seed);
+        const std::string line = reproducer(p, "t.trace");
+        EXPECT_EQ(line.rfind("dmasim run --set ", 0), 0u) << line;
+        for (const auto& [key, value] : p.sets)
+            EXPECT_NE(line.find(" --set " + key + "=" + value), std::string::npos) << key;
+        EXPECT_EQ(line.find(" --set workload.trace=t.trace") != std::string::npos,
+                  !p.trace.empty());
+    }
 }
 
 /// A report that holds every invariant: 2 channels, multi_channel, 10
@@ -147,6 +193,19 @@ TEST(SimSoakCheck, IommuReportsAllowMergedDescriptorsButNoFaultsOrOverlongWalks)
         breakit(r);
         EXPECT_EQ(check_report(r).size(), 1u) << name;
     }
+}
+
+// A request stream of 5 requests: completed and dropped add up to them.
+TEST(SimSoakCheck, EveryRequestOfAStreamEndsCompletedOrDropped) {
+    json r = passing_report();
+    r["config"]["workload.scenario"] = "requests";
+    r["config"]["workload.arrival"] = "poisson";
+    r["config"]["workload.requests"] = 5;
+    r["result"]["scenario_results"] = {{"requests_completed", {{"value", 3}}},
+                                       {"requests_dropped", {{"value", 2}}}};
+    EXPECT_TRUE(check_report(r).empty());
+    r["result"]["scenario_results"]["requests_dropped"]["value"] = 1;
+    EXPECT_EQ(check_report(r).size(), 1u);
 }
 
 TEST(SimSoakCheck, UniformBytesMustLieBetweenTheBounds) {
