@@ -14,11 +14,7 @@
 namespace dmasim::tb {
 namespace {
 
-const ScenarioInfo& scenario(const char* name) {
-    const ScenarioInfo* info = ScenarioRegistry::instance().find(name);
-    EXPECT_NE(info, nullptr) << name;
-    return *info;
-}
+using test::scenario;
 
 bool names(const ScenarioRefusal& r, const std::string& key) {
     return std::find(r.keys.begin(), r.keys.end(), key) != r.keys.end();

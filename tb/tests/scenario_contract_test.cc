@@ -58,11 +58,7 @@ DMASIM_SCENARIO(contract_twice_result) {
 namespace dmasim::tb {
 namespace {
 
-const ScenarioInfo& scenario(const char* name) {
-    const ScenarioInfo* info = ScenarioRegistry::instance().find(name);
-    EXPECT_NE(info, nullptr) << name;
-    return *info;
-}
+using test::scenario;
 
 bool names(const std::vector<std::string>& keys, const std::string& key) {
     return std::find(keys.begin(), keys.end(), key) != keys.end();

@@ -2,6 +2,7 @@
 #include "support.h"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,6 +85,12 @@ uint64_t list_bytes(const WorkloadConfig& w) {
     uint64_t bytes = 0;
     for (uint64_t i = 0; i < w.entries; ++i) bytes += dmasim_seg_next_len(&rng, &spec.seg);
     return bytes;
+}
+
+const ScenarioInfo& scenario(const char* name) {
+    const ScenarioInfo* info = ScenarioRegistry::instance().find(name);
+    EXPECT_NE(info, nullptr) << name;
+    return *info;
 }
 
 }  // namespace dmasim::tb::test

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <dmasim/tb/run.h>
+#include <dmasim/tb/scenario.h>
 
 #include <string>
 
@@ -23,6 +24,9 @@ struct ChildRun {
 /// Runs `c` in a child process (SystemC elaborates once per process, so
 /// one test case can run many configurations).
 ChildRun run_in_child(const SimConfig& c);
+
+/// The registered scenario `name` (a test failure if there is none).
+const ScenarioInfo& scenario(const char* name);
 
 /// Sum of the segment lengths the driver draws for `w`.
 uint64_t list_bytes(const WorkloadConfig& w);
