@@ -19,7 +19,8 @@ install(TARGETS sglist dmasim_hw dmasim_params dmasim_model dmasim_driver dmasim
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/dmasim/objects
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/sglist/include/ ${PROJECT_SOURCE_DIR}/model/include/
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/hw/include/ ${PROJECT_SOURCE_DIR}/sglist/include/
+                  ${PROJECT_SOURCE_DIR}/model/include/
                   ${PROJECT_SOURCE_DIR}/tb/driver/include/ ${PROJECT_SOURCE_DIR}/tb/workload/include/
                   ${PROJECT_SOURCE_DIR}/tb/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
