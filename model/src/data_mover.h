@@ -32,7 +32,7 @@
 #include "bus_port.h"
 #include "in_flight.h"
 #include "iommu.h"
-#include "ring.h"
+#include "fifo.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -155,8 +155,8 @@ private:
 
     uint64_t r_stream_ = 0;  ///< bytes read-planned since reset
     uint64_t w_stream_ = 0;  ///< bytes write-planned since reset
-    Ring<SourceBurst> sources_;
-    Ring<SinkBurst> sinks_;
+    Fifo<SourceBurst> sources_;
+    Fifo<SinkBurst> sinks_;
     InFlight reads_;   ///< completion of the last max_outstanding_reads reads
     InFlight writes_;  ///< response of the last max_outstanding_writes writes
     uint64_t last_read_issue_ = 0, last_write_issue_ = 0;

@@ -40,7 +40,7 @@
 #include "descriptor_codec.h"
 #include "descriptor_port.h"
 #include "iommu.h"
-#include "ring.h"
+#include "fifo.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -126,7 +126,7 @@ private:
     dma_hw_layout layout_{};
     unsigned size_ = DMA_HW_DESC_SIZE;    ///< bytes read per descriptor
     unsigned stride_ = DMA_HW_DESC_SIZE;  ///< distance between slots
-    Ring<WalkItem> fifo_;
+    Fifo<WalkItem> fifo_;
     std::unordered_set<uint64_t> chunk_starts_;
     uint64_t fault_fetch_ = UINT64_MAX;  ///< fetch that fails; none by default
     uint64_t fetches_ = 0;               ///< fetches issued in this walk
@@ -159,7 +159,7 @@ private:
     struct Speculation {
         uint64_t addr, done;
     };
-    Ring<Speculation> speculation_;  ///< reads of the slots after the last one used
+    Fifo<Speculation> speculation_;  ///< reads of the slots after the last one used
     uint64_t predicted_ = 0;         ///< address the next speculative read goes to
     uint64_t next_ar_ = 0;           ///< one read address a cycle
 };

@@ -21,7 +21,7 @@
 #include "data_mover.h"
 #include "descriptor_walker.h"
 #include "iommu.h"
-#include "ring.h"
+#include "fifo.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -139,7 +139,7 @@ private:
     uint64_t idle_at_ = kNever;  ///< when STATUS shows IDLE
     uint32_t stop_status_ = 0;
     uint64_t stop_fault_iova_ = 0;
-    Ring<uint64_t> irqs_;             ///< planned interrupt cycles, in order
+    Fifo<uint64_t> irqs_;             ///< planned interrupt cycles, in order
     uint64_t irq_pending_ = 0;        ///< completions counted towards the threshold
     uint64_t irq_deadline_ = kNever;  ///< delay timer expiry while completions pend
     struct Writeback {
@@ -168,12 +168,12 @@ private:
     dma_hw_error writeback_fault_ = DMA_ERR_NONE;
     uint64_t writeback_fault_at_ = 0;
     uint64_t writeback_fault_iova_ = 0;
-    Ring<Writeback> writebacks_;
+    Fifo<Writeback> writebacks_;
     struct Completion {
         uint64_t done;  ///< cycle its write-back completed
         uint32_t bytes;
     };
-    Ring<Completion> unsettled_;  ///< booked completions not yet counted, in order
+    Fifo<Completion> unsettled_;  ///< booked completions not yet counted, in order
 };
 
 }  // namespace dmasim::model

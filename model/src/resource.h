@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "ring.h"
+#include "fifo.h"
 
 namespace dmasim::model {
 
@@ -89,7 +89,7 @@ private:
     uint64_t free_at_ = 0;
     ResourceStats stats_;
     static constexpr size_t kSettleBatch = 64;
-    Ring<Booking> booked_;             ///< not yet settled, in time order
+    Fifo<Booking> booked_;             ///< not yet settled, in time order
     size_t settle_at_ = kSettleBatch;  ///< booked_ size at which to settle again
     uint64_t settled_busy_ = 0;
     uint64_t settled_end_ = 0;  ///< end of the last folded booking

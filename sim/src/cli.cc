@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "completion.h"
+#include "shell_completion.h"
 #include "config_docs.h"
 #include "config_loader.h"
 #include "config_schema.h"

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "completion.h"
+#include "shell_completion.h"
 #include "config_docs.h"
 #include "config_loader.h"
 #include "config_schema.h"

@@ -1,6 +1,7 @@
-// ring.h - a FIFO over a power-of-two array that grows by doubling. The
-// data mover keeps its in-flight bursts here, so steady-state operation
-// allocates nothing.
+// fifo.h - a FIFO over a power-of-two array that grows by doubling. The
+// walker, the data mover, the channel and the bus resources keep their
+// in-flight work here, so steady-state operation allocates nothing.
+// (Not the driver's descriptor ring, tb/driver/src/ring.c.)
 #pragma once
 
 #include <cstddef>
@@ -9,9 +10,9 @@
 namespace dmasim::model {
 
 template <class T>
-class Ring {
+class Fifo {
 public:
-    explicit Ring(size_t capacity = 16) {
+    explicit Fifo(size_t capacity = 16) {
         size_t n = 1;
         while (n < capacity) n <<= 1;
         slots_.resize(n);

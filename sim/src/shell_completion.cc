@@ -1,5 +1,5 @@
-// completion.cc - the bash completion script, generated from the key table.
-#include "completion.h"
+// shell_completion.cc - the bash completion script, generated from the key table.
+#include "shell_completion.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// completion.h - `dmasim completion bash`: a bash completion script whose
+// shell_completion.h - `dmasim completion bash`: a bash completion script whose
 // key and value lists come from the config key table, so it never lags
 // behind the keys dmasim accepts.
 #pragma once
