@@ -1,4 +1,4 @@
-// io.h - connects the driver's MMIO and completion hooks to a CPU.
+// io_bind.h - connects the driver's MMIO and completion hooks to a CPU.
 #pragma once
 
 namespace dmasim::tb {

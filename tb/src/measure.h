@@ -1,4 +1,4 @@
-// measure.h - the result keys of design section 7, from the measured
+// measure.h - the result keys (docs/statistics.md), from the measured
 // window and the model's statistics.
 #pragma once
 

@@ -1,4 +1,4 @@
-// layout_test.cc - how descriptors are split over chunks (design section 7)
+// layout_test.cc - how descriptors are split over chunks (docs/descriptor-formats.md)
 // and how segment lengths are drawn; no simulation needed.
 #include <dmasim/workload/workload.h>
 #include <gtest/gtest.h>

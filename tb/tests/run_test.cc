@@ -31,7 +31,7 @@ void expect_clean_run(dma_hw_direction dir, dma_hw_format format) {
     EXPECT_EQ(r.chain_links, c.workload.chain_depth - 1);
     EXPECT_EQ(r.leaked_pages, 0u);
     EXPECT_GT(r.sim_time_ns, 0);
-    // cycles = round(sim_time_ns * clock_mhz / 1000), design section 7.
+    // cycles = round(sim_time_ns * clock_mhz / 1000), docs/statistics.md.
     EXPECT_EQ(r.cycles, uint64_t(std::llround(r.sim_time_ns * c.platform.clock_mhz / 1000)));
     EXPECT_DOUBLE_EQ(r.throughput_gbps, r.bytes / r.sim_time_ns);
 }

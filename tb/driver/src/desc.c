@@ -317,7 +317,7 @@ static int fill_descriptors(struct dmasim_xfer *x)
  * @x: transfer whose chunks are allocated and whose lists are DMA-mapped
  *
  * The mapped segment count (which an IOMMU may make smaller than the list)
- * is split over the chunks as design section 7 defines; with fewer
+ * is split over the chunks as docs/descriptor-formats.md defines; with fewer
  * segments than chunks, over as many chunks as segments.
  *
  * Return: 0, -EINVAL if there are no chunks or segments, or the source

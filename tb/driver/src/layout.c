@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * layout.c - how a list of descriptors is split over descriptor chunks
- * (design section 7): D chunks, the first (entries mod D) holding
+ * (docs/descriptor-formats.md): D chunks, the first (entries mod D) holding
  * ceil(entries / D) data descriptors and the rest floor(entries / D).
  */
 #include <assert.h>

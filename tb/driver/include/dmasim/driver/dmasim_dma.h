@@ -147,7 +147,7 @@ struct dmasim_dev {
 
 typedef enum { IRQ_NONE = 0, IRQ_HANDLED = 1 } irqreturn_t;
 
-/* ---- Descriptor chunk layout (design section 7) ---------------------- */
+/* ---- Descriptor chunk layout (docs/descriptor-formats.md) ------------ */
 
 unsigned int dmasim_chunk_entries(unsigned int entries, unsigned int depth,
 				  unsigned int index);
