@@ -136,15 +136,6 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
             timelines.push_back(&platform.channel_timeline(ch));
         result.account = model::account_over(timelines, edges.first, edges.last);
     }
-    for (unsigned ch = 0; ch < params.dma.channels; ++ch) {
-        const model::ChannelStats s = platform.channel_stats(ch);
-        result.statistics.push_back(phase_group(ch, s, result.cycles));
-        result.statistics.push_back(account_group(fmt::format("account.ch{}", ch), s.account));
-        result.histograms.push_back(
-            make_histogram(fmt::format("dma.ch{}.descriptor_latency_cycles", ch), "cycles",
-                           s.descriptor_latencies));
-    }
-    if (window) result.statistics.push_back(account_group("account", result.account));
     Carried carried;
     if (window) {
         carried.bytes_read = window->bytes_read;
@@ -152,8 +143,14 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
     }
     for (unsigned ch = 0; ch < params.dma.channels; ++ch) {
         const model::ChannelStats s = platform.channel_stats(ch);
+        result.statistics.push_back(phase_group(ch, s, result.cycles));
+        result.statistics.push_back(account_group(fmt::format("account.ch{}", ch), s.account));
+        result.histograms.push_back(
+            make_histogram(fmt::format("dma.ch{}.descriptor_latency_cycles", ch), "cycles",
+                           s.descriptor_latencies));
         carried.channels.push_back({s.bytes, s.data_window_cycles});
     }
+    if (window) result.statistics.push_back(account_group("account", result.account));
     const auto violations =
         invariant_violations(result, carried, params, platform.clock().period());
     if (!violations.empty())
