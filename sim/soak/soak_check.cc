@@ -2,6 +2,7 @@
 // (the report's `config` holds every key, so it needs nothing else).
 #include "soak_check.h"
 
+#include <dmasim/tb/request_trace.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -100,14 +101,13 @@ void check_iommu(Checker& c, const json& statistics) {
                          reads, misses, misses * c.key("iommu.walk_levels")));
 }
 
-/// Requests a stream submits: workload.requests, or a trace's lines that
-/// are not comments (the soak wrote the trace, one request a line).
+/// Requests a stream submits: workload.requests, or the requests of its
+/// trace, as the replay's own parser reads them.
 uint64_t requests_of(const json& config) {
     if (config.at("workload.arrival") != "trace") return config.at("workload.requests");
-    std::ifstream in(config.at("workload.trace").get<std::string>());
-    uint64_t lines = 0;
-    for (std::string line; std::getline(in, line);) lines += !line.empty() && line[0] != '#';
-    return lines;
+    const std::string path = config.at("workload.trace").get<std::string>();
+    std::ifstream in(path);
+    return tb::parse_request_trace(in, path).size();
 }
 
 /// A request stream ends every request: completed or dropped, none lost.
