@@ -53,7 +53,9 @@ TEST(ModelCycleAccount, UnionOfTwoInterleavedStreamsMatchesABitmap) {
     const auto& set = u.intervals();
     for (size_t k = 0; k < set.size(); ++k) {
         ASSERT_LT(set[k].from, set[k].to);
-        if (k > 0) ASSERT_GT(set[k].from, set[k - 1].to) << "touching or out of order at " << k;
+        if (k > 0) {
+            ASSERT_GT(set[k].from, set[k - 1].to) << "touching or out of order at " << k;
+        }
         for (uint64_t c = set[k].from; c < set[k].to; ++c) from_union[c] = true;
     }
     EXPECT_EQ(from_union, covered);

@@ -92,8 +92,9 @@ TEST(SimSoakPoint, RequestStreamsAreDrawnWithTracesTheirRingsCanRun) {
         for (std::string at, direction, rest;
              lines >> at >> direction && std::getline(lines, rest);)
             directions.insert(direction);
-        if (m.at("dma.submission") == "tail_pointer")
+        if (m.at("dma.submission") == "tail_pointer") {
             EXPECT_LE(directions.size(), num(m, "dma.channels")) << seed;
+        }
     }
     EXPECT_GT(streams, 300u);
     EXPECT_GT(traces, 50u);
