@@ -72,31 +72,37 @@ void IntervalUnion::truncate(uint64_t end) {
 }
 
 CycleAccount CycleTimeline::close_span(uint64_t from, uint64_t to) {
-    for (IntervalUnion& u : causes_) u.truncate(to);
+    for (IntervalUnion& u : charges_) u.truncate(to);
+    for (IntervalUnion& u : stalls_) u.truncate(to);
     return account_over({this}, from, to);
 }
 
 void CycleTimeline::clear() {
-    for (IntervalUnion& u : causes_) u.clear();
+    for (IntervalUnion& u : charges_) u.clear();
+    for (IntervalUnion& u : stalls_) u.clear();
 }
 
-// Cause by cause in priority order: what a cause adds to the union of
-// the causes before it is its share; what no cause covers is idle.
+// Layer by layer, cause by cause in priority order: what a cause adds to
+// the union of those before it is its share; what none covers is idle.
 CycleAccount account_over(const std::vector<const CycleTimeline*>& timelines, uint64_t from,
                           uint64_t to) {
     CycleAccount account{};
     if (to <= from) return account;
     std::vector<Interval> covered;
     uint64_t covered_cycles = 0;
-    const size_t idle = static_cast<size_t>(Cause::idle);
-    for (size_t c = 0; c < kCauses; ++c) {
-        if (c == idle) continue;
+    auto take = [&](size_t cause, const IntervalUnion& (CycleTimeline::*layer)(size_t) const) {
         for (const CycleTimeline* t : timelines)
-            covered = unite(covered, clip(t->cause(c), from, to));
+            covered = unite(covered, clip((t->*layer)(cause), from, to));
         const uint64_t now_covered = measure(covered, from, to);
-        account[c] = now_covered - covered_cycles;
+        account[cause] += now_covered - covered_cycles;
         covered_cycles = now_covered;
-    }
+    };
+    const size_t idle = static_cast<size_t>(Cause::idle);
+    for (size_t c = 0; c < kBusCauses; ++c) take(c, &CycleTimeline::charges);
+    for (size_t c = 0; c < kCauses; ++c)
+        if (c != idle) take(c, &CycleTimeline::stalls);
+    for (size_t c = kBusCauses; c < kCauses; ++c)
+        if (c != idle) take(c, &CycleTimeline::charges);
     account[idle] = (to - from) - covered_cycles;
     return account;
 }

@@ -104,13 +104,17 @@ uint64_t DataMover::release_time(uint64_t stream_offset) {
 
 bool DataMover::plan_read(uint64_t horizon) {
     uint64_t n = next_read_bytes();
-    uint64_t t = std::max({ready_, last_read_issue_, reads_.limit_free()});
+    // The read side is free from `free_at`; a slot or buffer space may hold it longer.
+    const uint64_t free_at = std::max(ready_, last_read_issue_);
+    const uint64_t slot = reads_.limit_free();
     uint64_t wanted = space_wanted(n);
-    if (wanted > buffer_) t = std::max(t, release_time(wanted - buffer_));
+    const uint64_t space = wanted > buffer_ ? release_time(wanted - buffer_) : 0;
+    uint64_t t = std::max({free_at, slot, space});
     if (t > horizon) {
         blocked_until_ = t;
         return false;
     }
+    tracks_.stall(slot >= space ? Cause::outstanding_limit : Cause::buffer_space, free_at, t);
 
     uint64_t data_start, done;
     if (dir_ == DMA_HW_DEV_TO_MEM) {
@@ -197,7 +201,9 @@ bool DataMover::plan_write() {
     uint64_t beats = beats_of(at, m, bus_.width);
 
     const WriteData data = write_data(w_stream_, w_stream_ + m - 1, beats);
-    uint64_t t = std::max({data.issue, last_write_issue_, writes_.limit_free()});
+    const uint64_t free_at = std::max(data.issue, last_write_issue_);
+    uint64_t t = std::max(free_at, writes_.limit_free());
+    tracks_.stall(Cause::outstanding_limit, free_at, t);
 
     uint64_t release, response, first_out;
     if (dir_ == DMA_HW_MEM_TO_DEV) {
@@ -291,6 +297,7 @@ bool DataMover::fail(dma_hw_error err, uint64_t at, uint64_t iova) {
 bool DataMover::translate(uint64_t* addr, uint64_t* t, uint64_t bytes, bool write) {
     const uint64_t iova = *addr;
     Iommu::Translation tr = iommu_.translate(iova, write, *t, tracks_);
+    tracks_.stall(Cause::iommu, *t, tr.ready);
     if (tr.error != DMA_ERR_NONE) return fail(tr.error, tr.ready, iova);
     if (!bus_.reachable(tr.phys, bytes)) {
         uint64_t cycles = 0;

@@ -338,7 +338,7 @@ bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64
         args.chunk = links_;
         tracks_.slice(TraceTrack::decode, "decode", at - params_.descriptor_setup_cycles, at, args);
     }
-    push({d, at, DMA_ERR_NONE, issue, index, links_});
+    push({d, at, DMA_ERR_NONE, issue, done, last_link_, index, links_});
     if (d.flags & DMA_DESC_END) {
         walking_ = false;
         return false;
@@ -365,6 +365,7 @@ bool DescriptorWalker::follow_chain(uint64_t target, uint64_t done) {
     stats_.chain_links += 1;
     if (format_ == DMA_HW_FMT_LINKED_LIST) return true;
     decode_done_ = std::max(done, decode_done_) + params_.chain_link_cycles;
+    last_link_ = {decode_done_ - params_.chain_link_cycles, decode_done_};
     stats_.setup_cycles += params_.chain_link_cycles;
     tracks_.charge(Cause::chain_link, decode_done_ - params_.chain_link_cycles, decode_done_);
     if (tracks_.on()) {

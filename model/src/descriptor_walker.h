@@ -39,8 +39,8 @@
 #include "bus_port.h"
 #include "descriptor_codec.h"
 #include "descriptor_port.h"
-#include "iommu.h"
 #include "fifo.h"
+#include "iommu.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -50,9 +50,11 @@ struct WalkItem {
     Descriptor desc;
     uint64_t ready = 0;  ///< cycle the mover may start it (or the error is known)
     dma_hw_error error = DMA_ERR_NONE;
-    uint64_t fetched = 0;  ///< issue cycle of the fetch that read it
-    uint64_t index = 0;    ///< data descriptor index since START
-    uint64_t chunk = 0;    ///< chain links followed before it
+    uint64_t fetched = 0;     ///< issue cycle of the fetch that read it
+    uint64_t fetch_done = 0;  ///< completion of that fetch
+    Interval link{0, 0};      ///< decode of the chain link that led to that fetch
+    uint64_t index = 0;       ///< data descriptor index since START
+    uint64_t chunk = 0;       ///< chain links followed before it
 };
 
 class DescriptorWalker {
@@ -133,6 +135,7 @@ private:
     uint64_t next_addr_ = 0;
     uint64_t ready_ = 0;        ///< earliest issue of the next fetch
     uint64_t decode_done_ = 0;  ///< previous decode finished
+    Interval last_link_{0, 0};  ///< decode of the latest chain link followed
     uint64_t links_ = 0;
     uint64_t data_descs_ = 0;
     uint64_t leg_links_ = 0;           ///< chain links since the leg began

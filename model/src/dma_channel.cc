@@ -159,13 +159,32 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
         return false;
     }
     if (ready > mover_.frontier()) stats_.descriptor_wait_cycles += ready - mover_.frontier();
+    // A serial mover waits for the previous descriptor's end first.
     if (!params_.data_overlap) ready = std::max(ready, last_done_);
+    stall_for_descriptor(
+        item, params_.data_overlap ? mover_.frontier() : std::max(mover_.frontier(), last_done_));
     current_ = item;
     mover_.begin(
         {d.src, d.dst, d.length, item.index, item.chunk, (d.flags & DMA_DESC_DEBURST) != 0}, dir,
         ready);
     walker_.refill(ready, false);
     return true;
+}
+
+// The mover, free at `from`, waits for the item: its decode (and the
+// decodes queued before it), its fetch, and before the fetch was issued,
+// the chain link that led to it or the fetches ahead of it.
+void DmaChannel::stall_for_descriptor(const WalkItem& item, uint64_t from) {
+    const uint64_t to = item.ready;
+    if (to <= from) return;
+    auto within = [&](uint64_t t) { return std::clamp(t, from, to); };
+    const uint64_t fetched = within(item.fetch_done);
+    tracks_.stall(Cause::setup, fetched, to);
+    const uint64_t link_from = within(std::min(item.link.from, item.fetched));
+    const uint64_t link_to = within(std::min(item.link.to, item.fetched));
+    tracks_.stall(Cause::descriptor_fetch, from, link_from);
+    tracks_.stall(Cause::chain_link, link_from, link_to);
+    tracks_.stall(Cause::descriptor_fetch, std::max(link_from, link_to), fetched);
 }
 
 // Functional side of the planned bursts: the bytes move now, by DMI. (On

@@ -20,8 +20,8 @@
 #include "bus_port.h"
 #include "data_mover.h"
 #include "descriptor_walker.h"
-#include "iommu.h"
 #include "fifo.h"
+#include "iommu.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -84,6 +84,7 @@ public:
 
 private:
     bool begin_descriptor(const WalkItem& item);
+    void stall_for_descriptor(const WalkItem& item, uint64_t from);
     void copy_bytes(const Slice& slice);
     void complete_descriptor();
     /// Whether dma.status_writeback writes a status for a descriptor with these flags.
@@ -134,7 +135,7 @@ private:
     uint64_t last_done_ = 0;        ///< latest booked write-back completion
     uint64_t fault_desc_ = kNever;  ///< data descriptor whose first burst fails
     uint64_t descs_begun_ = 0;      ///< data descriptors begun since START
-    uint64_t started_ = 0;  ///< cycle of the last START
+    uint64_t started_ = 0;          ///< cycle of the last START
     uint64_t stop_at_ = kNever;
     uint64_t idle_at_ = kNever;  ///< when STATUS shows IDLE
     uint32_t stop_status_ = 0;

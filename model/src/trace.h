@@ -27,7 +27,11 @@ struct ChannelTracks {
     }
 
     /// Charges [from, to) to `cause` in the channel's cycle account.
-    void charge(Cause cause, uint64_t from, uint64_t to) const { timeline->charge(cause, from, to); }
+    void charge(Cause cause, uint64_t from, uint64_t to) const {
+        timeline->charge(cause, from, to);
+    }
+    /// Books [from, to) as the channel's next step waiting on `cause`.
+    void stall(Cause cause, uint64_t from, uint64_t to) const { timeline->stall(cause, from, to); }
 
     TraceSink* const* sink;
     unsigned channel;

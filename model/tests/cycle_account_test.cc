@@ -76,6 +76,39 @@ TEST(ModelCycleAccount, EachCycleGoesToTheFirstCauseCoveringItAndTheRestIsIdle) 
     EXPECT_EQ(sum, 50u);
 }
 
+TEST(ModelCycleAccount, AStallNamesWhatTheWorkInFlightWasWaitingFor) {
+    // A data read's latency [0, 50) overlaps the fetch of the descriptor
+    // the next read waits for [10, 60): the wait is descriptor supply, and
+    // the read's beats stay data.
+    CycleTimeline t;
+    t.charge(Cause::memory_latency, 0, 50);
+    t.charge(Cause::data, 50, 54);
+    t.charge(Cause::descriptor_fetch, 10, 60);
+    t.stall(Cause::descriptor_fetch, 0, 60);
+    t.stall(Cause::setup, 60, 62);
+    const CycleAccount a = t.close_span(0, 62);
+    EXPECT_EQ(of(a, Cause::data), 4u);
+    EXPECT_EQ(of(a, Cause::descriptor_fetch), 56u);
+    EXPECT_EQ(of(a, Cause::setup), 2u);
+    EXPECT_EQ(of(a, Cause::memory_latency), 0u);
+}
+
+TEST(ModelCycleAccount, StallsOutrankWorkButNotTheBusMovingData) {
+    CycleTimeline t;
+    t.charge(Cause::bandwidth, 0, 10);
+    t.charge(Cause::memory_latency, 0, 30);
+    t.stall(Cause::outstanding_limit, 5, 20);
+    t.stall(Cause::buffer_space, 15, 25);  // 15..20 is the earlier row's
+    const CycleAccount a = t.close_span(0, 30);
+    EXPECT_EQ(of(a, Cause::bandwidth), 10u);
+    EXPECT_EQ(of(a, Cause::outstanding_limit), 10u);
+    EXPECT_EQ(of(a, Cause::buffer_space), 5u);
+    EXPECT_EQ(of(a, Cause::memory_latency), 5u);
+    // A span drops stalls planned past its stop, as it drops charges.
+    t.stall(Cause::iommu, 40, 90);
+    EXPECT_EQ(of(t.close_span(30, 50), Cause::iommu), 10u);
+}
+
 TEST(ModelCycleAccount, ASpanDropsWhatWasPlannedPastItsStop) {
     CycleTimeline t;
     t.charge(Cause::data, 0, 100);

@@ -93,8 +93,7 @@ TEST(SimAccountE2E, LongSegmentsOnAnIdleBusAreDataBound) {
 
 TEST(SimAccountE2E, SmallSegmentsWithoutOverlapAreBoundByEachDescriptorsRoundTrips) {
     TempDir dir;
-    const json report =
-        run_report(dir, {"workload.segment_bytes=64", "dma.data_overlap=false"});
+    const json report = run_report(dir, {"workload.segment_bytes=64", "dma.data_overlap=false"});
     // Per descriptor, one after another: a 4-beat read behind the read
     // latency, a 4-beat write and its response, then the status write-back
     // before the next descriptor may start. Nothing hides the latencies.
@@ -132,6 +131,47 @@ TEST(SimAccountE2E, ManySmallSegmentsOnABusyBusAreNotBlamedOnDescriptors) {
     EXPECT_EQ(leader(report, "account"), "data");
     EXPECT_LT(cause(report, "account", "descriptor_fetch"),
               0.05 * report["result"]["cycles"].get<double>());
+}
+
+// The known-bottleneck bank (issue 38): runs built so that one mechanism
+// limits them; the account's leader names it.
+
+TEST(SimAccountE2E, ADescriptorARoundTripIsDescriptorSupplyNotMemoryLatency) {
+    // Issue 38's run, shortened: each 64 B segment's read overlaps the
+    // fetch of the next descriptor, one round trip each. The old account
+    // gave 90 % to memory_latency; raising max_outstanding_reads changes
+    // nothing, raising descriptor_prefetch gives six times the throughput.
+    TempDir dir;
+    const json report = run_report(dir, {"workload.entries=2048", "workload.segment_bytes=64",
+                                         "workload.chain_depth=64", "dma.descriptor_prefetch=1"});
+    EXPECT_EQ(leader(report, "account"), "descriptor_fetch");
+    EXPECT_GT(cause(report, "account", "descriptor_fetch"),
+              0.5 * report["result"]["cycles"].get<double>());
+    EXPECT_LT(cause(report, "account", "memory_latency"),
+              0.1 * report["result"]["cycles"].get<double>());
+}
+
+TEST(SimAccountE2E, OneReadInFlightAtLongLatencyIsTheOutstandingLimit) {
+    TempDir dir;
+    const json report =
+        run_report(dir, {"workload.entries=4", "workload.segment_bytes=65536",
+                         "dma.max_outstanding_reads=1", "memory.read_latency_cycles=200"});
+    EXPECT_EQ(leader(report, "account"), "outstanding_limit");
+}
+
+TEST(SimAccountE2E, ABufferOfTwoBurstsAtLongLatencyIsBufferSpace) {
+    TempDir dir;
+    const json report = run_report(dir, {"workload.entries=4", "workload.segment_bytes=65536",
+                                         "dma.buffer_bytes=512", "memory.read_latency_cycles=200"});
+    EXPECT_EQ(leader(report, "account"), "buffer_space");
+}
+
+TEST(SimAccountE2E, ACostlyChainLinkOnShortPagesIsChainLink) {
+    TempDir dir;
+    const json report = run_report(
+        dir, {"workload.entries=1024", "workload.segment_bytes=64", "workload.chain_depth=512",
+              "dma.chain_link_cycles=400", "memory.read_latency_cycles=10"});
+    EXPECT_EQ(leader(report, "account"), "chain_link");
 }
 
 /// Splits one CSV line without quoted fields (results.csv of numbers).
@@ -179,7 +219,8 @@ TEST(SimAccountE2E, EveryCauseIsASweepColumnAndPlotsAsAStack) {
                                  "--stack", "account", "-o", svg});
     ASSERT_EQ(plot.status, 0) << plot.err;
     const std::string text = test::read_file(svg);
-    for (const char* part : {"Share of cycles (%)", "Cycles by cause (account)", "descriptor_fetch"})
+    for (const char* part :
+         {"Share of cycles (%)", "Cycles by cause (account)", "descriptor_fetch"})
         EXPECT_NE(text.find(part), std::string::npos) << part;
     auto missing = run_dmasim(dir, {"plot", out + "/results.csv", "--stack", "nothing", "-o", svg});
     EXPECT_EQ(missing.status, 2);

@@ -1,14 +1,24 @@
 // cycle_account.h - where a channel's cycles went: every cycle from START
-// to the channel's stop is charged to exactly one cause, the first in the
-// table's order whose timeline covers it, so the causes add up to the
-// cycles and the largest is the thing to fix (docs/statistics.md).
+// to the channel's stop is charged to exactly one cause, so the causes add
+// up to the cycles and the largest is the thing to fix (docs/statistics.md,
+// "Reading the account").
 //
-// The model records each cause as a union of [from, to) cycle intervals
-// read from the timings it already computes (a burst's issue, first beat
-// and completion; a fetch's issue and completion; ...): one call per
-// burst, fetch, decode, translation or write-back, never per beat. The
-// union merges touching intervals as they arrive, so it holds one entry
-// per gap between them.
+// Two layers of [from, to) cycle intervals are read from the timings the
+// model already computes, one call per burst, fetch, decode, translation
+// or write-back, never per beat:
+//   - charges: what each piece of work was doing (a burst's latency, its
+//     beats; a fetch in flight; a decode);
+//   - stalls: what the engine's next step was waiting on, following the
+//     dependency back (the next read waiting for its descriptor, for a free
+//     outstanding slot, for buffer space, for a translation). Where work of
+//     several kinds overlaps, the stall says which of it is on the
+//     critical path: a data read's latency that overlaps the fetch of the
+//     descriptor the next read waits for is descriptor supply, not memory
+//     latency.
+// A cycle goes to the first of: the bus moving data (data, bandwidth,
+// pcie_link charges), a stall's cause, a charge's cause, idle; within a
+// layer, in the table's order. Unions merge touching intervals as they
+// arrive, so each holds one entry per gap between them.
 #pragma once
 
 #include <array>
@@ -18,38 +28,65 @@
 
 namespace dmasim::model {
 
-// X(cause, description, timeline it is read from), highest priority first.
-#define DMASIM_ACCOUNT_CAUSES(X)                                                                  \
+// X(cause, description, timeline it is read from, knobs that act on it),
+// in priority order within each layer.
+#define DMASIM_ACCOUNT_CAUSES(X)                                                                   \
     X(data, "a data beat of the channel crosses the bus: the ideal share, bytes / bus width",      \
       "each data burst's beats: read [first beat, first beat + beats), write [last beat - beats, " \
-      "last beat); device bursts [first byte, last byte)")                                        \
-    X(bandwidth, "data waits for a bus channel other bursts or masters hold, or moves slower "     \
+      "last beat); device bursts [first byte, last byte)",                                         \
+      "bus.width_bytes, clock_mhz")                                                                \
+    X(bandwidth,                                                                                   \
+      "data waits for a bus channel other bursts or masters hold, or moves slower "                \
       "than one beat per cycle (memory.bandwidth_bytes_per_cycle)",                                \
       "each data burst's wait for its first beat after the idle bus's latency; a read's "          \
-      "delivery beyond its beats")                                                                 \
-    X(pcie_link, "PCIe link time: TLP round trips, tag waits and serialisation beyond the on-chip " \
+      "delivery beyond its beats",                                                                 \
+      "memory.bandwidth_bytes_per_cycle, traffic.bytes_per_cycle, dma.channels")                   \
+    X(pcie_link,                                                                                   \
+      "PCIe link time: TLP round trips, tag waits and serialisation beyond the on-chip "           \
       "latency",                                                                                   \
-      "bus.kind pcie: what bandwidth reads on the on-chip bus")                                    \
-    X(memory_latency, "read latency and write response latency no other work hides",              \
-      "each data burst's first idle-latency cycles after its issue; a write's last beat to "      \
-      "its response; the whole wait of a device burst or of a foreign target's burst")           \
-    X(iommu, "address translation no other work hides: IOTLB lookups and page-table walks",      \
-      "every translation's request to ready (data bursts, fetches, write-backs)")                 \
-    X(descriptor_fetch, "descriptor reads no data transfer hides",                                \
-      "every descriptor fetch's issue to completion")                                             \
-    X(chain_link, "chain-link decode no other work hides", "each chain link's chain_link_cycles")  \
-    X(setup, "per-descriptor decode no other work hides",                                         \
-      "each data descriptor's descriptor_setup_cycles")                                           \
-    X(writeback, "status write-backs no other work hides",                                        \
-      "every status write-back's issue to response")                                              \
-    X(start_latency, "START to the first descriptor fetch", "dma.start_latency_cycles per START") \
-    X(irq_latency, "stop to the completion interrupt", "dma.irq_latency_cycles after the stop")   \
-    X(idle, "nothing of the channel in flight: waiting for no timed work (run: no channel busy, " \
+      "bus.kind pcie: what bandwidth reads on the on-chip bus",                                    \
+      "pcie.gen, pcie.lanes, pcie.max_payload_bytes, pcie.max_read_request_bytes, pcie.tags")      \
+    X(memory_latency, "data waits for a read or a write response in flight",                       \
+      "each data burst's first idle-latency cycles after its issue; a write's last beat to "       \
+      "its response; the whole wait of a device burst or of a foreign target's burst",             \
+      "memory.read_latency_cycles, memory.write_latency_cycles, bus.interconnect_latency_cycles")  \
+    X(outstanding_limit,                                                                           \
+      "the next burst waits for a slot: the bursts in flight are at "                              \
+      "dma.max_outstanding_reads (or _writes) and no beat moves",                                  \
+      "stalls: a read or write issue held by the completion of the burst the limit keeps it "      \
+      "behind",                                                                                    \
+      "dma.max_outstanding_reads, dma.max_outstanding_writes")                                     \
+    X(buffer_space, "the next read waits for the writes to drain the data buffer",                 \
+      "stalls: a read issue held by buffer space (dma.buffer_bytes, dma.read_refill_bytes)",       \
+      "dma.buffer_bytes, dma.read_refill_bytes")                                                   \
+    X(iommu, "address translation: IOTLB lookups and page-table walks",                            \
+      "every translation's request to ready (data bursts, fetches, write-backs); stalls: a "       \
+      "burst's issue held by its translation",                                                     \
+      "iommu.iotlb_entries, iommu.iotlb_ways, iommu.page_size, iommu.walk_cache_entries")          \
+    X(descriptor_fetch, "descriptor supply: the next data waits for its descriptor's read",        \
+      "every descriptor fetch's issue to completion; stalls: the mover waiting for a "             \
+      "descriptor that is being read or not yet asked for",                                        \
+      "dma.descriptor_prefetch, dma.descriptor_queue, dma.descriptor_fetch")                       \
+    X(chain_link, "descriptor supply: the next data waits for a chain link's decode",              \
+      "each chain link's chain_link_cycles; stalls: the mover waiting behind one",                 \
+      "dma.chain_link_cycles, workload.chain_depth")                                               \
+    X(setup, "descriptor supply: the next data waits for a descriptor's decode",                   \
+      "each data descriptor's descriptor_setup_cycles; stalls: the mover waiting for its "         \
+      "descriptor's decode, or those before it",                                                   \
+      "dma.descriptor_setup_cycles")                                                               \
+    X(writeback, "status write-backs no other work hides",                                         \
+      "every status write-back's issue to response", "dma.status_writeback")                       \
+    X(start_latency, "START to the first descriptor fetch", "dma.start_latency_cycles per START",  \
+      "dma.start_latency_cycles")                                                                  \
+    X(irq_latency, "stop to the completion interrupt", "dma.irq_latency_cycles after the stop",    \
+      "dma.irq_latency_cycles")                                                                    \
+    X(idle,                                                                                        \
+      "nothing of the channel in flight: waiting for no timed work (run: no channel busy, "        \
       "so the host's own time)",                                                                   \
-      "what no other cause covers")
+      "what no other cause covers", "workload.* (the host's handler and submission costs)")
 
 enum class Cause : unsigned {
-#define DMASIM_CAUSE_ENUM(cause, description, timeline) cause,
+#define DMASIM_CAUSE_ENUM(cause, description, timeline, knobs) cause,
     DMASIM_ACCOUNT_CAUSES(DMASIM_CAUSE_ENUM)
 #undef DMASIM_CAUSE_ENUM
 };
@@ -58,13 +95,17 @@ struct CauseDef {
     const char* name;
     const char* description;
     const char* timeline;
+    const char* knobs;  ///< the parameters that act on it, for the reader
 };
 inline constexpr CauseDef kCauseDefs[] = {
-#define DMASIM_CAUSE_DEF(cause, description, timeline) {#cause, description, timeline},
+#define DMASIM_CAUSE_DEF(cause, description, timeline, knobs) \
+    {#cause, description, timeline, knobs},
     DMASIM_ACCOUNT_CAUSES(DMASIM_CAUSE_DEF)
 #undef DMASIM_CAUSE_DEF
 };
 inline constexpr size_t kCauses = std::size(kCauseDefs);
+/// Causes of the bus moving data: ahead of every stall.
+inline constexpr size_t kBusCauses = static_cast<size_t>(Cause::pcie_link) + 1;
 
 /// Cycles charged to each cause, in table order; they sum to the cycles accounted.
 using CycleAccount = std::array<uint64_t, kCauses>;
@@ -92,21 +133,29 @@ private:
 /// accounted over.
 class CycleTimeline {
 public:
+    /// What work of the channel was doing over [from, to).
     void charge(Cause cause, uint64_t from, uint64_t to) {
-        causes_[static_cast<unsigned>(cause)].add(from, to);
+        charges_[static_cast<unsigned>(cause)].add(from, to);
+    }
+    /// What the channel's next step waited on over [from, to).
+    void stall(Cause cause, uint64_t from, uint64_t to) {
+        stalls_[static_cast<unsigned>(cause)].add(from, to);
     }
     /// A transfer ran over [from, to): drops what was planned past its
     /// stop and returns its account.
     CycleAccount close_span(uint64_t from, uint64_t to);
-    const IntervalUnion& cause(size_t i) const { return causes_[i]; }
+    const IntervalUnion& charges(size_t cause) const { return charges_[cause]; }
+    const IntervalUnion& stalls(size_t cause) const { return stalls_[cause]; }
     void clear();
 
 private:
-    std::array<IntervalUnion, kCauses> causes_;
+    std::array<IntervalUnion, kCauses> charges_;
+    std::array<IntervalUnion, kCauses> stalls_;
 };
 
 /// The account of [from, to) over several timelines: each cycle goes to
-/// the first cause any of them covers, `idle` if none does.
+/// the first cause any of them covers in the order of the header's
+/// comment, `idle` if none does.
 CycleAccount account_over(const std::vector<const CycleTimeline*>& timelines, uint64_t from,
                           uint64_t to);
 

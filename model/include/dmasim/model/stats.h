@@ -34,7 +34,7 @@ struct StatDef {
       "every fetch burst's bytes, chain descriptors and over-prefetched slots included")        \
     X(speculative_reads, "reads", "speculative descriptor reads issued",                        \
       "dma.descriptor_fetch: speculative; one per slot read before its address was known")      \
-    X(speculative_reads_dropped, "reads", "speculative descriptor reads a next pointer missed",  \
+    X(speculative_reads_dropped, "reads", "speculative descriptor reads a next pointer missed", \
       "reads in flight or done when a next pointer named another address or the walk parked "   \
       "at TAIL; their beats are still carried")                                                 \
     X(tail_idles, "idles", "times the channel idled at TAIL, its ring empty",                   \
@@ -212,12 +212,13 @@ inline std::vector<StatGroupDef> statistic_groups() {
     return {channel,
             phase,
             {"account.ch{N}",
-             "one DMA channel's cycles from each START to its stop, each charged to the first "
-             "cause that covers it; the rows add up to the channel's busy cycles",
+             "one DMA channel's cycles from each START to its stop, each charged to what its "
+             "critical path waited on (Reading the account); the rows add up to the channel's "
+             "busy cycles",
              account_defs()},
             {"account",
-             "the run's cycles (result.cycles), each charged to the first cause any channel "
-             "covers; the rows add up to result.cycles",
+             "the run's cycles (result.cycles), each charged as in account.ch{N}, the first "
+             "cause of any channel; the rows add up to result.cycles",
              account_defs()},
             resource("bus.read", "the RAM read channel"),
             resource("bus.write", "the RAM write channel"),
