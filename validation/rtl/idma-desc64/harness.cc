@@ -110,7 +110,10 @@ static void write_descriptor(Memory& m, uint64_t base, uint32_t flags, uint32_t 
     d32[3] = src >> 32;  d32[2] = uint32_t(src);
     d32[1] = dst >> 32;  d32[0] = uint32_t(dst);
     if (DATA_WIDTH == 32) {
-        for (unsigned k = 0; k < 8; ++k) m.wr32(base + 4 * k, d32[k < 7 ? k + 1 : 0]);
+        if (getenv("DESC32_MSB_FIRST"))  // word k = D32[7-k] (flags first), the order the reader's
+            for (unsigned k = 0; k < 8; ++k) m.wr32(base + 4 * k, d32[7 - k]);  // irq/next taps assume
+        else
+            for (unsigned k = 0; k < 8; ++k) m.wr32(base + 4 * k, d32[k < 7 ? k + 1 : 0]);
     } else {
         unsigned wpb = DATA_WIDTH / 32, n = 256 / DATA_WIDTH;  // 32-bit words per beat, beats
         for (unsigned b = 0; b < n; ++b) {
