@@ -74,15 +74,20 @@ def main():
                 sys.stderr.write("%d/%d points\n" % (i + 1, len(points)))
     keys = ["bus.width_bytes", "workload.entries", "workload.segment_bytes",
             "workload.chain_depth", "memory.read_latency_cycles",
-            "memory.write_latency_cycles", "cycles"]
+            "memory.write_latency_cycles", "dma.buffer_bytes",
+            "dma.read_refill_bytes", "cycles"]
     os.makedirs(os.path.dirname(a.csv) or ".", exist_ok=True)
     with open(a.csv, "w", newline="") as f:
         wr = csv.writer(f, lineterminator="\n")
         wr.writerow(keys)
         for p, kv in results:
             depth = p["entries"] if p["layout"] == "scattered" else 1
-            wr.writerow([p["width"] // 8, p["entries"], p["seg"], depth,
-                         p["rlat"], p["wlat"], kv["cycles"]])
+            wb = p["width"] // 8
+            # instance parameters that scale with the width: the mover's
+            # FIFO, 2^LGFIFO = 512 bus words (axisgdma.v:114), and the space
+            # a read waits for, one 256-beat burst (axidma.v:861)
+            wr.writerow([wb, p["entries"], p["seg"], depth, p["rlat"], p["wlat"],
+                         512 * wb, 256 * wb, kv["cycles"]])
     fields = [k for k in results[0][1].keys() if k != "status"]
     with open(a.full, "w", newline="") as f:
         wr = csv.writer(f, lineterminator="\n")
