@@ -53,6 +53,7 @@ void DataMover::reset(uint64_t now, bool translating) {
     staged_.clear();
     staged_head_ = 0;
     fault_ = DMA_ERR_NONE;
+    held_ = {};
 }
 
 void DataMover::begin(const Segment& seg, dma_hw_direction dir, uint64_t ready) {
@@ -114,7 +115,7 @@ bool DataMover::plan_read(uint64_t horizon) {
         blocked_until_ = t;
         return false;
     }
-    tracks_.stall(slot >= space ? Cause::outstanding_limit : Cause::buffer_space, free_at, t);
+    hold(slot >= space ? Cause::outstanding_limit : Cause::buffer_space, free_at, t, false);
 
     uint64_t data_start, done;
     if (dir_ == DMA_HW_DEV_TO_MEM) {
@@ -122,6 +123,7 @@ bool DataMover::plan_read(uint64_t horizon) {
         data_start = d.data_start;
         done = d.done;
         account_burst(t, data_start, done, done - data_start, UINT64_MAX);
+        settle_stalls(false, t, data_start, UINT64_MAX);
         if (staging_) device_.produce(stage(n), n);
     } else {
         uint64_t addr = seg_.src + r_done_;
@@ -138,6 +140,7 @@ bool DataMover::plan_read(uint64_t horizon) {
             if (staging_) std::memcpy(stage(n), bus_.host(addr), n);
         }
         account_burst(t, data_start, done, beats_of(addr, n, bus_.width), bus_.idle_read_cycles());
+        settle_stalls(false, t, data_start, bus_.idle_read_cycles());
     }
     stats_.max_reads_in_flight = std::max(stats_.max_reads_in_flight, reads_.in_flight_at(t) + 1);
     reads_.issue(done);
@@ -203,7 +206,7 @@ bool DataMover::plan_write() {
     const WriteData data = write_data(w_stream_, w_stream_ + m - 1, beats);
     const uint64_t free_at = std::max(data.issue, last_write_issue_);
     uint64_t t = std::max(free_at, writes_.limit_free());
-    tracks_.stall(Cause::outstanding_limit, free_at, t);
+    hold(Cause::outstanding_limit, free_at, t, true);
 
     uint64_t release, response, first_out;
     if (dir_ == DMA_HW_MEM_TO_DEV) {
@@ -215,6 +218,7 @@ bool DataMover::plan_write() {
         release = response = d.done;
         first_out = d.data_start;
         account_burst(t, d.data_start, d.done, d.done - d.data_start, UINT64_MAX);
+        settle_stalls(true, t, d.data_start, UINT64_MAX);
         if (staging_) device_.consume(unstage(m), m);
     } else {
         uint64_t addr = at;
@@ -237,6 +241,7 @@ bool DataMover::plan_write() {
         response = std::max(response, release);
         first_out = release > t + beats ? release - beats : t;
         account_burst(t, first_out, release, beats, bus_.idle_write_cycles());
+        settle_stalls(true, t, first_out, bus_.idle_write_cycles());
         tracks_.charge(Cause::memory_latency, release, response);
     }
     stats_.max_writes_in_flight =
@@ -297,7 +302,7 @@ bool DataMover::fail(dma_hw_error err, uint64_t at, uint64_t iova) {
 bool DataMover::translate(uint64_t* addr, uint64_t* t, uint64_t bytes, bool write) {
     const uint64_t iova = *addr;
     Iommu::Translation tr = iommu_.translate(iova, write, *t, tracks_);
-    tracks_.stall(Cause::iommu, *t, tr.ready);
+    hold(Cause::iommu, *t, tr.ready, write);
     if (tr.error != DMA_ERR_NONE) return fail(tr.error, tr.ready, iova);
     if (!bus_.reachable(tr.phys, bytes)) {
         uint64_t cycles = 0;
@@ -347,6 +352,19 @@ void DataMover::note_data_out(uint64_t first, uint64_t end) {
         stats_.read_to_out_cycles = first - m.read;
     }
     stats_.data_window_cycles = std::max(stats_.data_window_cycles, end - m.read);
+}
+
+void DataMover::hold(Cause cause, uint64_t from, uint64_t to, bool write) {
+    Held& h = held_[write];
+    if (from < to && h.count < h.stalls.size()) h.stalls[h.count++] = {cause, from, to};
+}
+
+void DataMover::settle_stalls(bool write, uint64_t issue, uint64_t first, uint64_t lead) {
+    Held& h = held_[write];
+    if (first - issue <= lead)
+        for (size_t i = 0; i < h.count; ++i)
+            tracks_.stall(h.stalls[i].cause, h.stalls[i].from, h.stalls[i].to);
+    h.count = 0;
 }
 
 void DataMover::cover(uint64_t from, uint64_t to) {

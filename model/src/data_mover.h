@@ -26,13 +26,14 @@
 #include <dmasim/model/stream_device.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "bus_port.h"
+#include "fifo.h"
 #include "in_flight.h"
 #include "iommu.h"
-#include "fifo.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -124,6 +125,14 @@ private:
         uint64_t issue;
     };
     WriteData write_data(uint64_t first, uint64_t last, uint64_t beats);
+    /// The next read (or write) waited on `cause` over [from, to) before
+    /// it could issue; see settle_stalls.
+    void hold(Cause cause, uint64_t from, uint64_t to, bool write);
+    /// Books the held stalls if the burst they held issued at `issue` was
+    /// on the critical path: its first beat came an idle bus's `lead` after
+    /// its issue (queued for the bus, an earlier issue would not have
+    /// moved it); drops them either way.
+    void settle_stalls(bool write, uint64_t issue, uint64_t first, uint64_t lead);
     void cover(uint64_t from, uint64_t to);
     void note_data_out(uint64_t first, uint64_t end);
     /// `first` >= `issue`: the burst's first beat; `end`: its last beat's end.
@@ -165,6 +174,17 @@ private:
     uint64_t granted_ = 0;         ///< stream offset up to which buffer space was granted
     std::vector<uint8_t> staged_;  ///< staging: bytes read, from staged_head_ not yet written
     uint64_t staged_head_ = 0;
+    struct Stall {
+        Cause cause;
+        uint64_t from, to;
+    };
+    /// What held the next read (a slot or buffer space, a translation) or
+    /// write (a slot, a translation), until settle_stalls.
+    struct Held {
+        std::array<Stall, 2> stalls;
+        size_t count;
+    };
+    std::array<Held, 2> held_{};  ///< [0] reads, [1] writes
     dma_hw_error fault_ = DMA_ERR_NONE;
     uint64_t fault_at_ = 0;
     uint64_t fault_iova_ = 0;

@@ -173,7 +173,9 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
 
 // The mover, free at `from`, waits for the item: its decode (and the
 // decodes queued before it), its fetch, and before the fetch was issued,
-// the chain link that led to it or the fetches ahead of it.
+// the chain link that led to it or the fetches ahead of it. Booked
+// whatever the read then meets on the bus: the mover had nothing to do,
+// and cycles the bus spends on data outrank every stall anyway.
 void DmaChannel::stall_for_descriptor(const WalkItem& item, uint64_t from) {
     const uint64_t to = item.ready;
     if (to <= from) return;
