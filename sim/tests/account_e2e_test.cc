@@ -174,6 +174,17 @@ TEST(SimAccountE2E, ACostlyChainLinkOnShortPagesIsChainLink) {
     EXPECT_EQ(leader(report, "account"), "chain_link");
 }
 
+TEST(SimAccountE2E, AnExpensiveHandlerPerRequestIsTheCpu) {
+    // Back-to-back 256 B requests, one interrupt each, 20,000 cycles of
+    // handler: the channels wait for the CPU, not the other way round.
+    TempDir dir;
+    const json report = run_report(
+        dir, {"workload.scenario=requests", "workload.requests=40", "workload.entries=1",
+              "workload.segment_bytes=256", "workload.interarrival_cycles=1",
+              "cpu.irq_handler_cycles=20000", "dma.irq_coalesce_count=1"});
+    EXPECT_EQ(leader(report, "account"), "cpu");
+}
+
 /// Splits one CSV line without quoted fields (results.csv of numbers).
 std::vector<std::string> fields(const std::string& line) {
     std::vector<std::string> out(1);

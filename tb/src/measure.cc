@@ -104,7 +104,7 @@ WindowCycles window_cycles(const Window& window, const model::Clock& clock) {
 }
 
 void measure(const std::optional<Window>& window, const model::Platform& platform,
-             RunResult& result) {
+             const model::CycleTimeline& host, RunResult& result) {
     const auto& params = platform.params();
     result.statistics = platform.statistics();
     if (window) {
@@ -134,6 +134,7 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
         std::vector<const model::CycleTimeline*> timelines;
         for (unsigned ch = 0; ch < params.dma.channels; ++ch)
             timelines.push_back(&platform.channel_timeline(ch));
+        timelines.push_back(&host);
         result.account = model::account_over(timelines, edges.first, edges.last);
     }
     Carried carried;

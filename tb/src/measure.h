@@ -44,8 +44,9 @@ WindowCycles window_cycles(const Window& window, const model::Clock& clock);
 /// channel's phases as shares of the measured cycles) in any case. Throws
 /// std::logic_error if a figure is impossible (invariant_violations;
 /// `result.integrity` must be judged already).
+/// `host` holds the CPU's own time (Cause::cpu), accounted with the channels'.
 void measure(const std::optional<Window>& window, const model::Platform& platform,
-             RunResult& result);
+             const model::CycleTimeline& host, RunResult& result);
 
 /// What the bus carried in a run, beside its result: the physics
 /// invariants bound these.

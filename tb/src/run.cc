@@ -109,7 +109,7 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     tb.release_all();
     result.leaked_pages = sim_mem_pages_in_use() - pages_before;
     judge(tb, finished, result);  // first: the invariants depend on integrity
-    measure(tb.measured(), platform, result);
+    measure(tb.measured(), platform, tb.host_timeline(), result);
     if (trace && tb.measured()) {
         const WindowCycles edges = window_cycles(*tb.measured(), platform.clock());
         for (unsigned ch = 0; ch < p.dma.channels; ++ch)

@@ -390,6 +390,9 @@ uint64_t Testbench::bill(const Reaped& reaped, uint64_t fixed) {
 void Testbench::hand_over(const std::vector<Transfer*>& completed, sc_core::sc_time began,
                           uint64_t cost) {
     const sc_core::sc_time done_at = began + platform_.clock().period() * double(cost);
+    const model::Clock& clock = platform_.clock();
+    host_timeline_.charge(model::Cause::cpu, clock.cycle_at_or_after(began),
+                          clock.cycle_at_or_after(done_at));
     if (done_at > sc_core::sc_time_stamp()) sc_core::wait(done_at - sc_core::sc_time_stamp());
     for (Transfer* t : completed) {
         t->completed_ = true;

@@ -58,6 +58,8 @@ public:
     bool finished() const;
     /// The measured transfers' window and counts; none if none completed.
     std::optional<Window> measured() const;
+    /// The CPU's handler and poll time, for the run's cycle account.
+    const model::CycleTimeline& host_timeline() const { return host_timeline_; }
     /// The first integrity failure, if any.
     const std::optional<Mismatch>& failure() const { return failure_; }
     /// Frees every transfer still held and the IOMMU's page tables (no bus
@@ -144,6 +146,7 @@ private:
     model::BusBusy bus_at_first_start_;
     model::BusBusy bus_at_last_completion_;
     CpuTally tally_;  ///< handler runs and polls for measured transfers
+    model::CycleTimeline host_timeline_;
     CpuTally tally_at_first_start_, tally_at_last_completion_;
     sc_core::sc_event work_event_;  ///< a transfer started or a request was submitted
     Window counts_;                 ///< the measured transfers' bytes, descriptors and links

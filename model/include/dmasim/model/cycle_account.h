@@ -80,10 +80,14 @@ namespace dmasim::model {
       "dma.start_latency_cycles")                                                                  \
     X(irq_latency, "stop to the completion interrupt", "dma.irq_latency_cycles after the stop",    \
       "dma.irq_latency_cycles")                                                                    \
-    X(idle,                                                                                        \
-      "nothing of the channel in flight: waiting for no timed work (run: no channel busy, "        \
-      "so the host's own time)",                                                                   \
-      "what no other cause covers", "workload.* (the host's handler and submission costs)")
+    X(cpu, "the run only: the CPU handling interrupts or polling, billed completion work, "      \
+      "while no channel works",                                                                    \
+      "each handled interrupt's and poll's CPU time, from its start",                             \
+      "cpu.irq_handler_cycles, cpu.per_descriptor_cycles, cpu.poll_cycles, "                      \
+      "dma.irq_coalesce_count, workload.completion")                                               \
+    X(idle, "nothing of the channel in flight: waiting for no timed work (run: no channel busy " \
+      "and the CPU idle: the host's submission and the workload's own gaps)",                     \
+      "what no other cause covers", "workload.* (arrival rate, submission)")
 
 enum class Cause : unsigned {
 #define DMASIM_CAUSE_ENUM(cause, description, timeline, knobs) cause,
