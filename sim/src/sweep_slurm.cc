@@ -157,6 +157,12 @@ int submit_sweep_to_slurm(const SweepOptions& o, const SlurmOptions& requested) 
     const std::string sweep = fs::absolute(o.sweep_file).lexically_normal().string();
     const std::string out = fs::absolute(o.out_dir).lexically_normal().string();
     check_sbatch_path(out);
+    const std::string sbatch = s.script_only ? "" : find_on_path("sbatch");
+    if (!s.script_only && sbatch.empty())
+        throw ConfigError({"--slurm", 0},
+                          "sbatch (Slurm's client) is not on PATH: install it (Debian: "
+                          "slurm-client), or add --slurm-script-only and submit the scripts "
+                          "where Slurm is");
 
     // The whole sweep is read and every point resolved here, so a bad file
     // fails now (exit 2), not in N jobs later.
@@ -196,12 +202,6 @@ int submit_sweep_to_slurm(const SweepOptions& o, const SlurmOptions& requested) 
             scripts.shards, scripts.merge);
         return 0;
     }
-    const std::string sbatch = find_on_path("sbatch");
-    if (sbatch.empty())
-        throw ConfigError({"--slurm", 0},
-                          "sbatch (Slurm's client) is not on PATH: install it (Debian: "
-                          "slurm-client), or add --slurm-script-only and submit the scripts "
-                          "where Slurm is");
     std::fflush(stdout);
     std::string printed;
     const int status = run_and_capture({sbatch, "--parsable", scripts.shards}, printed);

@@ -119,6 +119,12 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 SchedulerType=sched/builtin
+# The main scheduling loop every 2 s (default 60): the merge job starts soon
+# after the array ends, not up to a minute later.
+SchedulerParameters=sched_interval=2
+# sbatch --wait polls at 2 s, then 8 s, then 32 s unless that is more than
+# half of MinJobAge (default 300): 16 keeps its polls at 8 s at most.
+MinJobAge=16
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 StateSaveLocation=$tmp/state
@@ -128,7 +134,7 @@ SlurmdPidFile=$tmp/run/slurmd.pid
 SlurmctldLogFile=$tmp/slurmctld.log
 SlurmdLogFile=$tmp/slurmd.log
 ReturnToService=2
-NodeName=$host NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 
