@@ -116,8 +116,7 @@ std::string find_on_path(const std::string& program) {
         if (folder.empty()) continue;  // "" means the current folder: not looked in
         const std::filesystem::path candidate = std::filesystem::path(folder) / program;
         std::error_code ec;
-        if (std::filesystem::is_regular_file(candidate, ec) &&
-            access(candidate.c_str(), X_OK) == 0)
+        if (std::filesystem::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0)
             return std::filesystem::absolute(candidate, ec).string();
     }
     return "";

@@ -57,8 +57,9 @@ void check_sbatch_options(const std::vector<std::string>& options) {
             why = "contains a blank (an #SBATCH line would split it; use --opt=value)";
         else if (name == "--array" || name == "-a" || name == "--dependency" || name == "-d" ||
                  name == "--wait" || name == "-W")
-            why = "is set by dmasim sweep --slurm itself (the array of shards and the merge "
-                  "that waits for it)";
+            why =
+                "is set by dmasim sweep --slurm itself (the array of shards and the merge "
+                "that waits for it)";
         if (!why.empty())
             throw ConfigError({"--slurm-option", 0}, fmt::format("{} {}", excerpt(option), why));
     }
@@ -114,8 +115,8 @@ std::string shards_script(const SweepOptions& o, const SlurmOptions& s, const st
                           const std::string& out) {
     std::string text = header("The shards of the sweep: task K runs shard K/N into shard-K/.",
                               job_name(sweep), out + "/slurm/shard-%a.out");
-    text += fmt::format("#SBATCH --array=1-{}\n#SBATCH --cpus-per-task={}\n", s.tasks,
-                        s.cpus_per_task);
+    text +=
+        fmt::format("#SBATCH --array=1-{}\n#SBATCH --cpus-per-task={}\n", s.tasks, s.cpus_per_task);
     text += user_options(s);
     text += "set -eu\n";
     text += fmt::format(
@@ -186,12 +187,11 @@ int submit_sweep_to_slurm(const SweepOptions& o, const SlurmOptions& requested) 
                           out + "/slurm/merge.sbatch"};
     std::error_code ec;
     fs::create_directories(scripts.dir, ec);
-    if (ec)
-        throw ConfigError({scripts.dir, 0}, fmt::format("cannot create it: {}", ec.message()));
+    if (ec) throw ConfigError({scripts.dir, 0}, fmt::format("cannot create it: {}", ec.message()));
     write_script(scripts.shards, shards_script(o, s, sweep, out));
     write_script(scripts.merge, merge_script(o, s, sweep, out));
-    fmt::print("sweep {}: {} points, {} skipped: {} Slurm array task(s) of {} cpu(s) each\n",
-               sweep, points.size(), points.size() - runnable, s.tasks, s.cpus_per_task);
+    fmt::print("sweep {}: {} points, {} skipped: {} Slurm array task(s) of {} cpu(s) each\n", sweep,
+               points.size(), points.size() - runnable, s.tasks, s.cpus_per_task);
     fmt::print("wrote {} and {}\n", scripts.shards, scripts.merge);
 
     if (s.script_only) {
@@ -239,8 +239,9 @@ int submit_sweep_to_slurm(const SweepOptions& o, const SlurmOptions& requested) 
                    scripts.merge);
         return 1;
     }
-    fmt::print("submitted the merge: job {}, after job {}; it writes {}/results.csv (log {}/merge.out)\n",
-               parsable_job_id(printed), array, out, scripts.dir);
+    fmt::print(
+        "submitted the merge: job {}, after job {}; it writes {}/results.csv (log {}/merge.out)\n",
+        parsable_job_id(printed), array, out, scripts.dir);
     return 0;
 }
 

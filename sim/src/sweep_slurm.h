@@ -12,7 +12,7 @@
 namespace dmasim::sim {
 
 struct SlurmOptions {
-    unsigned tasks = 0;  ///< array tasks, one shard each (clamped to the runnable points)
+    unsigned tasks = 0;          ///< array tasks, one shard each (clamped to the runnable points)
     unsigned cpus_per_task = 1;  ///< each task's `#SBATCH --cpus-per-task` and `-j`
     /// --slurm-option: more sbatch options (`--partition=p`), one `#SBATCH`
     /// line each in both scripts.

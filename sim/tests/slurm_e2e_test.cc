@@ -32,8 +32,8 @@ TEST(SimSlurmE2E, ScriptsRunAsAnArrayThenAMergeGiveTheLocalResults) {
     TempDir dir;
     const auto sweep = write_grid(dir);
     const auto out = dir.path() + "/cluster";
-    auto r = run_dmasim(dir, {"sweep", sweep, "--out", out, "--slurm", "2",
-                              "--slurm-script-only", "--no-plot"});
+    auto r = run_dmasim(
+        dir, {"sweep", sweep, "--out", out, "--slurm", "2", "--slurm-script-only", "--no-plot"});
     ASSERT_EQ(r.status, 0) << r.err;
     const auto shards = read_file(out + "/slurm/shards.sbatch");
     EXPECT_TRUE(contains(shards, "#SBATCH --array=1-2\n")) << shards;
@@ -58,8 +58,8 @@ TEST(SimSlurmE2E, ScriptsRunAsAnArrayThenAMergeGiveTheLocalResults) {
 TEST(SimSlurmE2E, MoreTasksThanPointsAreCutDownToOnePerPoint) {
     TempDir dir;
     const auto out = dir.path() + "/o";
-    auto r = run_dmasim(dir, {"sweep", write_grid(dir), "--out", out, "--slurm", "10",
-                              "--slurm-script-only"});
+    auto r = run_dmasim(
+        dir, {"sweep", write_grid(dir), "--out", out, "--slurm", "10", "--slurm-script-only"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(contains(read_file(out + "/slurm/shards.sbatch"), "#SBATCH --array=1-4\n"));
     EXPECT_TRUE(contains(read_file(out + "/slurm/merge.sbatch"), "/shard-4'"));
@@ -79,8 +79,8 @@ TEST(SimSlurmE2E, AScriptDmasimDidNotWriteIsNeverReplaced) {
     const auto out = dir.path() + "/o";
     fs::create_directories(out + "/slurm");
     const auto mine = dir.write("o/slurm/merge.sbatch", "#!/bin/bash\necho my own\n");
-    auto r = run_dmasim(dir, {"sweep", write_grid(dir), "--out", out, "--slurm", "2",
-                              "--slurm-script-only"});
+    auto r = run_dmasim(
+        dir, {"sweep", write_grid(dir), "--out", out, "--slurm", "2", "--slurm-script-only"});
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(contains(r.err, "not written by dmasim")) << r.err;
     EXPECT_EQ(read_file(mine), "#!/bin/bash\necho my own\n");
@@ -96,20 +96,20 @@ TEST(SimSlurmE2E, RefusesWhatWouldBreakTheArrayBeforeWritingAnything) {
           {"--slurm-option", "--comment=two words"},
           {"--slurm-option=partition=p"},
           {"--shard", "1/2"}}) {
-        std::vector<std::string> args{"sweep", sweep, "--out", out, "--slurm", "2",
-                                      "--slurm-script-only"};
+        std::vector<std::string> args{
+            "sweep", sweep, "--out", out, "--slurm", "2", "--slurm-script-only"};
         args.insert(args.end(), extra.begin(), extra.end());
         auto r = run_dmasim(dir, args);
         EXPECT_EQ(r.status, 2) << extra.back() << ": " << r.err;
         EXPECT_FALSE(fs::exists(out + "/slurm")) << extra.back();
     }
     const auto bad = dir.write("bad.yaml", "sweep:\n  workload.entriez: [1, 2]\n");
-    EXPECT_EQ(run_dmasim(dir, {"sweep", bad, "--out", out, "--slurm", "2", "--slurm-script-only"})
-                  .status,
-              2);
+    EXPECT_EQ(
+        run_dmasim(dir, {"sweep", bad, "--out", out, "--slurm", "2", "--slurm-script-only"}).status,
+        2);
     EXPECT_FALSE(fs::exists(out + "/slurm"));
-    EXPECT_EQ(run_dmasim(dir, {"sweep", sweep, "--out", dir.path() + "/with space", "--slurm",
-                               "2", "--slurm-script-only"})
+    EXPECT_EQ(run_dmasim(dir, {"sweep", sweep, "--out", dir.path() + "/with space", "--slurm", "2",
+                               "--slurm-script-only"})
                   .status,
               2);
 }
