@@ -148,8 +148,8 @@ StateSaveLocation=$tmp/state
 SlurmdSpoolDir=$tmp/spool
 SlurmctldPidFile=$tmp/run/slurmctld.pid
 SlurmdPidFile=$tmp/run/slurmd.pid
-SlurmctldLogFile=$tmp/slurmctld.log
-SlurmdLogFile=$tmp/slurmd.log
+# No SlurmctldLogFile/SlurmdLogFile: run with -D, the daemons log to stderr
+# alone, which goes to $tmp/NAME.log.
 ReturnToService=2
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
