@@ -19,6 +19,7 @@
 #include "scenario_check.h"
 #include "statistics_catalog.h"
 #include "sweep_runner.h"
+#include "sweep_slurm.h"
 #include "trace_import.h"
 
 namespace dmasim::sim {
@@ -36,8 +37,10 @@ struct ConfigCommand {
 
 struct SweepCommand {
     SweepOptions options;
+    SlurmOptions slurm;
     std::string shard;
     bool no_plot = false;
+    CLI::Option* jobs_option = nullptr;
 };
 
 struct MergeCommand {
@@ -81,8 +84,10 @@ void add_sweep(CLI::App& app, SweepCommand& c) {
                                    "process, and write results.csv and plots");
     cmd->add_option("sweep", c.options.sweep_file, "Sweep YAML (docs/sweeps.md)")->required();
     c.options.jobs = std::max(1u, std::thread::hardware_concurrency());
-    cmd->add_option("-j,--jobs", c.options.jobs, "Points run at a time (default: cores)")
-        ->check(CLI::Range(1u, 4096u));
+    c.jobs_option =
+        cmd->add_option("-j,--jobs", c.options.jobs,
+                        "Points run at a time (default: cores; with --slurm: per task, default 1)")
+            ->check(CLI::Range(1u, 4096u));
     cmd->add_option("--out", c.options.out_dir,
                     "Output directory (default: results/<sweep name>[-shardKofN])");
     cmd->add_option("--max-points", c.options.max_points,
@@ -91,7 +96,23 @@ void add_sweep(CLI::App& app, SweepCommand& c) {
     add_max_sim_cycles(*cmd, c.options.max_sim_cycles,
                        "Passed to every point's run: a point not finished after this many "
                        "simulated cycles fails");
-    cmd->add_option("--shard", c.shard, "Run only shard K of N (1-based): index mod N == K-1");
+    auto* shard =
+        cmd->add_option("--shard", c.shard, "Run only shard K of N (1-based): index mod N == K-1");
+    auto* slurm = cmd->add_option("--slurm", c.slurm.tasks,
+                                  "Run on Slurm: a job array of N shards and a merge after it, "
+                                  "written to OUT/slurm/ and submitted with sbatch")
+                      ->check(CLI::Range(1u, 100000u))
+                      ->excludes(shard);
+    cmd->add_option("--slurm-option", c.slurm.sbatch_options,
+                    "With --slurm: an sbatch option for both jobs, e.g. "
+                    "--slurm-option=--partition=debug (repeatable)")
+        ->needs(slurm);
+    cmd->add_flag("--slurm-script-only", c.slurm.script_only,
+                  "With --slurm: write the batch scripts and print how to submit them")
+        ->needs(slurm);
+    cmd->add_flag("--slurm-wait", c.slurm.wait,
+                  "With --slurm: wait for the merge job and exit with its status")
+        ->needs(slurm);
     cmd->add_option("--set", c.options.sets, "Fix a key for every point: --set KEY=VALUE");
     cmd->add_flag("--resume", c.options.resume, "Run only points without a complete report");
     cmd->add_flag("--prune", c.options.prune, "Remove the files of points no longer in the sweep");
@@ -248,6 +269,12 @@ int sweep_command(SweepCommand& c) {
     o.check = check_scenario;
     o.host = {[](const tb::SimConfig& config) { return tb::host_bytes_needed(config); },
               tb::host_bytes_available};
+    if (c.slurm.tasks > 0) {
+        // This host's cores say nothing of a compute node's: one per task
+        // unless -j says otherwise.
+        c.slurm.cpus_per_task = c.jobs_option->count() > 0 ? o.jobs : 1;
+        return submit_sweep_to_slurm(o, c.slurm);
+    }
     return run_sweep(o);
 }
 

@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <sstream>
 #include <stdexcept>
 
 #include "signals.h"
@@ -67,6 +70,56 @@ int run_and_wait(const std::vector<std::string>& argv) {
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) throw std::runtime_error("waitpid failed");
     return status_code(status);
+}
+
+int run_and_capture(const std::vector<std::string>& argv, std::string& out) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        throw std::runtime_error(fmt::format("pipe failed: {}", std::strerror(errno)));
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
+    }
+    if (pid == 0) {
+        reset_signals_in_child();
+        if (dup2(fds[1], STDOUT_FILENO) < 0) _exit(127);
+        execv(args[0], args.data());
+        fmt::print(stderr, "cannot run {}: {}\n", argv[0], std::strerror(errno));
+        _exit(127);
+    }
+    close(fds[1]);
+    out.clear();
+    char buffer[4096];
+    for (;;) {
+        const ssize_t n = read(fds[0], buffer, sizeof buffer);
+        if (n > 0)
+            out.append(buffer, static_cast<size_t>(n));
+        else if (n == 0 || errno != EINTR)
+            break;
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) throw std::runtime_error("waitpid failed");
+    return status_code(status);
+}
+
+std::string find_on_path(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    std::istringstream folders(path ? path : "");
+    for (std::string folder; std::getline(folders, folder, ':');) {
+        if (folder.empty()) continue;  // "" means the current folder: not looked in
+        const std::filesystem::path candidate = std::filesystem::path(folder) / program;
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0)
+            return std::filesystem::absolute(candidate, ec).string();
+    }
+    return "";
 }
 
 }  // namespace dmasim::sim

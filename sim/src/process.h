@@ -22,4 +22,12 @@ std::pair<pid_t, int> wait_any();
 /// Runs argv with the parent's stdout and stderr and returns its status.
 int run_and_wait(const std::vector<std::string>& argv);
 
+/// Runs argv with its stdout captured into `out` (stderr stays the
+/// parent's) and returns its status, as run_and_wait().
+int run_and_capture(const std::vector<std::string>& argv, std::string& out);
+
+/// The absolute path of `program` in a folder of $PATH that holds it as an
+/// executable file, or "" if none does.
+std::string find_on_path(const std::string& program);
+
 }  // namespace dmasim::sim

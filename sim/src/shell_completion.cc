@@ -64,7 +64,7 @@ _dmasim() {{
     fi
     case "$sub" in
         run) opts="--set --report --trace --trace-window --trace-max-mib --vcd --max-sim-cycles --quiet --help" ;;
-        sweep) opts="--set --jobs --out --shard --resume --prune --no-plot --max-points --max-sim-cycles --help" ;;
+        sweep) opts="--set --jobs --out --shard --resume --prune --no-plot --max-points --max-sim-cycles --slurm --slurm-option --slurm-wait --slurm-script-only --help" ;;
         merge) opts="--out --no-plot --help" ;;
         plot) opts="--output --x --y --series --logx --logy --heatmap --stack --title --xlabel --ylabel --help" ;;
         diff) opts="--threshold --check --help" ;;
