@@ -8,9 +8,11 @@ std::vector<ParamDef<PlatformParams>> build() {
     std::vector<ParamDef<PlatformParams>> rows;
     // One row; DMASIM_PATH(p) names the struct that holds the field, and is
     // redefined before each struct's rows are expanded.
-#define DMASIM_ROW(type, name, default_value, key, unit, values, description)    \
-    rows.push_back(param<PlatformParams>(key, unit, values, description,         \
-                                         [](auto& p) -> auto& { return DMASIM_PATH(p).name; }));
+#define DMASIM_ROW(type, name, default_value, key, unit, values, what_if, description)             \
+    rows.push_back(with_what_if(                                                                   \
+        param<PlatformParams>(                                                                     \
+            key, unit, values, description, [](auto& p) -> auto& { return DMASIM_PATH(p).name; }), \
+        what_if));
 #define DMASIM_PATH(p) p
     DMASIM_PLATFORM_PARAMS(DMASIM_ROW)
 #undef DMASIM_PATH

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "shell_completion.h"
+#include "advise.h"
 #include "config_docs.h"
 #include "config_loader.h"
 #include "config_schema.h"
@@ -17,6 +17,7 @@
 #include "paths.h"
 #include "plot.h"
 #include "scenario_check.h"
+#include "shell_completion.h"
 #include "statistics_catalog.h"
 #include "sweep_runner.h"
 #include "sweep_slurm.h"
@@ -117,6 +118,21 @@ void add_sweep(CLI::App& app, SweepCommand& c) {
     cmd->add_flag("--resume", c.options.resume, "Run only points without a complete report");
     cmd->add_flag("--prune", c.options.prune, "Remove the files of points no longer in the sweep");
     cmd->add_flag("--no-plot", c.no_plot, "Do not draw plots");
+}
+
+void add_advise(CLI::App& app, AdviseRequest& a) {
+    auto* cmd = app.add_subcommand(
+        "advise",
+        "Run the configuration, then once per knob moved one step its way (each in its own "
+        "process), and rank the knobs by cycles saved");
+    cmd->add_option("config", a.configs,
+                    "YAML configs, later ones overriding earlier ones (default: "
+                    "configs/default.yaml)");
+    cmd->add_option("--set", a.sets, "Override a key: --set KEY=VALUE (repeatable)");
+    a.jobs = std::max(1u, std::thread::hardware_concurrency());
+    cmd->add_option("-j,--jobs", a.jobs, "Runs at a time (default: cores)")
+        ->check(CLI::Range(1u, 4096u));
+    cmd->add_option("--json", a.json, "Write the ranked knobs as JSON here");
 }
 
 void add_merge(CLI::App& app, MergeCommand& c) {
@@ -278,6 +294,15 @@ int sweep_command(SweepCommand& c) {
     return run_sweep(o);
 }
 
+int advise_command(AdviseRequest& a) {
+    if (a.configs.empty()) a.configs = {default_config_path()};
+    a.dmasim_exe = self_exe();
+    a.check = check_scenario;
+    a.host = {[](const tb::SimConfig& config) { return tb::host_bytes_needed(config); },
+              tb::host_bytes_available};
+    return run_advise(a);
+}
+
 }  // namespace
 
 int cli_main(int argc, char* argv[]) {
@@ -291,6 +316,8 @@ int cli_main(int argc, char* argv[]) {
     ConfigCommand config;
     add_run(app, run);
     add_sweep(app, sweep);
+    AdviseRequest advise;
+    add_advise(app, advise);
     add_merge(app, merge);
     add_plot(app, plot);
     add_config(app, config);
@@ -315,6 +342,7 @@ int cli_main(int argc, char* argv[]) {
     try {
         if (app.got_subcommand("run")) return run_command(run);
         if (app.got_subcommand("sweep")) return sweep_command(sweep);
+        if (app.got_subcommand("advise")) return advise_command(advise);
         if (app.got_subcommand("merge")) return merge_sweeps(merge.dirs, merge.out, !merge.no_plot);
         if (app.got_subcommand("plot")) return plot_command(plot);
         if (app.got_subcommand("diff")) return run_diff(diff);

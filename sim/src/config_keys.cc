@@ -26,6 +26,7 @@ std::vector<KeyDef> build_table() {
         k.choices = row.choices;
         k.path = row.path;
         k.description = row.description;
+        k.what_if = row.what_if;
         k.get = row.get;
         k.set = row.set;
         table.push_back(std::move(k));

@@ -35,6 +35,7 @@ struct KeyDef {
     std::vector<std::string> choices;   ///< choice keys: allowed spellings
     bool path = false;  ///< text keys naming a file, relative to the config setting it
     std::string description;
+    model::WhatIf what_if;  ///< the step `dmasim advise` tries (scenario keys: none)
     std::function<Value(const tb::SimConfig&)> get;
     std::function<void(tb::SimConfig&, const Value&)> set;
 

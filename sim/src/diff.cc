@@ -14,6 +14,7 @@
 #include <set>
 #include <vector>
 
+#include "account_moves.h"
 #include "config_error.h"
 #include "report_read.h"
 #include "results_csv.h"
@@ -113,42 +114,6 @@ void print_config_changes(const std::map<std::string, std::set<std::string>>& ch
                    pairs.size() == 1 ? *pairs.begin()
                                      : fmt::format("{} different pairs of values", pairs.size()));
     if (changes.empty()) fmt::print("  (none)\n");
-}
-
-/// The run's cycle account of a checked report (the "account" statistics).
-model::CycleAccount account_of(const Json& report) {
-    model::CycleAccount account{};
-    if (!report.contains("statistics") || !report["statistics"].contains("account"))
-        return account;
-    const Json& group = report["statistics"]["account"];
-    for (size_t c = 0; c < model::kCauses; ++c)
-        if (const auto it = group.find(model::kCauseDefs[c].name); it != group.end())
-            account[c] = static_cast<uint64_t>((*it)["value"].get<double>());
-    return account;
-}
-
-struct AccountMove {
-    size_t cause;
-    uint64_t a, b;  ///< cycles in A and in B
-    int64_t delta() const { return static_cast<int64_t>(b) - static_cast<int64_t>(a); }
-};
-
-/// Which causes a change moved, largest move first: where the cycles went.
-std::vector<AccountMove> account_moves(const Json& a, const Json& b) {
-    const model::CycleAccount from = account_of(a), to = account_of(b);
-    std::vector<AccountMove> moves;
-    for (size_t c = 0; c < model::kCauses; ++c)
-        if (from[c] != to[c]) moves.push_back({c, from[c], to[c]});
-    std::stable_sort(moves.begin(), moves.end(), [](const AccountMove& x, const AccountMove& y) {
-        return std::llabs(x.delta()) > std::llabs(y.delta());
-    });
-    return moves;
-}
-
-uint64_t total(const model::CycleAccount& account) {
-    uint64_t sum = 0;
-    for (uint64_t c : account) sum += c;
-    return sum;
 }
 
 void print_account_moves(const Json& a, const Json& b) {

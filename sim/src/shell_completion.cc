@@ -47,7 +47,7 @@ _dmasim() {{
     prev="${{COMP_WORDS[COMP_CWORD-1]}}"
     sub="${{COMP_WORDS[1]}}"
     if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W "run sweep merge plot diff fit trace stats config completion --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "run sweep advise merge plot diff fit trace stats config completion --help --version" -- "$cur"))
         return
     fi
     if [[ "$prev" == "--set" || "$prev" == "--key" || ( "$sub" == "config" && " ${{COMP_WORDS[*]}} " == *" --explain "* ) ]]; then
@@ -65,6 +65,7 @@ _dmasim() {{
     case "$sub" in
         run) opts="--set --report --trace --trace-window --trace-max-mib --vcd --max-sim-cycles --quiet --help" ;;
         sweep) opts="--set --jobs --out --shard --resume --prune --no-plot --max-points --max-sim-cycles --slurm --slurm-option --slurm-wait --slurm-script-only --help" ;;
+        advise) opts="--set --jobs --json --help" ;;
         merge) opts="--out --no-plot --help" ;;
         plot) opts="--output --x --y --series --logx --logy --heatmap --stack --title --xlabel --ylabel --help" ;;
         diff) opts="--threshold --check --help" ;;

@@ -8,12 +8,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <map>
 #include <set>
 
+#include "child_jobs.h"
 #include "config_docs.h"
-#include "process.h"
 #include "progress.h"
 #include "signals.h"
 #include "sweep_dir.h"
@@ -25,10 +23,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Job {
-    size_t index;
-    std::vector<std::string> argv;
-    std::string log;
+/// The children to run and the point each one runs.
+struct Jobs {
+    std::vector<ChildJob> children;
+    std::vector<size_t> points;
 };
 
 struct Failure {
@@ -52,9 +50,9 @@ bool already_done(const SweepDir& dir, const SweepPoint& point) {
     return integrity == "pass" || integrity == "not_checked";
 }
 
-std::vector<Job> prepare_jobs(const SweepOptions& o, const SweepDir& dir,
-                              const std::vector<SweepPoint>& points, size_t& resumed) {
-    std::vector<Job> jobs;
+Jobs prepare_jobs(const SweepOptions& o, const SweepDir& dir, const std::vector<SweepPoint>& points,
+                  size_t& resumed) {
+    Jobs jobs;
     std::set<std::string> ids;  // points with one resolved config share one run and report
     for (const auto& p : points) {
         if (!o.shard.contains(p.index) || !p.skipped.empty() || !ids.insert(p.id).second) continue;
@@ -64,54 +62,24 @@ std::vector<Job> prepare_jobs(const SweepOptions& o, const SweepDir& dir,
         }
         std::remove(dir.report(p.id).c_str());  // a stale report must not outlive a failure
         write_file_atomically(dir.config(p.id), resolved_yaml(p.config));
-        jobs.push_back({p.index,
-                        {o.dmasim_exe, "run", dir.config(p.id), "--report", dir.report(p.id),
-                         "--max-sim-cycles", std::to_string(o.max_sim_cycles), "--quiet"},
-                        dir.log(p.id)});
+        jobs.children.push_back(
+            {{o.dmasim_exe, "run", dir.config(p.id), "--report", dir.report(p.id),
+              "--max-sim-cycles", std::to_string(o.max_sim_cycles), "--quiet"},
+             dir.log(p.id)});
+        jobs.points.push_back(p.index);
     }
     return jobs;
 }
 
-std::vector<Failure> run_jobs(const std::vector<Job>& jobs, unsigned parallel, Progress& progress) {
+/// Runs the jobs; returns the failed ones, in point order.
+std::vector<Failure> run_jobs(const Jobs& jobs, unsigned parallel, Progress& progress) {
+    const std::vector<int> statuses = run_children(
+        jobs.children, parallel,
+        [&](size_t job, int status) { progress.point_done(jobs.points[job], status); });
     std::vector<Failure> failures;
-    std::map<pid_t, const Job*> running;
-    size_t next = 0;
-    // After SIGINT/SIGTERM (forwarded to the running points) no point
-    // starts; the loop only waits for the running ones to clean up.
-    while ((next < jobs.size() && !received_signal()) || !running.empty()) {
-        while (running.size() < parallel && next < jobs.size() && !received_signal()) {
-            const Job& job = jobs[next++];
-            SignalsBlocked blocked;
-            const pid_t pid = spawn(job.argv, "/dev/null", job.log);
-            track_child(pid);
-            running[pid] = &job;
-        }
-        auto [pid, status] = wait_any();
-        untrack_child(pid);
-        auto it = running.find(pid);
-        if (it == running.end()) continue;
-        if (status != 0) failures.push_back({it->second->index, status});
-        progress.point_done(it->second->index, status);
-        running.erase(it);
-    }
-    std::sort(failures.begin(), failures.end(),
-              [](const Failure& a, const Failure& b) { return a.index < b.index; });
+    for (size_t job = 0; job < statuses.size(); ++job)
+        if (statuses[job] > 0) failures.push_back({jobs.points[job], statuses[job]});
     return failures;
-}
-
-/// The gist of a point's stderr: dmasim's own messages if it printed any,
-/// else the first lines (e.g. a crash report's headline).
-std::string log_gist(const std::string& path) {
-    std::ifstream in(path);
-    std::vector<std::string> all, ours;
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty()) continue;
-        all.push_back(line);
-        if (line.rfind("dmasim", 0) == 0) ours.push_back(line);
-    }
-    const auto& lines = ours.empty() ? all : ours;
-    const size_t keep = std::min<size_t>(lines.size(), 3);
-    return fmt::format("{}", fmt::join(lines.begin(), lines.begin() + keep, "\n      "));
 }
 
 void print_skipped(const std::vector<SweepPoint>& points, const Shard& shard) {
@@ -208,16 +176,17 @@ int run_sweep(const SweepOptions& o) {
     handle_stale(o, dir, points, find_manifest(dir.manifest()), manifest);
     write_file_atomically(dir.manifest(), manifest.dump(2) + "\n");
     size_t resumed = 0;
-    const std::vector<Job> jobs = prepare_jobs(o, dir, points, resumed);
+    const Jobs jobs = prepare_jobs(o, dir, points, resumed);
     const size_t skipped = std::count_if(points.begin(), points.end(),
                                          [](const SweepPoint& p) { return !p.skipped.empty(); });
     fmt::print(
         "sweep {}: {} points, {} skipped; shard {}/{}: {} to run, {} already complete; "
         "{} at a time\n",
-        o.sweep_file, points.size(), skipped, o.shard.k, o.shard.n, jobs.size(), resumed, o.jobs);
+        o.sweep_file, points.size(), skipped, o.shard.k, o.shard.n, jobs.children.size(), resumed,
+        o.jobs);
     std::fflush(stdout);
 
-    Progress progress(jobs.size(), isatty(STDOUT_FILENO));
+    Progress progress(jobs.children.size(), isatty(STDOUT_FILENO));
     const auto failures = run_jobs(jobs, std::max(1u, o.jobs), progress);
     progress.finish();
     if (received_signal()) {

@@ -147,7 +147,7 @@ TEST(SimCliE2E, CompletionOffersEveryOptionOfEverySubcommand) {
     TempDir dir;
     const auto script = dir.write("c.bash", run_dmasim(dir, {"completion", "bash"}).out);
     for (const std::string sub :
-         {"run", "sweep", "merge", "plot", "diff", "fit", "stats", "config"}) {
+         {"run", "sweep", "advise", "merge", "plot", "diff", "fit", "stats", "config"}) {
         const auto offered = completed_options(dir, script, sub);
         for (const auto& option : help_options(dir, sub))
             EXPECT_TRUE(offered.count(option)) << "dmasim " << sub << " " << option;

@@ -13,9 +13,11 @@ using model::param;
 using model::ParamDef;
 
 // One row; DMASIM_PATH(c) names the struct of SimConfig that holds the field.
-#define DMASIM_ROW(type, name, default_value, key, unit, values, description)             \
-    rows.push_back(param<SimConfig>(key, unit, values, description,                       \
-                                    [](auto& c) -> auto& { return DMASIM_PATH(c).name; }));
+#define DMASIM_ROW(type, name, default_value, key, unit, values, what_if, description)             \
+    rows.push_back(model::with_what_if(                                                            \
+        param<SimConfig>(                                                                          \
+            key, unit, values, description, [](auto& c) -> auto& { return DMASIM_PATH(c).name; }), \
+        what_if));
 
 std::vector<ParamDef<SimConfig>> own_rows() {
     std::vector<ParamDef<SimConfig>> rows;

@@ -48,6 +48,33 @@ constexpr Choices<E> choices(const Spelling<E> (&spellings)[N]) {
     return {spellings, N};
 }
 
+/// Who can change a parameter, as `dmasim advise` groups its advice: the
+/// engine's designer (dma.*, the IOMMU's caches), the platform around the
+/// engine (clock, bus, link, memory, device, other masters), or the
+/// driver and what it asks of the engine (coalescing, page size, CPU costs).
+enum class KnobGroup { engine, platform, driver };
+inline constexpr KnobGroup kEngine = KnobGroup::engine;
+inline constexpr KnobGroup kPlatform = KnobGroup::platform;
+inline constexpr KnobGroup kDriver = KnobGroup::driver;
+
+/// A row's what-if step: the one move of its value `dmasim advise` tries,
+/// in the direction that could help (more in flight, less latency). The
+/// step stays within the row's range; doubling or halving 0 moves nothing
+/// (0 is a mode there: no limit, no cache), so it is not tried.
+struct WhatIf {
+    enum Step { none, doubled, halved, set_to };
+    Step step = none;
+    KnobGroup group = KnobGroup::engine;
+    const char* value = nullptr;  ///< set_to: the spelling of the value tried
+};
+/// A row that is not advised: the workload itself, limits, protocol facts.
+inline constexpr WhatIf kNotAdvised{};
+constexpr WhatIf doubled(KnobGroup group) { return {WhatIf::doubled, group}; }
+constexpr WhatIf halved(KnobGroup group) { return {WhatIf::halved, group}; }
+constexpr WhatIf set_to(const char* value, KnobGroup group) {
+    return {WhatIf::set_to, group, value};
+}
+
 /// A parameter's value: integers as uint64_t, choices and text as text.
 using ParamValue = std::variant<uint64_t, double, bool, std::string>;
 enum class ParamKind { integer, real, boolean, choice, text };
@@ -63,6 +90,7 @@ struct ParamDef {
     RealRange real_range{0, 0};     ///< real parameters
     std::vector<std::string> choices;  ///< choice parameters: the spellings
     bool path = false;                 ///< text parameters: names a file
+    WhatIf what_if;                    ///< what `dmasim advise` tries
     std::function<ParamValue(const Config&)> get;
     std::function<void(Config&, const ParamValue&)> set;
 };
@@ -143,6 +171,13 @@ ParamDef<Config> param(const char* key, const char* unit, Choices<E> values,
     return d;
 }
 
+/// `d` with its what-if step (the tables' what-if column).
+template <class Config>
+ParamDef<Config> with_what_if(ParamDef<Config> d, WhatIf what_if) {
+    d.what_if = what_if;
+    return d;
+}
+
 /// The same row over a configuration that holds Inner where `inner`
 /// (a generic lambda) finds it: the testbench lifts the model's rows into
 /// its SimConfig this way.
@@ -153,13 +188,14 @@ ParamDef<Outer> lift(const ParamDef<Inner>& d, Path inner) {
     out.real_range = d.real_range;
     out.choices = d.choices;
     out.path = d.path;
+    out.what_if = d.what_if;
     out.get = [get = d.get, inner](const Outer& c) { return get(inner(c)); };
     out.set = [set = d.set, inner](Outer& c, const ParamValue& v) { set(inner(c), v); };
     return out;
 }
 
 /// Expands a row of an X-macro table into a struct member with its default.
-#define DMASIM_PARAM_FIELD(type, name, default_value, key, unit, values, description) \
+#define DMASIM_PARAM_FIELD(type, name, default_value, key, unit, values, what_if, description) \
     type name = default_value;
 
 }  // namespace dmasim::model

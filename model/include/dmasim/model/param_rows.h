@@ -2,203 +2,223 @@
 // field, type and default (params.h makes the structs of them), its config
 // key, unit, allowed values and description (param_table.cc makes the
 // table model::validate(), sim/'s keys, docs/configuration.md, the JSON
-// schema and the soak read). A new parameter is one row here plus its
-// behaviour (docs/architecture.md, "Adding a parameter").
+// schema, the soak and `dmasim advise` read). A new parameter is one row
+// here plus its behaviour (docs/architecture.md, "Adding a parameter").
 //
-// X(type, field, default, key, unit, allowed values, description)
+// X(type, field, default, key, unit, allowed values, what-if step, description)
+// The what-if step (param_def.h: doubled, halved, set_to or kNotAdvised, and
+// whose knob it is: kEngine, kPlatform, kDriver) is the move `dmasim
+// advise` tries in the direction that could help.
 #pragma once
 
-#define DMASIM_PLATFORM_PARAMS(X)                                                                  \
-    X(double, clock_mhz, 1000, "clock_mhz", "MHz", (RealRange{1, 100000}),                          \
+#define DMASIM_PLATFORM_PARAMS(X)                                                       \
+    X(double, clock_mhz, 1000, "clock_mhz", "MHz", (RealRange{1, 100000}), kNotAdvised, \
       "Clock of the DMA engine, bus and memory (one cycle = 1000/clock_mhz ns)")
 
-#define DMASIM_BUS_PARAMS(X)                                                                       \
-    X(unsigned, width_bytes, 16, "bus.width_bytes", "bytes", (IntRange{1, 128, true}),              \
-      "Data bytes per bus beat")                                                                   \
-    X(unsigned, interconnect_latency_cycles, 0, "bus.interconnect_latency_cycles", "cycles",        \
-      (IntRange{0, kMaxCycles}), "Latency the interconnect adds to every request")                 \
-    X(unsigned, mmio_latency_cycles, 10, "bus.mmio_latency_cycles", "cycles",                       \
-      (IntRange{0, kMaxCycles}), "Cost of one CPU register access")                                \
-    X(BusKind, kind, BusKind::axi, "bus.kind", "", choices(kBusKinds),                              \
-      "axi: an on-chip bus straight to RAM; pcie: a PCIe link (pcie.* keys) to host RAM, reads "   \
+#define DMASIM_BUS_PARAMS(X)                                                                     \
+    X(unsigned, width_bytes, 16, "bus.width_bytes", "bytes", (IntRange{1, 128, true}),           \
+      doubled(kPlatform), "Data bytes per bus beat")                                             \
+    X(unsigned, interconnect_latency_cycles, 0, "bus.interconnect_latency_cycles", "cycles",     \
+      (IntRange{0, kMaxCycles}), halved(kPlatform),                                              \
+      "Latency the interconnect adds to every request")                                          \
+    X(unsigned, mmio_latency_cycles, 10, "bus.mmio_latency_cycles", "cycles",                    \
+      (IntRange{0, kMaxCycles}), halved(kPlatform), "Cost of one CPU register access")           \
+    X(BusKind, kind, BusKind::axi, "bus.kind", "", choices(kBusKinds), kNotAdvised,              \
+      "axi: an on-chip bus straight to RAM; pcie: a PCIe link (pcie.* keys) to host RAM, reads " \
       "non-posted, writes posted (docs/pcie.md)")
 
-#define DMASIM_PCIE_PARAMS(X)                                                                      \
-    X(unsigned, gen, 3, "pcie.gen", "", (IntRange{1, 5}),                                           \
+#define DMASIM_PCIE_PARAMS(X)                                                                     \
+    X(unsigned, gen, 3, "pcie.gen", "", (IntRange{1, 5}), kNotAdvised,                            \
       "PCIe generation: 2.5, 5 GT/s per lane (8b/10b), 8, 16, 32 GT/s (128b/130b)")               \
-    X(unsigned, lanes, 8, "pcie.lanes", "lanes", (IntRange{1, 32, true}), "Link width")             \
-    X(unsigned, max_payload_bytes, 256, "pcie.max_payload_bytes", "bytes",                          \
-      (IntRange{128, 4096, true}),                                                                 \
-      "Max payload size (MPS): largest posted-write or completion payload")                        \
-    X(unsigned, max_read_request_bytes, 512, "pcie.max_read_request_bytes", "bytes",                \
-      (IntRange{128, 4096, true}),                                                                 \
-      "Max read request size (MRRS): reads are split into requests this large")                    \
-    X(unsigned, read_completion_boundary_bytes, 64, "pcie.read_completion_boundary_bytes",          \
-      "bytes", (IntRange{64, 128, true}),                                                          \
-      "Read completion boundary (RCB): completions end on it, all but the last")                   \
-    X(unsigned, request_header_bytes, 16, "pcie.request_header_bytes", "bytes",                     \
-      (IntRange{12, 16}), "Read and write request header: 16 (64-bit addresses) or 12 (32-bit)")   \
-    X(unsigned, completion_header_bytes, 12, "pcie.completion_header_bytes", "bytes",               \
-      (IntRange{12, 16}), "Completion header")                                                     \
-    X(unsigned, framing_bytes, 2, "pcie.framing_bytes", "bytes", (IntRange{0, 8}),                  \
-      "Physical-layer framing per TLP")                                                            \
-    X(unsigned, sequence_bytes, 2, "pcie.sequence_bytes", "bytes", (IntRange{0, 8}),                \
-      "Data-link sequence number per TLP")                                                         \
-    X(unsigned, lcrc_bytes, 4, "pcie.lcrc_bytes", "bytes", (IntRange{0, 8}),                        \
-      "Data-link CRC per TLP")                                                                     \
-    X(unsigned, read_latency_cycles, 500, "pcie.read_latency_cycles", "cycles",                     \
-      (IntRange{0, kMaxCycles}),                                                                   \
-      "Non-posted round trip through root complex and link, beyond serialisation and "             \
-      "memory.read_latency_cycles (descriptor fetches and data reads)")                            \
-    X(unsigned, tags, 32, "pcie.tags", "requests", (IntRange{1, 1024}),                             \
-      "Read requests in flight (tags)")                                                            \
-    X(double, dllp_overhead, 0.0814, "pcie.dllp_overhead", "fraction", (RealRange{0, 0.5}),         \
-      "Share of link time for ACK and flow-control DLLPs and SKP ordered sets (0.0814: "           \
+    X(unsigned, lanes, 8, "pcie.lanes", "lanes", (IntRange{1, 32, true}), doubled(kPlatform),     \
+      "Link width")                                                                               \
+    X(unsigned, max_payload_bytes, 256, "pcie.max_payload_bytes", "bytes",                        \
+      (IntRange{128, 4096, true}), doubled(kPlatform),                                            \
+      "Max payload size (MPS): largest posted-write or completion payload")                       \
+    X(unsigned, max_read_request_bytes, 512, "pcie.max_read_request_bytes", "bytes",              \
+      (IntRange{128, 4096, true}), doubled(kPlatform),                                            \
+      "Max read request size (MRRS): reads are split into requests this large")                   \
+    X(unsigned, read_completion_boundary_bytes, 64, "pcie.read_completion_boundary_bytes",        \
+      "bytes", (IntRange{64, 128, true}), doubled(kPlatform),                                     \
+      "Read completion boundary (RCB): completions end on it, all but the last")                  \
+    X(unsigned, request_header_bytes, 16, "pcie.request_header_bytes", "bytes",                   \
+      (IntRange{12, 16}), kNotAdvised,                                                            \
+      "Read and write request header: 16 (64-bit addresses) or 12 (32-bit)")                      \
+    X(unsigned, completion_header_bytes, 12, "pcie.completion_header_bytes", "bytes",             \
+      (IntRange{12, 16}), kNotAdvised, "Completion header")                                       \
+    X(unsigned, framing_bytes, 2, "pcie.framing_bytes", "bytes", (IntRange{0, 8}), kNotAdvised,   \
+      "Physical-layer framing per TLP")                                                           \
+    X(unsigned, sequence_bytes, 2, "pcie.sequence_bytes", "bytes", (IntRange{0, 8}), kNotAdvised, \
+      "Data-link sequence number per TLP")                                                        \
+    X(unsigned, lcrc_bytes, 4, "pcie.lcrc_bytes", "bytes", (IntRange{0, 8}), kNotAdvised,         \
+      "Data-link CRC per TLP")                                                                    \
+    X(unsigned, read_latency_cycles, 500, "pcie.read_latency_cycles", "cycles",                   \
+      (IntRange{0, kMaxCycles}), halved(kPlatform),                                               \
+      "Non-posted round trip through root complex and link, beyond serialisation and "            \
+      "memory.read_latency_cycles (descriptor fetches and data reads)")                           \
+    X(unsigned, tags, 32, "pcie.tags", "requests", (IntRange{1, 1024}), doubled(kEngine),         \
+      "Read requests in flight (tags)")                                                           \
+    X(double, dllp_overhead, 0.0814, "pcie.dllp_overhead", "fraction", (RealRange{0, 0.5}),       \
+      kNotAdvised,                                                                                \
+      "Share of link time for ACK and flow-control DLLPs and SKP ordered sets (0.0814: "          \
       "pcie-bench's Gen3 x8, MPS 256)")
 
-#define DMASIM_MEMORY_PARAMS(X)                                                                    \
-    X(unsigned, read_latency_cycles, 50, "memory.read_latency_cycles", "cycles",                    \
-      (IntRange{0, kMaxCycles}), "Read request accepted to first data beat")                       \
-    X(unsigned, write_latency_cycles, 20, "memory.write_latency_cycles", "cycles",                  \
-      (IntRange{0, kMaxCycles}), "Last write beat to write response")                              \
-    X(double, bandwidth_bytes_per_cycle, 0, "memory.bandwidth_bytes_per_cycle", "bytes/cycle",      \
-      (RealRange{0, 4096}), "Memory bandwidth per channel; 0 = one bus beat per cycle")
+#define DMASIM_MEMORY_PARAMS(X)                                                                 \
+    X(unsigned, read_latency_cycles, 50, "memory.read_latency_cycles", "cycles",                \
+      (IntRange{0, kMaxCycles}), halved(kPlatform), "Read request accepted to first data beat") \
+    X(unsigned, write_latency_cycles, 20, "memory.write_latency_cycles", "cycles",              \
+      (IntRange{0, kMaxCycles}), halved(kPlatform), "Last write beat to write response")        \
+    X(double, bandwidth_bytes_per_cycle, 0, "memory.bandwidth_bytes_per_cycle", "bytes/cycle",  \
+      (RealRange{0, 4096}), doubled(kPlatform),                                                 \
+      "Memory bandwidth per channel; 0 = one bus beat per cycle")
 
-#define DMASIM_DMA_PARAMS(X)                                                                       \
-    X(unsigned, channels, 1, "dma.channels", "channels", (IntRange{1, DMA_MAX_CHANNELS}),           \
-      "DMA channels in the controller (throughput uses channel 0; multi_channel all)")             \
-    X(unsigned, max_burst_beats, 16, "dma.max_burst_beats", "beats", (IntRange{1, 256}),            \
-      "Longest data burst (bursts never cross a 4 KiB boundary)")                                  \
-    X(unsigned, max_outstanding_reads, 16, "dma.max_outstanding_reads", "bursts",                   \
-      (IntRange{1, 256}), "Read bursts in flight per channel")                                     \
-    X(unsigned, max_outstanding_writes, 16, "dma.max_outstanding_writes", "bursts",                 \
-      (IntRange{1, 256}), "Write bursts in flight per channel")                                    \
-    X(unsigned, descriptor_prefetch, 8, "dma.descriptor_prefetch", "descriptors",                   \
-      (IntRange{1, 128}), "Descriptors fetched per descriptor read")                               \
-    X(unsigned, descriptor_queue, kUnboundedQueue, "dma.descriptor_queue", "descriptors",           \
-      (IntRange{0, kUnboundedQueue}),                                                              \
-      "Decoded descriptors the engine fetches ahead of its data mover (AXI DMA queues 4); 0 = "    \
-      "fetch on demand, when the mover needs the next one; 256: as far as the prefetch window "    \
-      "goes (fetch again once drained to dma.descriptor_prefetch)")                                \
-    X(DescriptorFetch, descriptor_fetch, DescriptorFetch::burst, "dma.descriptor_fetch", "",        \
-      choices(kDescriptorFetches),                                                                 \
-      "Descriptor reads: burst (up to dma.descriptor_prefetch slots per read), word (one bus "     \
-      "word at a time), or speculative (iDMA desc64: up to dma.descriptor_prefetch "               \
-      "one-descriptor reads of the slots that follow in flight, capped by the free places of "     \
-      "dma.descriptor_queue; a next pointer elsewhere drains them)")                               \
-    X(unsigned, buffer_bytes, 8192, "dma.buffer_bytes", "bytes", (IntRange{1, 1u << 24}),           \
-      "Read-to-write data buffer per channel")                                                     \
-    X(WritePolicy, write_policy, WritePolicy::cut_through, "dma.write_policy", "",                  \
-      choices(kWritePolicies),                                                                     \
-      "Writes start as read data arrives, or only once a whole segment is buffered")               \
+#define DMASIM_DMA_PARAMS(X)                                                                      \
+    X(unsigned, channels, 1, "dma.channels", "channels", (IntRange{1, DMA_MAX_CHANNELS}),         \
+      doubled(kEngine),                                                                           \
+      "DMA channels in the controller (throughput uses channel 0; multi_channel all)")            \
+    X(unsigned, max_burst_beats, 16, "dma.max_burst_beats", "beats", (IntRange{1, 256}),          \
+      doubled(kEngine), "Longest data burst (bursts never cross a 4 KiB boundary)")               \
+    X(unsigned, max_outstanding_reads, 16, "dma.max_outstanding_reads", "bursts",                 \
+      (IntRange{1, 256}), doubled(kEngine), "Read bursts in flight per channel")                  \
+    X(unsigned, max_outstanding_writes, 16, "dma.max_outstanding_writes", "bursts",               \
+      (IntRange{1, 256}), doubled(kEngine), "Write bursts in flight per channel")                 \
+    X(unsigned, descriptor_prefetch, 8, "dma.descriptor_prefetch", "descriptors",                 \
+      (IntRange{1, 128}), doubled(kEngine), "Descriptors fetched per descriptor read")            \
+    X(unsigned, descriptor_queue, kUnboundedQueue, "dma.descriptor_queue", "descriptors",         \
+      (IntRange{0, kUnboundedQueue}), doubled(kEngine),                                           \
+      "Decoded descriptors the engine fetches ahead of its data mover (AXI DMA queues 4); 0 = "   \
+      "fetch on demand, when the mover needs the next one; 256: as far as the prefetch window "   \
+      "goes (fetch again once drained to dma.descriptor_prefetch)")                               \
+    X(DescriptorFetch, descriptor_fetch, DescriptorFetch::burst, "dma.descriptor_fetch", "",      \
+      choices(kDescriptorFetches), set_to("burst", kEngine),                                      \
+      "Descriptor reads: burst (up to dma.descriptor_prefetch slots per read), word (one bus "    \
+      "word at a time), or speculative (iDMA desc64: up to dma.descriptor_prefetch "              \
+      "one-descriptor reads of the slots that follow in flight, capped by the free places of "    \
+      "dma.descriptor_queue; a next pointer elsewhere drains them)")                              \
+    X(unsigned, buffer_bytes, 8192, "dma.buffer_bytes", "bytes", (IntRange{1, 1u << 24}),         \
+      doubled(kEngine), "Read-to-write data buffer per channel")                                  \
+    X(WritePolicy, write_policy, WritePolicy::cut_through, "dma.write_policy", "",                \
+      choices(kWritePolicies), set_to("cut_through", kEngine),                                    \
+      "Writes start as read data arrives, or only once a whole segment is buffered")              \
     X(StreamWritePolicy, stream_write_policy, StreamWritePolicy::same, "dma.stream_write_policy", \
-      "", choices(kStreamWritePolicies),                                                           \
-      "Write policy of device-to-memory (S2MM) writes: the same as dma.write_policy, or their "    \
-      "own (PG022 Table 1: store-and-forward is an S2MM option)")                                  \
-    X(unsigned, stream_write_latency_cycles, 0, "dma.stream_write_latency_cycles", "cycles",        \
-      (IntRange{0, kMaxCycles}),                                                                   \
-      "Device-to-memory (S2MM) writes: cycles from the write policy letting a write go to its "    \
-      "issue, a pipeline stage paid once per stream (PG021 Table 1: tvalid to awvalid 39 = 1 + "   \
-      "38)")                                                                                       \
-    X(bool, data_overlap, true, "dma.data_overlap", "", BoolValues{},                               \
-      "The next descriptor's data may start before the previous descriptor completes; false: a "   \
-      "serial data mover (how far descriptors are fetched ahead is dma.descriptor_queue's). "      \
-      "Formerly dma.descriptor_overlap, still read")                                               \
-    X(DescriptorPort, descriptor_port, DescriptorPort::shared, "dma.descriptor_port", "",           \
-      choices(kDescriptorPorts),                                                                   \
+      "", choices(kStreamWritePolicies), set_to("cut_through", kEngine),                          \
+      "Write policy of device-to-memory (S2MM) writes: the same as dma.write_policy, or their "   \
+      "own (PG022 Table 1: store-and-forward is an S2MM option)")                                 \
+    X(unsigned, stream_write_latency_cycles, 0, "dma.stream_write_latency_cycles", "cycles",      \
+      (IntRange{0, kMaxCycles}), halved(kEngine),                                                 \
+      "Device-to-memory (S2MM) writes: cycles from the write policy letting a write go to its "   \
+      "issue, a pipeline stage paid once per stream (PG021 Table 1: tvalid to awvalid 39 = 1 + "  \
+      "38)")                                                                                      \
+    X(bool, data_overlap, true, "dma.data_overlap", "", BoolValues{}, set_to("true", kEngine),    \
+      "The next descriptor's data may start before the previous descriptor completes; false: a "  \
+      "serial data mover (how far descriptors are fetched ahead is dma.descriptor_queue's). "     \
+      "Formerly dma.descriptor_overlap, still read")                                              \
+    X(DescriptorPort, descriptor_port, DescriptorPort::shared, "dma.descriptor_port", "",         \
+      choices(kDescriptorPorts), set_to("separate", kEngine),                                     \
       "Master for descriptor fetches and status write-backs: the data port (shared, at "          \
-      "bus.width_bytes) or one of its own (separate, at dma.descriptor_port_width_bytes, as AXI "  \
-      "DMA's 32-bit M_AXI_SG); both reach the same memory")                                        \
-    X(unsigned, descriptor_port_width_bytes, 4, "dma.descriptor_port_width_bytes", "bytes",         \
-      (IntRange{1, 128, true}),                                                                    \
+      "bus.width_bytes) or one of its own (separate, at dma.descriptor_port_width_bytes, as AXI " \
+      "DMA's 32-bit M_AXI_SG); both reach the same memory")                                       \
+    X(unsigned, descriptor_port_width_bytes, 4, "dma.descriptor_port_width_bytes", "bytes",       \
+      (IntRange{1, 128, true}), doubled(kEngine),                                                 \
       "Width of a separate descriptor port (dma.descriptor_port: separate), at most "             \
-      "bus.width_bytes")                                                                           \
-    X(unsigned, descriptor_setup_cycles, 2, "dma.descriptor_setup_cycles", "cycles",                \
-      (IntRange{0, kMaxCycles}), "Decode cost per data descriptor")                                \
-    X(unsigned, chain_link_cycles, 4, "dma.chain_link_cycles", "cycles",                            \
-      (IntRange{0, kMaxCycles}), "Decode cost per chain descriptor")                               \
-    X(unsigned, max_chain_depth, 4096, "dma.max_chain_depth", "links",                              \
-      (IntRange{1, UINT32_MAX}), "Chain links per transfer before the engine reports CHAIN_LOOP")  \
-    X(uint64_t, max_descriptors, 1u << 24, "dma.max_descriptors", "descriptors",                    \
-      (IntRange{1, UINT32_MAX}), "Descriptors per transfer before the engine reports CHAIN_LOOP")  \
-    X(unsigned, irq_latency_cycles, 5, "dma.irq_latency_cycles", "cycles",                          \
-      (IntRange{0, kMaxCycles}), "Completion to interrupt line raised")                            \
-    X(unsigned, irq_coalesce_count, 1, "dma.irq_coalesce_count", "completions", (IntRange{1, 255}), \
-      "Interrupt threshold (AXI DMA IRQThreshold, PG021): completions of descriptors flagged "     \
-      "DMA_DESC_IRQ per interrupt; 1 = one each. The stop interrupt reports any pending")          \
-    X(uint64_t, irq_coalesce_timeout_cycles, 0, "dma.irq_coalesce_timeout_cycles", "cycles",        \
-      (IntRange{0, kMaxCycles}),                                                                   \
-      "Interrupt delay (AXI DMA IRQDelay, PG021): an interrupt is raised this long after the "     \
-      "latest completion if the threshold was not reached; 0 = no timer")                          \
-    X(dma_hw_writeback, status_writeback, DMA_HW_WB_PER_DESCRIPTOR, "dma.status_writeback", "",     \
-      choices(kStatusWritebacks),                                                                  \
-      "Which data descriptors get a status write-back: every one, only those raising an "          \
-      "interrupt, only the last (END), or none (completion only in the channel registers)")        \
-    X(unsigned, descriptor_bytes, 32, "dma.descriptor_bytes", "bytes", (IntRange{16, 64, true}),    \
-      "Descriptor slot size: 16 (compact, 32-bit addresses), 32 or 64 (32 ignored padding "        \
-      "bytes); linked_list adds its next pointer (24, 48, 80)")                                    \
-    X(DescriptorNext, descriptor_next, DescriptorNext::appended, "dma.descriptor_next", "",         \
-      choices(kDescriptorNexts),                                                                   \
-      "linked_list: next pointer appended to the slot's layout (24, 48, 80 B) or inside a 32 or "  \
-      "64-byte slot, as AXI DMA's and CDMA's 32-byte BDs (PG021, PG034)")                          \
-    X(unsigned, descriptor_app_words, 0, "dma.descriptor_app_words", "words",                       \
-      (IntRange{0, DMA_HW_MAX_APP_WORDS}),                                                         \
-      "32-bit APP words read with every descriptor after its fields (AXI DMA's APP0..APP4 with "   \
+      "bus.width_bytes")                                                                          \
+    X(unsigned, descriptor_setup_cycles, 2, "dma.descriptor_setup_cycles", "cycles",              \
+      (IntRange{0, kMaxCycles}), halved(kEngine), "Decode cost per data descriptor")              \
+    X(unsigned, chain_link_cycles, 4, "dma.chain_link_cycles", "cycles",                          \
+      (IntRange{0, kMaxCycles}), halved(kEngine), "Decode cost per chain descriptor")             \
+    X(unsigned, max_chain_depth, 4096, "dma.max_chain_depth", "links", (IntRange{1, UINT32_MAX}), \
+      kNotAdvised, "Chain links per transfer before the engine reports CHAIN_LOOP")               \
+    X(uint64_t, max_descriptors, 1u << 24, "dma.max_descriptors", "descriptors",                  \
+      (IntRange{1, UINT32_MAX}), kNotAdvised,                                                     \
+      "Descriptors per transfer before the engine reports CHAIN_LOOP")                            \
+    X(unsigned, irq_latency_cycles, 5, "dma.irq_latency_cycles", "cycles",                        \
+      (IntRange{0, kMaxCycles}), halved(kEngine), "Completion to interrupt line raised")          \
+    X(unsigned, irq_coalesce_count, 1, "dma.irq_coalesce_count", "completions",                   \
+      (IntRange{1, 255}), doubled(kDriver),                                                       \
+      "Interrupt threshold (AXI DMA IRQThreshold, PG021): completions of descriptors flagged "    \
+      "DMA_DESC_IRQ per interrupt; 1 = one each. The stop interrupt reports any pending")         \
+    X(uint64_t, irq_coalesce_timeout_cycles, 0, "dma.irq_coalesce_timeout_cycles", "cycles",      \
+      (IntRange{0, kMaxCycles}), kNotAdvised,                                                     \
+      "Interrupt delay (AXI DMA IRQDelay, PG021): an interrupt is raised this long after the "    \
+      "latest completion if the threshold was not reached; 0 = no timer")                         \
+    X(dma_hw_writeback, status_writeback, DMA_HW_WB_PER_DESCRIPTOR, "dma.status_writeback", "",   \
+      choices(kStatusWritebacks), set_to("irq_only", kEngine),                                    \
+      "Which data descriptors get a status write-back: every one, only those raising an "         \
+      "interrupt, only the last (END), or none (completion only in the channel registers)")       \
+    X(unsigned, descriptor_bytes, 32, "dma.descriptor_bytes", "bytes", (IntRange{16, 64, true}),  \
+      halved(kEngine),                                                                            \
+      "Descriptor slot size: 16 (compact, 32-bit addresses), 32 or 64 (32 ignored padding "       \
+      "bytes); linked_list adds its next pointer (24, 48, 80)")                                   \
+    X(DescriptorNext, descriptor_next, DescriptorNext::appended, "dma.descriptor_next", "",       \
+      choices(kDescriptorNexts), set_to("in_slot", kEngine),                                      \
+      "linked_list: next pointer appended to the slot's layout (24, 48, 80 B) or inside a 32 or " \
+      "64-byte slot, as AXI DMA's and CDMA's 32-byte BDs (PG021, PG034)")                         \
+    X(unsigned, descriptor_app_words, 0, "dma.descriptor_app_words", "words",                     \
+      (IntRange{0, DMA_HW_MAX_APP_WORDS}), halved(kEngine),                                       \
+      "32-bit APP words read with every descriptor after its fields (AXI DMA's APP0..APP4 with "  \
       "the control/status stream, PG021), and written back with the status in dev_to_mem "        \
-      "(S2MM); with any, descriptors sit 0x40-aligned")                                            \
-    X(unsigned, read_refill_bytes, 0, "dma.read_refill_bytes", "bytes", (IntRange{0, 1u << 24}),    \
-      "Reads wait until this much buffer space is free, then fill it; 0 = one burst, each read "   \
-      "waits only for its own space")                                                              \
-    X(unsigned, start_latency_cycles, 0, "dma.start_latency_cycles", "cycles",                      \
-      (IntRange{0, kMaxCycles}), "START register write to the first descriptor fetch") \
-    X(Submission, submission, Submission::start, "dma.submission", "", choices(kSubmissions),        \
-      "How a channel is given work: start (one START per list, run to its END descriptor) or "     \
-      "tail_pointer (one START, then each TAIL write names the last descriptor of a ring to run "  \
+      "(S2MM); with any, descriptors sit 0x40-aligned")                                           \
+    X(unsigned, read_refill_bytes, 0, "dma.read_refill_bytes", "bytes", (IntRange{0, 1u << 24}),  \
+      kNotAdvised,                                                                                \
+      "Reads wait until this much buffer space is free, then fill it; 0 = one burst, each read "  \
+      "waits only for its own space")                                                             \
+    X(unsigned, start_latency_cycles, 0, "dma.start_latency_cycles", "cycles",                    \
+      (IntRange{0, kMaxCycles}), halved(kEngine),                                                 \
+      "START register write to the first descriptor fetch")                                       \
+    X(Submission, submission, Submission::start, "dma.submission", "", choices(kSubmissions),     \
+      kNotAdvised,                                                                                \
+      "How a channel is given work: start (one START per list, run to its END descriptor) or "    \
+      "tail_pointer (one START, then each TAIL write names the last descriptor of a ring to run " \
       "to; the channel idles there, as AXI DMA's TAILDESC, PG021)")
 
-#define DMASIM_FAULT_PARAMS(X)                                                                     \
-    X(FaultKind, kind, FaultKind::none, "fault.kind", "", choices(kFaultKinds),                     \
-      "Inject a bus error (error-handling tests): none, on a descriptor fetch (DESC_BUS), on a "   \
-      "data burst (DATA_BUS), or translation: the driver revokes the IOMMU mapping of a data "     \
-      "descriptor's first page before START (TRANSLATION; needs iommu.enabled)")                   \
-    X(unsigned, channel, 0, "fault.channel", "channel", (IntRange{0, DMA_MAX_CHANNELS - 1}),        \
-      "Channel whose access fails")                                                                \
-    X(uint64_t, index, 0, "fault.index", "", (IntRange{0, UINT64_MAX}),                             \
-      "Which access fails, counted from each START (0 = the first): descriptor = that "            \
-      "descriptor fetch; data = the first data burst of that data descriptor; translation = "      \
+#define DMASIM_FAULT_PARAMS(X)                                                                   \
+    X(FaultKind, kind, FaultKind::none, "fault.kind", "", choices(kFaultKinds), kNotAdvised,     \
+      "Inject a bus error (error-handling tests): none, on a descriptor fetch (DESC_BUS), on a " \
+      "data burst (DATA_BUS), or translation: the driver revokes the IOMMU mapping of a data "   \
+      "descriptor's first page before START (TRANSLATION; needs iommu.enabled)")                 \
+    X(unsigned, channel, 0, "fault.channel", "channel", (IntRange{0, DMA_MAX_CHANNELS - 1}),     \
+      kNotAdvised, "Channel whose access fails")                                                 \
+    X(uint64_t, index, 0, "fault.index", "", (IntRange{0, UINT64_MAX}), kNotAdvised,             \
+      "Which access fails, counted from each START (0 = the first): descriptor = that "          \
+      "descriptor fetch; data = the first data burst of that data descriptor; translation = "    \
       "that data descriptor's first page")
 
 #define DMASIM_IOMMU_PARAMS(X)                                                                     \
-    X(bool, enabled, false, "iommu.enabled", "", BoolValues{},                                      \
+    X(bool, enabled, false, "iommu.enabled", "", BoolValues{}, kNotAdvised,                        \
       "Put an IOMMU between the DMA engine and memory: the driver maps every buffer and "          \
       "descriptor chunk through page tables in simulated RAM and the engine issues IOVAs, "        \
       "translated by an IOTLB (docs/timing-model.md)")                                             \
-    X(unsigned, iotlb_entries, 64, "iommu.iotlb_entries", "entries", (IntRange{1, 65536}),          \
-      "Translations the IOTLB caches")                                                             \
-    X(unsigned, iotlb_ways, 4, "iommu.iotlb_ways", "entries", (IntRange{1, 65536}),                 \
+    X(unsigned, iotlb_entries, 64, "iommu.iotlb_entries", "entries", (IntRange{1, 65536}),         \
+      doubled(kEngine), "Translations the IOTLB caches")                                           \
+    X(unsigned, iotlb_ways, 4, "iommu.iotlb_ways", "entries", (IntRange{1, 65536}),                \
+      doubled(kEngine),                                                                            \
       "IOTLB associativity (entries per set); iommu.iotlb_entries = fully associative")            \
-    X(uint64_t, page_bytes, 4096, "iommu.page_size", "bytes", (IntRange{4096, 2097152, true}),      \
+    X(uint64_t, page_bytes, 4096, "iommu.page_size", "bytes", (IntRange{4096, 2097152, true}),     \
+      set_to("2097152", kDriver),                                                                  \
       "Largest page the driver maps: 4KiB, or 2MiB (a 2 MiB leaf wherever a buffer is 2 MiB "      \
       "aligned and contiguous, as Linux's iommu_map)")                                             \
-    X(unsigned, walk_levels, 4, "iommu.walk_levels", "levels",                                      \
-      (IntRange{IOMMU_MIN_LEVELS, IOMMU_MAX_LEVELS}),                                              \
+    X(unsigned, walk_levels, 4, "iommu.walk_levels", "levels",                                     \
+      (IntRange{IOMMU_MIN_LEVELS, IOMMU_MAX_LEVELS}), kNotAdvised,                                 \
       "Page-table levels: an IOTLB miss reads this many dependent entries (IOVA of 12 + 9 x "      \
       "levels bits)")                                                                              \
-    X(unsigned, walk_cache_entries, 0, "iommu.walk_cache_entries", "entries", (IntRange{0, 4096}),  \
+    X(unsigned, walk_cache_entries, 0, "iommu.walk_cache_entries", "entries", (IntRange{0, 4096}), \
+      doubled(kEngine),                                                                            \
       "Cached level-2 entries: a miss that hits them reads only the leaf; 0 = no walk cache")      \
-    X(unsigned, iotlb_hit_cycles, 1, "iommu.iotlb_hit_cycles", "cycles", (IntRange{0, 1000}),       \
+    X(unsigned, iotlb_hit_cycles, 1, "iommu.iotlb_hit_cycles", "cycles", (IntRange{0, 1000}),      \
+      halved(kEngine),                                                                             \
       "Cost of a translation that hits the IOTLB, added to every translated access")
 
-#define DMASIM_DEVICE_PARAMS(X)                                                                    \
-    X(double, rate_bytes_per_cycle, 16, "device.rate_bytes_per_cycle", "bytes/cycle",               \
-      (RealRange{0.001, 4096}), "Stream port rate (dev_to_mem and mem_to_dev)")
+#define DMASIM_DEVICE_PARAMS(X)                                                       \
+    X(double, rate_bytes_per_cycle, 16, "device.rate_bytes_per_cycle", "bytes/cycle", \
+      (RealRange{0.001, 4096}), doubled(kPlatform),                                   \
+      "Stream port rate (dev_to_mem and mem_to_dev)")
 
-#define DMASIM_TRAFFIC_PARAMS(X)                                                                   \
-    X(double, bytes_per_cycle, 0, "traffic.bytes_per_cycle", "bytes/cycle", (RealRange{0, 4096}),   \
-      "Background bus master's demand; 0 = no background traffic")                                \
-    X(double, read_fraction, 0.5, "traffic.read_fraction", "", (RealRange{0, 1}),                   \
-      "Share of background bursts that are reads")                                                 \
-    X(unsigned, burst_beats, 16, "traffic.burst_beats", "beats", (IntRange{1, 256}),                \
-      "Background burst length")                                                                   \
-    X(uint64_t, seed, 1, "traffic.seed", "", (IntRange{0, UINT64_MAX}),                             \
+#define DMASIM_TRAFFIC_PARAMS(X)                                                                  \
+    X(double, bytes_per_cycle, 0, "traffic.bytes_per_cycle", "bytes/cycle", (RealRange{0, 4096}), \
+      halved(kPlatform), "Background bus master's demand; 0 = no background traffic")             \
+    X(double, read_fraction, 0.5, "traffic.read_fraction", "", (RealRange{0, 1}), kNotAdvised,    \
+      "Share of background bursts that are reads")                                                \
+    X(unsigned, burst_beats, 16, "traffic.burst_beats", "beats", (IntRange{1, 256}), kNotAdvised, \
+      "Background burst length")                                                                  \
+    X(uint64_t, seed, 1, "traffic.seed", "", (IntRange{0, UINT64_MAX}), kNotAdvised,              \
       "Seed of the background master")
