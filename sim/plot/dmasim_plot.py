@@ -474,7 +474,15 @@ class Layout:
         texts = []
         for text, size, colour in header:
             t = fig.text(0, 0, text, fontsize=size, color=colour, va="top", ha="left")
-            extent = t.get_window_extent(renderer)
+            # Rewrapped until it fits: the character width was a guess.
+            plain = text.replace("\n", " ")
+            chars = max(len(line) for line in text.split("\n"))
+            for _ in range(8):
+                extent = t.get_window_extent(renderer)
+                if extent.width / dpi <= new_width - 2 * PAD or chars < 30:
+                    break
+                chars = int(chars * (new_width - 2 * PAD) / (extent.width / dpi)) - 2
+                t.set_text(textwrap.fill(plain, chars))
             texts.append((t, header_inches))
             header_inches += extent.height / dpi + 0.06
         new_height = body_height + header_inches
@@ -703,6 +711,19 @@ def stack_facet(rows, args, series):
     too_many_rows(rows, args, series)
 
 
+def crowded_facet(rows, args, series, draw):
+    """More than a dozen lines in one axes hide each other: the first
+    series column of a few values that varies becomes panels."""
+    if draw not in (draw_lines, draw_bars) or len(series) < 2:
+        return None
+    if len({tuple(r[c] for c, _, _ in series) for r in rows}) <= 12:
+        return None
+    for column, _, _ in series:
+        if 1 < len(distinct(rows, column)) <= 4:
+            return column
+    return None
+
+
 def too_many_rows(rows, args, series):
     xs = [r[args.x] for r in rows]
     varying = [s[0] for s in series if len(distinct(rows, s[0])) > 1]
@@ -782,9 +803,10 @@ def main(argv=None):
     draw = choose_drawing(rows, args)
     if draw is draw_heatmap and len(series) != 1:
         fail(2, "a heatmap needs exactly one --series column")
-    facet = args.facet or (stack_facet(rows, args, series) if args.stack else None)
+    facet = args.facet or (stack_facet(rows, args, series) if args.stack else
+                           crowded_facet(rows, args, series, draw))
+    series = [s for s in series if s[0] != facet]
     if args.stack and facet:
-        series = [s for s in series if s[0] != facet]
         for v in distinct(rows, facet):
             panel = [r for r in rows if number_or_text(r[facet]) == v]
             if len({r[args.x] for r in panel}) != len(panel):
@@ -849,8 +871,13 @@ def main(argv=None):
         layout.fig.savefig(args.output, dpi=110)
     except (OSError, ValueError) as e:
         fail(1, f"cannot write {args.output}: {e}")
-    if os.environ.get("DMASIM_PLOT_LAYOUT"):
-        check_layout(layout.fig, os.environ["DMASIM_PLOT_LAYOUT"])
+    where = os.environ.get("DMASIM_PLOT_LAYOUT")
+    if where:
+        # A folder collects one file per figure (the output's name and
+        # this process's id: `dmasim plot` draws into a scratch folder).
+        if os.path.isdir(where):
+            where = os.path.join(where, f"{os.path.basename(args.output)}-{os.getpid()}.json")
+        check_layout(layout.fig, where)
 
 
 def install_advice(debian_package, pip_name):

@@ -127,6 +127,10 @@ void add_plot(CLI::App& app, PlotCommand& c) {
     cmd->add_option("--stack", r.stack,
                     "Stacked bars of a statistic group's columns as shares per x, e.g. account "
                     "(the cycle account) or account.ch0");
+    cmd->add_option("--where", r.where,
+                    "Draw only the rows whose COLUMN holds VALUE: --where COLUMN=VALUE "
+                    "(repeatable)");
+    cmd->add_option("--facet", r.facet, "One panel per value of this column");
     cmd->add_option("--title", r.title, "Title (default: y vs. x)");
     cmd->add_option("--xlabel", r.xlabel, "x axis label (default: name and unit of x)");
     cmd->add_option("--ylabel", r.ylabel, "y axis label (default: name and unit of y)");

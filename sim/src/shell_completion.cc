@@ -66,7 +66,7 @@ _dmasim() {{
         run) opts="--set --report --trace --trace-window --trace-max-mib --vcd --max-sim-cycles --quiet --help" ;;
         sweep) opts="--set --jobs --out --shard --resume --prune --no-plot --max-points --max-sim-cycles --help" ;;
         merge) opts="--out --no-plot --help" ;;
-        plot) opts="--output --x --y --series --logx --logy --heatmap --stack --title --xlabel --ylabel --help" ;;
+        plot) opts="--output --x --y --series --where --facet --logx --logy --heatmap --stack --title --xlabel --ylabel --help" ;;
         diff) opts="--threshold --check --help" ;;
         fit) opts="--points --key --output --work --jobs --max-sim-cycles --help" ;;
         stats) opts="--markdown --help" ;;
