@@ -741,7 +741,9 @@ def subtitle_of(args, rows, plot, columns, picked, facet):
         if column not in shown and column != facet:
             parts.append(columns.setting(column, rows[0][column]))
             shown.add(column)
-    parts += [t for t in plot.legend.subtitle_parts() if t not in parts]
+    # A stack draws no series: only their fixed values are said, no baseline.
+    legend_parts = plot.legend.fixed_texts if args.stack else plot.legend.subtitle_parts()
+    parts += [t for t in legend_parts if t not in parts]
     # A zip of list length and segment size holds the bytes per run fixed.
     if "bytes" in rows[0] and len(distinct(rows, "bytes")) == 1 and any(
             c in rows[0] and len(distinct(rows, c)) > 1

@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <thread>
 
-#include "shell_completion.h"
 #include "config_docs.h"
 #include "config_loader.h"
 #include "config_schema.h"
@@ -17,6 +16,7 @@
 #include "paths.h"
 #include "plot.h"
 #include "scenario_check.h"
+#include "shell_completion.h"
 #include "statistics_catalog.h"
 #include "sweep_runner.h"
 #include "trace_import.h"
@@ -195,8 +195,8 @@ void add_fit(CLI::App& app, FitRequest& f) {
 }
 
 void add_trace(CLI::App& app, ImportRequest& t) {
-    auto* trace = app.add_subcommand(
-        "trace", "Request traces for workload.trace (docs/request-traces.md)");
+    auto* trace =
+        app.add_subcommand("trace", "Request traces for workload.trace (docs/request-traces.md)");
     trace->require_subcommand(1);
     auto* cmd = trace->add_subcommand(
         "import",

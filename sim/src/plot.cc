@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <string_view>
 
 #include "config_keys.h"
 #include "paths.h"
@@ -43,6 +44,7 @@ struct SweepContext {
     std::vector<std::string> swept;
     /// A base: sweep's configs, one per profile: a key varies if they differ.
     std::vector<Json> base_configs;
+    std::vector<std::string> base_names;  ///< in file order, one per config
     Json plot = Json::object();
     Json config = Json::object();
     Json report = Json::object();
@@ -55,16 +57,14 @@ SweepContext sweep_context(const std::string& csv) {
     const Json manifest = read_manifest(dir.manifest());
     out.swept = manifest.value("swept_keys", std::vector<std::string>{});
     out.plot = manifest.value("plot", Json::object());
-    const bool bases =
-        std::find(out.swept.begin(), out.swept.end(), kBaseAxis) != out.swept.end();
+    const bool bases = std::find(out.swept.begin(), out.swept.end(), kBaseAxis) != out.swept.end();
     std::vector<std::string> seen_bases;
     for (const auto& point : manifest.value("points", Json::array())) {
         if (point.contains("skipped")) continue;
         const Json values = point.value("values", Json::object());
         const std::string base = values.value(kBaseAxis, "");
         if (!out.config.empty() &&
-            (!bases ||
-             std::find(seen_bases.begin(), seen_bases.end(), base) != seen_bases.end()))
+            (!bases || std::find(seen_bases.begin(), seen_bases.end(), base) != seen_bases.end()))
             continue;
         if (auto report = read_complete_report(dir.report(point["id"].get<std::string>()))) {
             if (out.config.empty()) {
@@ -73,6 +73,7 @@ SweepContext sweep_context(const std::string& csv) {
             }
             if (bases) {
                 seen_bases.push_back(base);
+                out.base_names.push_back(base);
                 out.base_configs.push_back((*report)["config"]);
             }
             if (!bases) break;
@@ -181,15 +182,34 @@ std::string value_text(const Json& v, const std::string& unit) {
     return measure ? fmt::format("{:g} {}", x, unit) : fmt::format("{:g}", x);
 }
 
-/// The settings the sweep holds fixed: "clock 1000 MHz, bus width 16 B, ...".
+/// The settings the sweep holds fixed: "clock 1000 MHz, bus width 16 B, ...";
+/// for profiles that bring platforms of their own (a base: sweep), each
+/// profile's: "axi-dma: clock 100 MHz, bus width 4 B; ...".
 std::string subtitle(const SweepContext& c) {
-    std::vector<std::string> parts;
+    std::vector<std::string> parts, own;
     for (const char* key : kHeadlineKeys) {
-        if (swept(c, key) || !c.config.contains(key)) continue;
-        parts.push_back(
-            fmt::format("{} {}", name_of(c, key), value_text(c.config[key], unit_of(c, key))));
+        if (!c.config.contains(key)) continue;
+        if (!swept(c, key))
+            parts.push_back(
+                fmt::format("{} {}", name_of(c, key), value_text(c.config[key], unit_of(c, key))));
+        else if (!c.base_configs.empty() && (std::string_view(key) == "clock_mhz" ||
+                                             std::string_view(key) == "bus.width_bytes" ||
+                                             std::string_view(key) == "memory.read_latency_cycles"))
+            own.push_back(key);
     }
-    return fmt::format("{}", fmt::join(parts, ", "));
+    std::string text = fmt::format("{}", fmt::join(parts, ", "));
+    std::vector<std::string> profiles;
+    for (size_t i = 0; i < c.base_configs.size() && !own.empty(); ++i) {
+        std::vector<std::string> platform;
+        for (const auto& key : own)
+            platform.push_back(
+                fmt::format("{} {}", name_of(c, key),
+                            value_text(c.base_configs[i].value(key, Json()), unit_of(c, key))));
+        profiles.push_back(fmt::format("{}: {}", c.base_names[i], fmt::join(platform, ", ")));
+    }
+    if (!profiles.empty())
+        text += fmt::format("{}{}", text.empty() ? "" : "; ", fmt::join(profiles, "; "));
+    return text;
 }
 
 /// The bus peak (width x clock) in the y column's unit, if the sweep holds

@@ -123,7 +123,11 @@ def check(layout_file):
 
 
 def main():
+    keep = os.environ.get("DMASIM_RENDER_KEEP")  # a folder to keep the images in
     with tempfile.TemporaryDirectory(prefix="dmasim-render-") as tmp:
+        if keep:
+            shutil.rmtree(keep, ignore_errors=True)
+            tmp = keep
         synthetic, layouts = os.path.join(tmp, "synthetic"), os.path.join(tmp, "layouts")
         images = os.path.join(tmp, "img")
         for d in (synthetic, layouts, images):
