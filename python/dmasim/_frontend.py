@@ -267,13 +267,15 @@ _drawn = set()
 
 
 def plot(data, output, *, x="workload.entries", y="throughput_gbps",
-         series=("workload.chain_depth",), logx=False, logy=False, stack=None,
-         overwrite=False):
+         series=("workload.chain_depth",), logx=False, logy=False, stack=None, where=None,
+         facet=None, overwrite=False):
     """Draws `y` against `x`, one line per value of the `series` columns,
     with `dmasim plot` (the same code, labels, units, subtitle and peak
     line as the CLI). stack="account" (or "account.ch0") draws instead one
     bar per x value split into that cycle account's causes, as
-    `dmasim plot --stack` does; `y` and `series` are then not used.
+    `dmasim plot --stack` does; `y` is then not used. `where` (a dict
+    column -> value) draws only the rows that hold those values, `facet`
+    (a column) one panel per value, as --where and --facet do.
     `data`: a sweep folder, a CSV path, or what sweep() or load()
     returned. An existing `output` that plot() did not draw is kept
     (DmasimError) unless overwrite=True. Returns `output`."""
@@ -289,6 +291,9 @@ def plot(data, output, *, x="workload.entries", y="throughput_gbps",
         args += ["--logx"] if logx else []
         args += ["--logy"] if logy else []
         args += ["--stack", stack] if stack else []
+        for column, value in (where or {}).items():
+            args += ["--where", f"{column}={_text(value)}"]
+        args += ["--facet", facet] if facet else []
         _call(args)
     _drawn.add(target)
     return output

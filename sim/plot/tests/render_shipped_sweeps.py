@@ -29,6 +29,10 @@ CAUSES = ["data", "bandwidth", "pcie_link", "memory_latency", "outstanding_limit
 # Scenario results some doc plots draw (request streams).
 EXTRA = {"latency_p99_us": (40, 4000), "latency_mean_cycles": (2000, 90000),
          "offered_bytes_per_cycle": (0.1, 8), "carried_bytes_per_cycle": (0.1, 8)}
+# Sweeps whose own plots (throughput.png, heatmap.png) scripts/doc-plots
+# draws and this test checks there.
+DOC_PLOTS_DRAWS = ("list-length", "list-length-fixed-segment", "chain-depth",
+                   "list-length-x-chain-depth", "formats")
 ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1", MPLBACKEND="Agg")
 
 
@@ -141,8 +145,10 @@ def main():
             # The sweep's own plots: the line plot, the heatmap of a 2-D
             # grid, and the cycle account (one panel per value of the first
             # other key, the rest at their first value).
-            jobs.append((csv_path, os.path.join(images, f"{name}.png")))
             series = manifest["plot"]["series"]
+            if name in DOC_PLOTS_DRAWS:
+                continue  # scripts/doc-plots below draws its own plots
+            jobs.append((csv_path, os.path.join(images, f"{name}.png")))
             if len(series) == 1:
                 jobs.append((csv_path, os.path.join(images, f"{name}-heatmap.png"), "--heatmap"))
             if len(series) > 1:
