@@ -20,19 +20,65 @@ class DmasimError(Exception):
         self.status = status
 
 
+def _candidates():
+    """Where binary() looks, in order, as (place, path or None)."""
+    places = [("$DMASIM_EXE", os.environ.get("DMASIM_EXE") or None)]
+    # Installed beside the simulator (cmake --install: PREFIX/lib/python3.X/
+    # dist-packages/dmasim and PREFIX/bin/dmasim), or in a venv whose bin/
+    # holds it (VENV/lib/python3.X/site-packages/dmasim).
+    prefix = _HERE
+    for _ in range(4):
+        prefix = os.path.dirname(prefix)
+    exe = os.path.join(prefix, "bin", "dmasim")
+    if os.path.basename(os.path.dirname(_HERE)).endswith("-packages") and \
+            os.access(exe, os.X_OK) and not os.path.isdir(exe):
+        places.append(("beside the package", exe))
+    # The source tree's build folders (build/, build-release/, ...), the
+    # newest binary first: an out-of-tree build named otherwise needs PATH
+    # or $DMASIM_EXE.
+    root = os.path.dirname(os.path.dirname(_HERE))
+    if os.path.exists(os.path.join(root, "python", "dmasim", "__init__.py")):
+        built = [os.path.join(root, d, "sim", "dmasim") for d in sorted(os.listdir(root))
+                 if d.startswith("build")]
+        built = [b for b in built if os.access(b, os.X_OK)]
+        built.sort(key=os.path.getmtime, reverse=True)
+        places += [("in the source tree", b) for b in built[:1]]
+    places.append(("on PATH", shutil.which("dmasim")))
+    return places
+
+
 def binary():
-    """Path of the dmasim binary: $DMASIM_EXE, else the source tree's
-    build/sim/dmasim, else `dmasim` on PATH."""
-    if os.environ.get("DMASIM_EXE"):
-        return os.environ["DMASIM_EXE"]  # checked when it runs (_call)
-    built = os.path.join(_HERE, "..", "..", "build", "sim", "dmasim")
-    if os.access(built, os.X_OK):
-        return os.path.normpath(built)
-    found = shutil.which("dmasim")
-    if not found:
-        raise DmasimError("dmasim binary not found: build it (cmake --build build) or set "
-                          "DMASIM_EXE", 2)
-    return found
+    """Path of the dmasim binary: $DMASIM_EXE, else the bin/dmasim of the
+    prefix the package is installed in, else the newest build*/sim/dmasim
+    of the source tree the package sits in, else `dmasim` on PATH."""
+    places = _candidates()
+    for _, path in places:
+        if path:
+            return os.path.normpath(path)  # checked when it runs (_call)
+    raise DmasimError(
+        f"dmasim binary not found for the dmasim package in {_HERE} (Python {sys.executable}): "
+        "it looked at $DMASIM_EXE (unset), PREFIX/bin/dmasim of the prefix it is installed in, "
+        "the source tree's "
+        "build*/sim/dmasim and PATH. Put dmasim on PATH (cmake --install BUILD --prefix PREFIX, "
+        "then PREFIX/bin on PATH) or set DMASIM_EXE=/path/to/dmasim", 2)
+
+
+def install_advice(module, debian_package):
+    """How to get `module` for the interpreter running now: Debian's package
+    serves Debian's /usr/bin/python3 only (a venv sees it only if made with
+    --system-site-packages)."""
+    exe = sys.executable
+    debian = os.path.realpath(exe).startswith("/usr/bin/python3")
+    in_venv = sys.prefix != sys.base_prefix
+    if debian and not in_venv:
+        return (f"install the Debian package {debian_package} "
+                f"(sudo apt-get install {debian_package})")
+    pip = f"{exe} -m pip install {module}"
+    if in_venv and sys.base_prefix == "/usr" and os.path.isdir(
+            os.path.join("/usr/lib/python3/dist-packages", module)):
+        return (f"{pip}, or make the venv see Debian's {debian_package}, which is installed "
+                "for /usr/bin/python3: /usr/bin/python3 -m venv --system-site-packages VENV")
+    return f"{pip} (Debian's {debian_package} serves /usr/bin/python3 only)"
 
 
 def _call(args, failure_ok=False):
@@ -44,8 +90,8 @@ def _call(args, failure_ok=False):
     try:
         done = subprocess.run([exe] + args, capture_output=True, text=True, env=env)
     except OSError as e:  # missing, not executable, not a program
-        raise DmasimError(f"cannot run the dmasim binary {exe}: {e.strerror}; build it "
-                          "(cmake --build build) or set DMASIM_EXE", 2) from None
+        raise DmasimError(f"cannot run the dmasim binary {exe}: {e.strerror}; build or install "
+                          "it, put it on PATH or set DMASIM_EXE", 2) from None
     if done.returncode not in (0, 1) or (done.returncode == 1 and not failure_ok):
         message = done.stderr.strip() or done.stdout.strip() or f"exit status {done.returncode}"
         raise DmasimError(message, done.returncode)
@@ -182,9 +228,9 @@ def load(folder, frame=None):
     try:
         import pandas
     except ImportError:
-        raise DmasimError(f"pandas is missing for {sys.executable}: install the Debian package "
-                          "python3-pandas (sudo apt-get install python3-pandas), or pass "
-                          "frame=False for a list of dicts", 1) from None
+        raise DmasimError(f"pandas is missing for {sys.executable}: "
+                          f"{install_advice('pandas', 'python3-pandas')}; or pass frame=False "
+                          "for a list of dicts", 1) from None
     df = pandas.read_csv(path)
     if "integrity" in df.columns:
         df = df[df["integrity"] != "fail"].reset_index(drop=True)
@@ -221,13 +267,15 @@ _drawn = set()
 
 
 def plot(data, output, *, x="workload.entries", y="throughput_gbps",
-         series=("workload.chain_depth",), logx=False, logy=False, stack=None,
-         overwrite=False):
+         series=("workload.chain_depth",), logx=False, logy=False, stack=None, where=None,
+         facet=None, overwrite=False):
     """Draws `y` against `x`, one line per value of the `series` columns,
     with `dmasim plot` (the same code, labels, units, subtitle and peak
     line as the CLI). stack="account" (or "account.ch0") draws instead one
     bar per x value split into that cycle account's causes, as
-    `dmasim plot --stack` does; `y` and `series` are then not used.
+    `dmasim plot --stack` does; `y` is then not used. `where` (a dict
+    column -> value) draws only the rows that hold those values, `facet`
+    (a column) one panel per value, as --where and --facet do.
     `data`: a sweep folder, a CSV path, or what sweep() or load()
     returned. An existing `output` that plot() did not draw is kept
     (DmasimError) unless overwrite=True. Returns `output`."""
@@ -243,6 +291,9 @@ def plot(data, output, *, x="workload.entries", y="throughput_gbps",
         args += ["--logx"] if logx else []
         args += ["--logy"] if logy else []
         args += ["--stack", stack] if stack else []
+        for column, value in (where or {}).items():
+            args += ["--where", f"{column}={_text(value)}"]
+        args += ["--facet", facet] if facet else []
         _call(args)
     _drawn.add(target)
     return output

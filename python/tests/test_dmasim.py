@@ -125,6 +125,20 @@ class PlotTest(unittest.TestCase):
             self.assertIn("Cycles by cause", text)
             self.assertIn("Share of cycles (%)", text)
 
+    def test_where_and_facet_pick_the_rows_of_a_stack(self):
+        # GRID has two chain depths per list length: one bar per x needs
+        # either one depth (where) or a panel per depth (facet).
+        rows = dmasim.sweep(GRID, frame=False)
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(dmasim.plot(rows, os.path.join(tmp, "w.svg"), stack="account",
+                                  where={"workload.chain_depth": 2})) as f:
+                self.assertIn("chain depth 2", f.read())
+            with open(dmasim.plot(rows, os.path.join(tmp, "f.svg"), stack="account",
+                                  facet="workload.chain_depth")) as f:
+                text = f.read()
+            self.assertIn("chain depth 1", text)
+            self.assertIn("chain depth 2", text)
+
     def test_stack_of_a_group_the_table_lacks_is_bad_input(self):
         rows = dmasim.sweep(GRID, frame=False)
         with tempfile.TemporaryDirectory() as tmp:

@@ -157,13 +157,19 @@ void add_plot(CLI::App& app, PlotCommand& c) {
     cmd->add_option("--x", r.x, "Column on the x axis (any config key, result or statistic)");
     cmd->add_option("--y", r.y, "Column on the y axis, e.g. dma.ch0.descriptor_wait_cycles");
     c.series_option =
-        cmd->add_option("--series", c.series, "Column(s) naming the lines (repeatable)");
+        cmd->add_option("--series", c.series, "Column(s) naming the lines (repeatable)")
+            ->allow_extra_args(false);  // one column each, so the CSV may follow
     cmd->add_flag("--logx", r.logx, "Logarithmic x axis (base 2)");
     cmd->add_flag("--logy", r.logy, "Logarithmic y axis");
     cmd->add_flag("--heatmap", r.heatmap, "x against the series key, coloured by y");
     cmd->add_option("--stack", r.stack,
                     "Stacked bars of a statistic group's columns as shares per x, e.g. account "
                     "(the cycle account) or account.ch0");
+    cmd->add_option("--where", r.where,
+                    "Draw only the rows whose COLUMN holds VALUE: --where COLUMN=VALUE "
+                    "(repeatable)")
+        ->allow_extra_args(false);
+    cmd->add_option("--facet", r.facet, "One panel per value of this column");
     cmd->add_option("--title", r.title, "Title (default: y vs. x)");
     cmd->add_option("--xlabel", r.xlabel, "x axis label (default: name and unit of x)");
     cmd->add_option("--ylabel", r.ylabel, "y axis label (default: name and unit of y)");
@@ -228,8 +234,8 @@ void add_fit(CLI::App& app, FitRequest& f) {
 }
 
 void add_trace(CLI::App& app, ImportRequest& t) {
-    auto* trace = app.add_subcommand(
-        "trace", "Request traces for workload.trace (docs/request-traces.md)");
+    auto* trace =
+        app.add_subcommand("trace", "Request traces for workload.trace (docs/request-traces.md)");
     trace->require_subcommand(1);
     auto* cmd = trace->add_subcommand(
         "import",

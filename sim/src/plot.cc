@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <string_view>
 
 #include "config_keys.h"
 #include "paths.h"
@@ -41,6 +42,9 @@ const char* const kHeadlineKeys[] = {"clock_mhz",
 /// the config of its first point (for values the sweep holds fixed).
 struct SweepContext {
     std::vector<std::string> swept;
+    /// A base: sweep's configs, one per profile: a key varies if they differ.
+    std::vector<Json> base_configs;
+    std::vector<std::string> base_names;  ///< in file order, one per config
     Json plot = Json::object();
     Json config = Json::object();
     Json report = Json::object();
@@ -53,12 +57,26 @@ SweepContext sweep_context(const std::string& csv) {
     const Json manifest = read_manifest(dir.manifest());
     out.swept = manifest.value("swept_keys", std::vector<std::string>{});
     out.plot = manifest.value("plot", Json::object());
+    const bool bases = std::find(out.swept.begin(), out.swept.end(), kBaseAxis) != out.swept.end();
+    std::vector<std::string> seen_bases;
     for (const auto& point : manifest.value("points", Json::array())) {
         if (point.contains("skipped")) continue;
+        const Json values = point.value("values", Json::object());
+        const std::string base = values.value(kBaseAxis, "");
+        if (!out.config.empty() &&
+            (!bases || std::find(seen_bases.begin(), seen_bases.end(), base) != seen_bases.end()))
+            continue;
         if (auto report = read_complete_report(dir.report(point["id"].get<std::string>()))) {
-            out.config = (*report)["config"];
-            out.report = std::move(*report);
-            break;
+            if (out.config.empty()) {
+                out.config = (*report)["config"];
+                out.report = *report;
+            }
+            if (bases) {
+                seen_bases.push_back(base);
+                out.base_names.push_back(base);
+                out.base_configs.push_back((*report)["config"]);
+            }
+            if (!bases) break;
         }
     }
     return out;
@@ -67,8 +85,13 @@ SweepContext sweep_context(const std::string& csv) {
 /// Whether `key` may differ between points: a swept key, or any key when
 /// the points start from different bases.
 bool swept(const SweepContext& c, const std::string& key) {
-    for (const std::string& varied : {key, std::string(kBaseAxis)})
-        if (std::find(c.swept.begin(), c.swept.end(), varied) != c.swept.end()) return true;
+    if (std::find(c.swept.begin(), c.swept.end(), key) != c.swept.end()) return true;
+    if (std::find(c.swept.begin(), c.swept.end(), kBaseAxis) == c.swept.end()) return false;
+    // Profiles differ in some keys and share the platform: only keys whose
+    // value differs between the profiles' configs vary.
+    if (c.base_configs.empty()) return true;
+    for (const Json& config : c.base_configs)
+        if (config.value(key, Json()) != c.base_configs.front().value(key, Json())) return true;
     return false;
 }
 
@@ -97,6 +120,11 @@ std::string spelled(std::string word) {
 /// "iommu.iotlb_ways" -> "IOTLB ways", "bus.width_bytes" -> "bus width",
 /// "clock_mhz" -> "clock", "throughput_gbps" -> "throughput".
 std::string name_of(const SweepContext& c, const std::string& column) {
+    // Names the docs use rather than the key's last word.
+    static const std::pair<const char*, const char*> kNames[] = {
+        {kBaseAxis, "profile"}, {"workload.entries", "list length"}};
+    for (const auto& [key, name] : kNames)
+        if (column == key) return name;
     const auto info = find_column(column);
     if (info && !find_key(column)) return info->label;  // results and statistics
     const auto dot = column.rfind('.');
@@ -154,15 +182,34 @@ std::string value_text(const Json& v, const std::string& unit) {
     return measure ? fmt::format("{:g} {}", x, unit) : fmt::format("{:g}", x);
 }
 
-/// The settings the sweep holds fixed: "clock 1000 MHz, bus width 16 B, ...".
+/// The settings the sweep holds fixed: "clock 1000 MHz, bus width 16 B, ...";
+/// for profiles that bring platforms of their own (a base: sweep), each
+/// profile's: "axi-dma: clock 100 MHz, bus width 4 B; ...".
 std::string subtitle(const SweepContext& c) {
-    std::vector<std::string> parts;
+    std::vector<std::string> parts, own;
     for (const char* key : kHeadlineKeys) {
-        if (swept(c, key) || !c.config.contains(key)) continue;
-        parts.push_back(
-            fmt::format("{} {}", name_of(c, key), value_text(c.config[key], unit_of(c, key))));
+        if (!c.config.contains(key)) continue;
+        if (!swept(c, key))
+            parts.push_back(
+                fmt::format("{} {}", name_of(c, key), value_text(c.config[key], unit_of(c, key))));
+        else if (!c.base_configs.empty() && (std::string_view(key) == "clock_mhz" ||
+                                             std::string_view(key) == "bus.width_bytes" ||
+                                             std::string_view(key) == "memory.read_latency_cycles"))
+            own.push_back(key);
     }
-    return fmt::format("{}", fmt::join(parts, ", "));
+    std::string text = fmt::format("{}", fmt::join(parts, ", "));
+    std::vector<std::string> profiles;
+    for (size_t i = 0; i < c.base_configs.size() && !own.empty(); ++i) {
+        std::vector<std::string> platform;
+        for (const auto& key : own)
+            platform.push_back(
+                fmt::format("{} {}", name_of(c, key),
+                            value_text(c.base_configs[i].value(key, Json()), unit_of(c, key))));
+        profiles.push_back(fmt::format("{}: {}", c.base_names[i], fmt::join(platform, ", ")));
+    }
+    if (!profiles.empty())
+        text += fmt::format("{}{}", text.empty() ? "" : "; ", fmt::join(profiles, "; "));
+    return text;
 }
 
 /// The bus peak (width x clock) in the y column's unit, if the sweep holds
@@ -236,6 +283,18 @@ int run_plot(const PlotRequest& request) {
     if (r.logx) argv.push_back("--logx");
     if (r.logy) argv.push_back("--logy");
     if (r.heatmap) argv.push_back("--heatmap");
+    for (const auto& w : r.where) argv.insert(argv.end(), {"--where", w});
+    if (!r.facet.empty()) argv.insert(argv.end(), {"--facet", r.facet});
+    // Names and units of the columns --where, --facet and the legend's
+    // fixed settings may show.
+    std::vector<std::string> described = sweep.swept;
+    for (const auto& w : r.where) described.push_back(w.substr(0, w.find('=')));
+    if (!r.facet.empty()) described.push_back(r.facet);
+    std::sort(described.begin(), described.end());
+    described.erase(std::unique(described.begin(), described.end()), described.end());
+    for (const auto& column : described)
+        argv.insert(argv.end(),
+                    {"--column", column, name_of(sweep, column), unit_of(sweep, column)});
     if (!r.stack.empty()) {
         argv.insert(argv.end(), {"--stack", r.stack});
         // The y label was y's; a stack shows the group's shares instead

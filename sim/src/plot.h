@@ -19,6 +19,8 @@ struct PlotRequest {
     bool logy = false;
     bool heatmap = false;        ///< x against the one series key, coloured by y
     std::string stack;           ///< a statistic group ("account"): its shares stacked per x
+    std::vector<std::string> where;  ///< COLUMN=VALUE: only the rows that hold it
+    std::string facet;               ///< one panel per value of this column
     std::string title;           ///< empty: "<y> vs. <x>"
     std::string xlabel, ylabel;  ///< empty: label and unit from the definitions
 };

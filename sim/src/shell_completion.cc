@@ -67,7 +67,7 @@ _dmasim() {{
         sweep) opts="--set --jobs --out --shard --resume --prune --no-plot --max-points --max-sim-cycles --slurm --slurm-option --slurm-wait --slurm-script-only --help" ;;
         advise) opts="--set --jobs --json --help" ;;
         merge) opts="--out --no-plot --help" ;;
-        plot) opts="--output --x --y --series --logx --logy --heatmap --stack --title --xlabel --ylabel --help" ;;
+        plot) opts="--output --x --y --series --where --facet --logx --logy --heatmap --stack --title --xlabel --ylabel --help" ;;
         diff) opts="--threshold --check --help" ;;
         fit) opts="--points --key --output --work --jobs --max-sim-cycles --help" ;;
         stats) opts="--markdown --help" ;;

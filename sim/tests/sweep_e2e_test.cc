@@ -195,11 +195,12 @@ TEST(SimPlotE2E, AnyStatisticIsAnAxisAndTheSweepChoosesTheDefaults) {
                                 dir.path() + "/stall.svg"});
     ASSERT_EQ(svg.status, 0) << svg.err;
     const std::string text = read_file(dir.path() + "/stall.svg");
-    // Human labels from the definitions; the legend names the chain depths.
+    // Human labels from the definitions (workload.entries is the list
+    // length, as the docs call it); the legend names the chain depths.
     // Counts ("segments") carry no unit; the title has names without units.
     for (const char* part :
-         {"Descriptor wait cycles, channel 0 (cycles)", "<!-- Entries -->", "<!-- Chain depth -->",
-          "Descriptor wait cycles, channel 0 vs. entries"})
+         {"Descriptor wait cycles, channel 0 (cycles)", "<!-- List length -->", "<!-- Chain depth -->",
+          "Descriptor wait cycles, channel 0 vs. list length"})
         EXPECT_NE(text.find(part), std::string::npos) << part;
     // Swept keys stay out of the subtitle; fixed ones are in it, by name
     // and with units, without spurious decimals.

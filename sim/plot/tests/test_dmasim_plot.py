@@ -3,6 +3,7 @@
 legends beside the axes, categories as bars, titles from the labels."""
 import argparse
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -28,6 +29,25 @@ def draw(csv_text, *args):
             with open(out) as f:
                 svg = f.read()
         return done.returncode, done.stderr, svg
+
+
+def draw_layout(csv_text, *args):
+    """Runs the script on `csv_text` into a PNG; returns what it measured
+    of the figure (legend and axes widths, log ticks, text outside)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path, out = os.path.join(folder, "r.csv"), os.path.join(folder, "p.png")
+        with open(path, "w") as f:
+            f.write(csv_text)
+        env = dict(os.environ, DMASIM_PLOT_LAYOUT=os.path.join(folder, "layout.json"))
+        done = subprocess.run([sys.executable, SCRIPT, path, "-o", out] + list(args),
+                              capture_output=True, text=True, env=env)
+        assert done.returncode == 0, done.stderr
+        with open(env["DMASIM_PLOT_LAYOUT"]) as f:
+            return json.load(f)
+
+
+def columns():
+    return plot.Columns(plot.parse_args(["r.csv", "-o", "p.png"]))
 
 
 class Ticks(unittest.TestCase):
@@ -64,20 +84,51 @@ class Series(unittest.TestCase):
         self.assertEqual(len(looks), 40)
 
     def test_legend_widens_the_figure_instead_of_squeezing_the_axes(self):
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        for entries in (0, 4, 14, 40):
-            fig, ax, _ = plot.figure(plt, entries, 60)
-            width = ax.get_position().width * fig.get_figwidth()
-            self.assertAlmostEqual(width, plot.AXES_INCHES[0])
-            plt.close(fig)
+        for n in (1, 4, 14, 40):
+            csv_text = "workload.entries,k,throughput_gbps\n" + "".join(
+                f"{e},{'a very long series value number ' + str(k)},{e + k}\n"
+                for k in range(n) for e in (1, 2))
+            layout = draw_layout(csv_text, "--series", "k")
+            self.assertAlmostEqual(layout["axes"][0]["width"], plot.AXES_INCHES[0])
+            self.assertEqual(layout["outside"], [])
 
-    def test_several_series_columns_name_each_value(self):
-        series = [("iommu.enabled", "IOMMU enabled", ""), ("iommu.iotlb_entries", "IOTLB entries",
-                                                           "entries")]
-        row = {"iommu.enabled": "true", "iommu.iotlb_entries": "64"}
-        self.assertEqual(plot.series_label(row, series), "IOMMU enabled true, IOTLB entries 64")
+    def test_a_cross_product_names_every_varying_column(self):
+        series = [("iommu.enabled", "IOMMU enabled", ""),
+                  ("iommu.iotlb_entries", "IOTLB entries", "entries")]
+        rows = [{"iommu.enabled": e, "iommu.iotlb_entries": n}
+                for e in ("false", "true") for n in ("4", "64")]
+        legend = plot.Legend(rows, series, columns())
+        self.assertEqual(legend.label(rows[1]), "IOMMU enabled false, IOTLB entries 64")
+        self.assertIsNone(legend.title())
+
+    def test_a_zip_names_only_the_key_a_series_changes(self):
+        # Four knob settings, each changing one key from the common one:
+        # the labels name that key; the subtitle states the baseline.
+        series = [("dma.status_writeback", "status write-back", ""),
+                  ("dma.descriptor_bytes", "descriptor size", "bytes")]
+        rows = [{"dma.status_writeback": w, "dma.descriptor_bytes": b}
+                for w, b in (("per_descriptor", "32"), ("none", "32"),
+                             ("per_descriptor", "16"), ("per_descriptor", "64"))]
+        legend = plot.Legend(rows, series, columns())
+        self.assertEqual([legend.label(r) for r in rows],
+                         ["baseline", "status write-back none", "descriptor size 16 B",
+                          "descriptor size 64 B"])
+        self.assertIn("baseline: status write-back per_descriptor, descriptor size 32 B",
+                      legend.subtitle_parts())
+
+    def test_a_series_column_that_never_varies_goes_to_the_subtitle(self):
+        series = [("workload.chain_depth", "chain depth", ""), ("pcie.tags", "tags", "")]
+        rows = [{"workload.chain_depth": d, "pcie.tags": "32"} for d in ("1", "4")]
+        legend = plot.Legend(rows, series, columns())
+        self.assertEqual(legend.label(rows[1]), "4")
+        self.assertEqual(legend.title(), "Chain depth")
+        self.assertEqual(legend.subtitle_parts(), ["tags 32"])
+
+    def test_a_line_under_an_identical_one_says_so(self):
+        csv_text = "workload.entries,k,throughput_gbps\n1,a,5\n2,a,6\n1,b,5\n2,b,6\n"
+        status, err, svg = draw(csv_text, "--series", "k")
+        self.assertEqual(status, 0, err)
+        self.assertIn("b (= a)", svg)
 
 
 class Layout(unittest.TestCase):
@@ -111,15 +162,76 @@ class Layout(unittest.TestCase):
 
 
 class Stack(unittest.TestCase):
-    def test_a_cause_keeps_its_colour_when_an_earlier_cause_is_zero(self):
-        # account.writeback is the group's third column: colour C2 (#2ca02c)
-        # in every plot, even where bandwidth (C1, #ff7f0e) is not drawn.
+    GRID = "workload.entries,workload.chain_depth,account.data,account.writeback\n" \
+           "4,1,90,10\n4,2,80,20\n8,1,85,15\n8,2,70,30\n"
+
+    def test_every_cause_has_a_colour_and_hatch_of_its_own(self):
+        causes = list(plot.CAUSE_STYLES) + ["a_cause_added_later"]
+        styles = [plot.cause_style(c) for c in causes]
+        self.assertEqual(len({c for c, _ in styles}), len(causes))
+        self.assertEqual(len({h for _, h in styles}), len(causes) - 1)  # data and idle plain
+        self.assertNotEqual(plot.cause_style("irq_latency")[0], plot.cause_style("data")[0])
+
+    def test_a_cause_keeps_its_colour_whatever_else_is_drawn(self):
+        # writeback is green (#2ca02c) by name, with or without the causes
+        # before it in the table.
         csv_text = "workload.entries,account.data,account.bandwidth,account.writeback\n" \
                    "4,90,0,10\n8,80,0,20\n"
         status, err, svg = draw(csv_text, "--stack", "account")
         self.assertEqual(status, 0, err)
         self.assertIn("#2ca02c", svg)
-        self.assertNotIn("#ff7f0e", svg)
+        self.assertNotIn(plot.CAUSE_STYLES["bandwidth"][0], svg)
+
+    def test_rows_sharing_an_x_become_panels_of_the_column_that_varies(self):
+        status, err, svg = draw(self.GRID, "--stack", "account", "--series",
+                                "workload.chain_depth", "--series-name", "chain depth",
+                                "--series-unit", "")
+        self.assertEqual(status, 0, err)
+        self.assertIn("chain depth 1", svg)
+        self.assertIn("chain depth 2", svg)
+
+    def test_where_picks_the_rows_of_one_bar_each(self):
+        layout = draw_layout(self.GRID, "--stack", "account", "--where", "workload.chain_depth=2")
+        self.assertEqual(len(layout["axes"]), 1)
+
+    def test_rows_sharing_an_x_with_nothing_to_tell_them_apart_are_refused(self):
+        status, err, _ = draw(self.GRID, "--stack", "account")
+        self.assertEqual(status, 2)
+        self.assertIn("--where", err)
+        self.assertIn("--facet", err)
+
+    def test_where_naming_a_value_no_row_holds_is_refused_with_the_values(self):
+        status, err, _ = draw(self.GRID, "--stack", "account", "--where", "workload.chain_depth=3")
+        self.assertEqual(status, 2)
+        self.assertIn("holds 1, 2", err)
+
+
+class LogTicks(unittest.TestCase):
+    def test_a_log_axis_within_one_decade_still_gets_three_labels(self):
+        self.assertEqual(plot.log_ticks(120, 900, 10), [200, 300, 400, 500, 600, 700, 800, 900])
+        self.assertEqual(plot.log_ticks(8000, 30000, 10), [8000, 9000, 10000, 20000, 30000])
+        self.assertEqual(plot.log_ticks(90, 1100, 10), [100, 200, 500, 1000])
+
+    def test_a_wide_power_of_two_axis_thins_its_ticks(self):
+        ticks = plot.log_ticks(1, 65536, 2)
+        self.assertLessEqual(len(ticks), 12)
+        self.assertEqual(ticks[0], 1)
+
+    def test_a_log_y_axis_of_times_is_drawn_with_labelled_ticks(self):
+        csv_text = "base,latency_p99_us\nb,150\na,700\nc,400\n"
+        layout = draw_layout(csv_text, "--x", "base", "--y", "latency_p99_us", "--yunit", "us",
+                             "--logy")
+        self.assertGreaterEqual(layout["axes"][0]["logy_ticks"], 3)
+
+
+class Heatmap(unittest.TestCase):
+    def test_the_title_names_both_axes_and_text_keeps_file_order(self):
+        csv_text = "base,k,throughput_gbps\nzeta,1,1\nalpha,1,2\nzeta,2,3\nalpha,2,4\n"
+        status, err, svg = draw(csv_text, "--x", "base", "--xname", "Profile", "--series", "k",
+                                "--series-name", "chain depth", "--heatmap", "--yname", "Rate")
+        self.assertEqual(status, 0, err)
+        self.assertIn("Rate by profile and chain depth", svg)
+        self.assertLess(svg.index("zeta"), svg.index("alpha"))
 
 
 if __name__ == "__main__":
