@@ -111,9 +111,15 @@ uint64_t four_bursts_through_two(bool waits) {
 TEST(ModelSerialMover, WriteWaitingForTheNextWordShowsTheReadLatencyOfMiddleBursts) {
     const PlatformParams p = serial();
     const uint64_t L = p.memory.read_latency_cycles, b = p.dma.max_burst_beats;
-    const uint64_t WL = p.memory.write_latency_cycles;
-    EXPECT_EQ(four_bursts_through_two(false), first_ready(p) + 2 * L + 5 * b + WL);
-    EXPECT_EQ(four_bursts_through_two(true), first_ready(p) + 3 * L + 5 * b + 3 + WL);
+    EXPECT_EQ(four_bursts_through_two(true),
+              first_ready(p) + 3 * L + 5 * b + 3 + p.memory.write_latency_cycles);
+}
+
+TEST(ModelSerialMover, WritesNotWaitingForTheNextWordFollowTheirOwnReads) {
+    const PlatformParams p = serial();
+    const uint64_t L = p.memory.read_latency_cycles, b = p.dma.max_burst_beats;
+    EXPECT_EQ(four_bursts_through_two(false),
+              first_ready(p) + 2 * L + 5 * b + p.memory.write_latency_cycles);
 }
 
 // Two chunks of one descriptor each, P = 2 so a chunk's data slot and
