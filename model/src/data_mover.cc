@@ -166,7 +166,8 @@ bool DataMover::plan_read(uint64_t horizon) {
 }
 
 // Writes of stream data (dev_to_mem, S2MM) may have their own policy and
-// a fixed latency on top (docs/timing-model.md, "Write issue").
+// a latency of their own on top of every write's (docs/timing-model.md,
+// "Write issue").
 WritePolicy DataMover::write_policy() const {
     if (dir_ != DMA_HW_DEV_TO_MEM) return params_.write_policy;
     switch (params_.stream_write_policy) {
@@ -184,16 +185,30 @@ WritePolicy DataMover::write_policy() const {
 // its own beats then cannot overtake the read beats (one per cycle on
 // either side); where the sink is not the bus (a device), plan_write holds
 // the burst's end to last_in instead.
-DataMover::WriteData DataMover::write_data(uint64_t first, uint64_t last, uint64_t beats) {
+DataMover::WriteData DataMover::write_data(uint64_t first, uint64_t last, uint64_t beats,
+                                           bool segment_end) {
     while (sources_.front().end <= first) sources_.pop_front();
     size_t i = 0;
     while (sources_.at(i).end <= last) ++i;
     const uint64_t first_in = sources_.front().data_start + 1;
     const uint64_t last_in = sources_.at(i).done;
-    const uint64_t latency = dir_ == DMA_HW_DEV_TO_MEM ? params_.stream_write_latency_cycles : 0;
-    if (write_policy() == WritePolicy::store_and_forward)
-        return {first_in, last_in, last_in + latency};
-    return {first_in, last_in, std::max(first_in, last_in > beats ? last_in - beats : 0) + latency};
+    const uint64_t latency = params_.write_issue_latency_cycles +
+                             (dir_ == DMA_HW_DEV_TO_MEM ? params_.stream_write_latency_cycles : 0);
+    const uint64_t issue = write_policy() == WritePolicy::store_and_forward
+                               ? last_in
+                               : std::max(first_in, last_in > beats ? last_in - beats : 0);
+    return {first_in, last_in, std::max(issue, next_word_in(i, last, segment_end)) + latency};
+}
+
+// The word after a burst's last byte, for an engine whose writes wait for
+// it: in the same read burst it comes with that burst, which the policy
+// already waits for; in the next one, at that read's first beat. A next
+// read not yet issued (the buffer full until this write drains) is not
+// waited for.
+uint64_t DataMover::next_word_in(size_t source, uint64_t last, bool segment_end) const {
+    if (!params_.write_waits_for_next_word || segment_end) return 0;
+    if (sources_.at(source).end > last + 1 || source + 1 >= sources_.size()) return 0;
+    return sources_.at(source + 1).data_start + 1;
 }
 
 bool DataMover::plan_write() {
@@ -203,7 +218,8 @@ bool DataMover::plan_write() {
     uint64_t m = end - at;
     uint64_t beats = beats_of(at, m, bus_.width);
 
-    const WriteData data = write_data(w_stream_, w_stream_ + m - 1, beats);
+    const WriteData data =
+        write_data(w_stream_, w_stream_ + m - 1, beats, w_done_ + m == seg_.length);
     const uint64_t free_at = std::max(data.issue, last_write_issue_);
     uint64_t t = std::max(free_at, writes_.limit_free());
     hold(Cause::outstanding_limit, free_at, t, true);

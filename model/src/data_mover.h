@@ -11,7 +11,9 @@
 // a write issues no earlier than
 //   - its data: cut_through = the first needed read beat has arrived and its
 //     last beat cannot overtake the last needed read beat; store_and_forward
-//     = every read burst holding its bytes has completed,
+//     = every read burst holding its bytes has completed; then
+//     write_issue_latency_cycles more; with write_waits_for_next_word, a
+//     burst that does not end its segment also waits for the next word,
 //   - the previous write's issue and the response of the write
 //     max_outstanding_writes before it.
 // The device side (dev_to_mem source, mem_to_dev sink) replaces memory
@@ -118,13 +120,17 @@ private:
     WritePolicy write_policy() const;
     /// When the bytes of a write burst [first, last] of the stream are in
     /// the buffer: its first byte, its last, and the cycle the write may
-    /// issue under the segment's policy.
+    /// issue under the segment's policy (and write_waits_for_next_word,
+    /// unless it ends the segment).
     struct WriteData {
         uint64_t first_in;
         uint64_t last_in;
         uint64_t issue;
     };
-    WriteData write_data(uint64_t first, uint64_t last, uint64_t beats);
+    WriteData write_data(uint64_t first, uint64_t last, uint64_t beats, bool segment_end);
+    /// Cycle the word after stream byte `last` (held past read burst
+    /// sources_[source]) is in, if the write must wait for it; else 0.
+    uint64_t next_word_in(size_t source, uint64_t last, bool segment_end) const;
     /// The next read (or write) waited on `cause` over [from, to) before
     /// it could issue; see settle_stalls.
     void hold(Cause cause, uint64_t from, uint64_t to, bool write);

@@ -44,6 +44,7 @@ void DescriptorWalker::start(uint64_t first, dma_hw_format format, uint64_t now,
     tail_ = UINT64_MAX;
     walking_ = !tail_mode_;
     parked_ = tail_mode_;
+    holding_link_ = false;
     burst_ = {};
     resume_ = first;
 }
@@ -95,6 +96,7 @@ void DescriptorWalker::park(uint64_t resume_at) {
 void DescriptorWalker::halt() {
     walking_ = false;
     parked_ = false;
+    holding_link_ = false;
     fifo_.clear();
 }
 
@@ -111,7 +113,15 @@ void DescriptorWalker::refill(uint64_t now, bool demand) {
         if (demand && fifo_.empty()) return true;
         return queue == kUnboundedQueue ? fifo_.size() <= window : fifo_.size() < queue;
     };
-    while (walking_ && room()) fetch(std::max(ready_, now));
+    while (walking_) {
+        if (holding_link_) {
+            if (!demand || !fifo_.empty()) return;
+            holding_link_ = false;
+            decode_link(held_link_.target, std::max(held_link_.done, now));
+        }
+        if (!room()) return;
+        fetch(std::max(ready_, now));
+    }
 }
 
 unsigned DescriptorWalker::batch_slots(uint64_t addr) const {
@@ -354,7 +364,8 @@ bool DescriptorWalker::decode_slot(const Descriptor& d, dma_hw_error err, uint64
 
 // Records a chain link to `target`; a loop or too deep a chain ends the
 // walk. In chained_pages the walk continues at target after the link's
-// decode cost; in linked_list the link is only counted.
+// decode (held until the mover asks, with dma.chain_link_on_demand); in
+// linked_list the link is only counted.
 bool DescriptorWalker::follow_chain(uint64_t target, uint64_t done) {
     ++links_;
     bool revisit = !chunk_starts_.insert(target).second;
@@ -364,7 +375,19 @@ bool DescriptorWalker::follow_chain(uint64_t target, uint64_t done) {
     }
     stats_.chain_links += 1;
     if (format_ == DMA_HW_FMT_LINKED_LIST) return true;
-    decode_done_ = std::max(done, decode_done_) + params_.chain_link_cycles;
+    if (params_.chain_link_on_demand) {
+        held_link_ = {target, done};
+        holding_link_ = true;
+    } else {
+        decode_link(target, done);
+    }
+    return false;
+}
+
+// The link's decode, from `from` (its slot read, or the mover asking) and
+// the previous decode; the walk continues at `target` after it.
+void DescriptorWalker::decode_link(uint64_t target, uint64_t from) {
+    decode_done_ = std::max(from, decode_done_) + params_.chain_link_cycles;
     last_link_ = {decode_done_ - params_.chain_link_cycles, decode_done_};
     stats_.setup_cycles += params_.chain_link_cycles;
     tracks_.charge(Cause::chain_link, decode_done_ - params_.chain_link_cycles, decode_done_);
@@ -377,7 +400,6 @@ bool DescriptorWalker::follow_chain(uint64_t target, uint64_t done) {
     }
     next_addr_ = target;
     ready_ = decode_done_;
-    return false;
 }
 
 void DescriptorWalker::finish(dma_hw_error err, uint64_t at, uint64_t fault_iova) {

@@ -10,7 +10,10 @@
 //     never crosses a 4 KiB page nor goes past a slot already seen to be
 //     END or CHAIN; slots after such a slot are over-prefetched (counted in
 //     descriptor_bytes_fetched, then dropped). A chain slot sends the walk
-//     to its src after chain_link_cycles: a dependent round trip.
+//     to its src after chain_link_cycles: a dependent round trip. With
+//     chain_link_on_demand the link waits, undecoded, until the mover asks
+//     for a descriptor with none queued (a sequencer that reads its table
+//     in order).
 //   linked_list: every descriptor is one dependent fetch of its own.
 //   descriptor_fetch = word: one descriptor per fetch, read as single-beat
 //     reads one after another.
@@ -105,6 +108,7 @@ private:
     /// Decodes one fetched slot; returns false once the walk stops or moves.
     bool decode_slot(const Descriptor& d, dma_hw_error err, uint64_t issue, uint64_t done);
     bool follow_chain(uint64_t target, uint64_t done);
+    void decode_link(uint64_t target, uint64_t from);
     /// Stops after the TAIL descriptor; the walk goes on at `resume_at`.
     void park(uint64_t resume_at);
     /// Decodes the rest of burst_'s slots, until one stops the walk.
@@ -136,6 +140,12 @@ private:
     uint64_t ready_ = 0;        ///< earliest issue of the next fetch
     uint64_t decode_done_ = 0;  ///< previous decode finished
     Interval last_link_{0, 0};  ///< decode of the latest chain link followed
+    /// dma.chain_link_on_demand: a chain slot read, its decode not yet begun.
+    struct HeldLink {
+        uint64_t target, done;
+    };
+    HeldLink held_link_{0, 0};
+    bool holding_link_ = false;
     uint64_t links_ = 0;
     uint64_t data_descs_ = 0;
     uint64_t leg_links_ = 0;           ///< chain links since the leg began

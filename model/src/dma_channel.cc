@@ -104,11 +104,12 @@ uint64_t DmaChannel::frontier() const { return planning_ ? mover_.frontier() : k
 
 void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
     if (!mover_.active()) {
-        // Without a descriptor queue the next fetch waits until the mover can
-        // start the descriptor: in a serial engine, the previous one's end.
-        const bool no_queue = params_.descriptor_queue == 0 && !params_.data_overlap;
-        walker_.refill(no_queue ? std::max(mover_.frontier(), last_done_) : mover_.frontier(),
-                       true);
+        // The mover asks when it can start the next descriptor: a serial
+        // one, at the previous one's end. (With a queue the walker asks for
+        // nothing then, except to follow a link held until asked.)
+        walker_.refill(
+            params_.data_overlap ? mover_.frontier() : std::max(mover_.frontier(), last_done_),
+            true);
         if (walker_.empty()) {
             if (walker_.parked())
                 go_idle();
@@ -166,9 +167,20 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     current_ = item;
     mover_.begin(
         {d.src, d.dst, d.length, item.index, item.chunk, (d.flags & DMA_DESC_DEBURST) != 0}, dir,
-        ready);
+        launched(ready));
     walker_.refill(ready, false);
     return true;
+}
+
+// A serial mover launches each descriptor after the previous one's end
+// (or START): its first read issues descriptor_launch_cycles after that,
+// if the descriptor was there by then. The walker refills from `ready`,
+// so the next fetch goes out during the launch, before that read.
+uint64_t DmaChannel::launched(uint64_t ready) {
+    const uint64_t launch = last_done_ + params_.descriptor_launch_cycles;
+    if (params_.data_overlap || launch <= ready) return ready;
+    tracks_.stall(Cause::setup, ready, launch);
+    return launch;
 }
 
 // The mover, free at `from`, waits for the item: its decode (and the

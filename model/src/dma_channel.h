@@ -84,6 +84,8 @@ public:
 
 private:
     bool begin_descriptor(const WalkItem& item);
+    /// The cycle a descriptor ready at `ready` may issue its first read.
+    uint64_t launched(uint64_t ready);
     void stall_for_descriptor(const WalkItem& item, uint64_t from);
     void copy_bytes(const Slice& slice);
     void complete_descriptor();

@@ -72,6 +72,17 @@ const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
                  "separate descriptor port reaches memory through the bus, so at most {}",
                  p.dma.descriptor_port_width_bytes, p.bus.width_bytes, p.bus.width_bytes);
          }},
+        // An overlapping mover starts the next descriptor while this one
+        // drains: it has no launch between them to pay.
+        {{{"dma.descriptor_launch_cycles", "dma.data_overlap"},
+          "`dma.descriptor_launch_cycles` above 0 needs `dma.data_overlap: false`"},
+         [](const PlatformParams& p) -> std::string {
+             if (p.dma.descriptor_launch_cycles == 0 || !p.dma.data_overlap) return {};
+             return fmt::format(
+                 "dma.descriptor_launch_cycles = {} is the launch of a serial data mover, so it "
+                 "needs dma.data_overlap = false",
+                 p.dma.descriptor_launch_cycles);
+         }},
         {{{"fault.channel", "dma.channels"},
           "with `fault.kind` other than `none`, `fault.channel` must be below `dma.channels`"},
          [](const PlatformParams& p) -> std::string {

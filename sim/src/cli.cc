@@ -219,8 +219,9 @@ void add_fit(CLI::App& app, FitRequest& f) {
     cmd->add_option("--points", f.points,
                     "CSV: config-key columns per point and a cycles or throughput_gbps column")
         ->required();
-    cmd->add_option("--key", f.keys, "A key to fit and its range: --key KEY=LO..HI (repeatable)")
-        ->required();
+    cmd->add_option("--key", f.keys,
+                    "A key to fit and its range: --key KEY=LO..HI (repeatable; none: score the "
+                    "profile as it is)");
     cmd->add_option("-o,--output", f.output, "The fitted profile YAML to write")->required();
     cmd->add_option("--work", f.work_dir,
                     "Sweep folder of the fit's runs, reused by a rerun (default: OUTPUT.d)");

@@ -373,6 +373,22 @@ void print_residuals(const Fitter& f, const Score& s) {
     }
 }
 
+/// The median and largest |relative error| over every measured value,
+/// training and held out alike: the figures a validation bound is set on.
+void print_spread(const Fitter& f, const Score& s) {
+    const FitPoints& p = f.points();
+    std::vector<double> errors;
+    for (size_t r = 0; r < p.measured.size(); ++r)
+        for (size_t m = 0; m < p.measures.size(); ++m)
+            if (p.measured[r][m])
+                errors.push_back(std::fabs(s.predicted[r][m] / *p.measured[r][m] - 1));
+    std::sort(errors.begin(), errors.end());
+    const size_t n = errors.size();
+    const double median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+    fmt::print("all {} measured values: median |relative error| {:.2f} %, max {:.2f} %\n", n,
+               100 * median, 100 * errors.back());
+}
+
 std::string held_out_text(const FitPoints& p, const Score& s) {
     const auto n = std::count(p.held_out.begin(), p.held_out.end(), true);
     return n ? fmt::format("{:.2f} % ({} point{})", 100 * s.held_out, n, n == 1 ? "" : "s")
@@ -498,7 +514,9 @@ int run_fit(const FitRequest& r) {
     check_points(r.profile, keys, points);
     SweepDir{(work / "points").string()}.create();
     Fitter fitter(r, keys, std::move(points), work);
-    const Assignment best = fitter.search(starting_point(keys, profile));
+    // No key to fit: the profile is only scored.
+    const Assignment best =
+        keys.empty() ? Assignment{} : fitter.search(starting_point(keys, profile));
     const Score s = fitter.score(best);
     if (!s.invalid.empty())
         throw ConfigError({"--key", 0},
@@ -512,6 +530,7 @@ int run_fit(const FitRequest& r) {
                    keys[k].lo, keys[k].hi);
     fmt::print("mean |relative error|: training {:.2f} %, held-out {}; {} sweeps\n", 100 * s.train,
                held_out_text(fitter.points(), s), fitter.evaluations());
+    print_spread(fitter, s);
     if (const size_t n = fitter.invalid_combinations())
         fmt::print(
             "skipped {} combination{} of values that break a config rule at some point, "

@@ -66,6 +66,9 @@ TEST(SimAccountE2E, CausesAddUpToTheCyclesInEveryConfiguration) {
         {"workload.scenario=contention"},
         {"memory.bandwidth_bytes_per_cycle=4"},
         {"dma.status_writeback=none", "dma.irq_latency_cycles=100"},
+        {"dma.data_overlap=false", "dma.descriptor_launch_cycles=9",
+         "dma.chain_link_on_demand=true", "dma.write_issue_latency_cycles=2",
+         "workload.chain_depth=4", "workload.segment_bytes=64"},
     };
     for (const auto& sets : configs) {
         SCOPED_TRACE(fmt::format("{}", fmt::join(sets, " ")));

@@ -2,7 +2,7 @@
 """run.py - run the axisgdma measurement grid and write the tables.
 
     run.py BUILD_DIR [--variant fix] [--addr 30] [--widths 32,64,128]
-           [--csv configs/validation/axisgdma.csv]
+           [--csv validation/rtl/axisgdma/points-all.csv]
            [--full validation/rtl/axisgdma/measured-full.csv] [-j 2]
 
 BUILD_DIR is build.sh's OUT_DIR; the models are
@@ -11,9 +11,10 @@ harness's checks (destination bytes, no stray write, status register);
 a failing point stops the script with exit status 1 and writes nothing.
 
 Writes two files:
-  --csv   the points `dmasim fit` reads: dmasim config keys and `cycles`
-          (START write to interrupt), one row per point, no comments
-          (provenance in configs/validation/axisgdma.md);
+  --csv   the points as `dmasim fit` reads them: dmasim config keys and
+          `cycles` (START write to interrupt), one row per point, no
+          comments (provenance in configs/validation/axisgdma.md; subset.py
+          picks the committed validation points from it);
   --full  the same points with every figure the harness prints
           (mechanism counters: gaps, bursts, outstanding transactions).
 """
@@ -55,7 +56,7 @@ def main():
     ap.add_argument("--variant", default="fix")
     ap.add_argument("--addr", type=int, default=30)
     ap.add_argument("--widths", default="32,64,128")
-    ap.add_argument("--csv", default="configs/validation/axisgdma.csv")
+    ap.add_argument("--csv", default="validation/rtl/axisgdma/points-all.csv")
     ap.add_argument("--full", default="validation/rtl/axisgdma/measured-full.csv")
     ap.add_argument("-j", type=int, default=2)
     a = ap.parse_args()

@@ -70,10 +70,10 @@ namespace dmasim::model {
     X(chain_link, "descriptor supply: the next data waits for a chain link's decode",              \
       "each chain link's chain_link_cycles; stalls: the mover waiting behind one",                 \
       "dma.chain_link_cycles, workload.chain_depth")                                               \
-    X(setup, "descriptor supply: the next data waits for a descriptor's decode",                   \
+    X(setup, "descriptor supply: the next data waits for a descriptor's decode or launch",         \
       "each data descriptor's descriptor_setup_cycles; stalls: the mover waiting for its "         \
-      "descriptor's decode, or those before it",                                                   \
-      "dma.descriptor_setup_cycles")                                                               \
+      "descriptor's decode, or those before it, or a serial mover's launch",                       \
+      "dma.descriptor_setup_cycles, dma.descriptor_launch_cycles")                                 \
     X(writeback, "status write-backs no other work hides",                                         \
       "every status write-back's issue to response", "dma.status_writeback")                       \
     X(start_latency, "START to the first descriptor fetch", "dma.start_latency_cycles per START",  \

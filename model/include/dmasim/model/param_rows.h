@@ -109,6 +109,16 @@
       "Device-to-memory (S2MM) writes: cycles from the write policy letting a write go to its "   \
       "issue, a pipeline stage paid once per stream (PG021 Table 1: tvalid to awvalid 39 = 1 + "  \
       "38)")                                                                                      \
+    X(unsigned, write_issue_latency_cycles, 0, "dma.write_issue_latency_cycles", "cycles",        \
+      (IntRange{0, kMaxCycles}), halved(kEngine),                                                 \
+      "Every write burst: cycles from the write policy letting it go to its issue, a stage "      \
+      "between buffer and write port (axisgdma: 2); device-to-memory writes add "                 \
+      "dma.stream_write_latency_cycles")                                                          \
+    X(bool, write_waits_for_next_word, false, "dma.write_waits_for_next_word", "", BoolValues{},  \
+      set_to("false", kEngine),                                                                   \
+      "A write burst that is not its segment's last also waits for the first bus word after "     \
+      "it (the next read burst's first beat, when that read is issued), as axisgdma's "           \
+      "realigning FIFO does: each middle burst of a long segment then shows the read latency")    \
     X(bool, data_overlap, true, "dma.data_overlap", "", BoolValues{}, set_to("true", kEngine),    \
       "The next descriptor's data may start before the previous descriptor completes; false: a "  \
       "serial data mover (how far descriptors are fetched ahead is dma.descriptor_queue's). "     \
@@ -126,6 +136,17 @@
       (IntRange{0, kMaxCycles}), halved(kEngine), "Decode cost per data descriptor")              \
     X(unsigned, chain_link_cycles, 4, "dma.chain_link_cycles", "cycles",                          \
       (IntRange{0, kMaxCycles}), halved(kEngine), "Decode cost per chain descriptor")             \
+    X(bool, chain_link_on_demand, false, "dma.chain_link_on_demand", "", BoolValues{},            \
+      set_to("false", kEngine),                                                                   \
+      "chained_pages: the walker decodes a chain slot only when the mover asks for the "          \
+      "descriptor after it (a sequencer reading its table in order, as axisgdma's), not as "      \
+      "soon as the slot is read; a serial mover then pays the link and the dependent fetch "      \
+      "after each chunk's last descriptor")                                                       \
+    X(unsigned, descriptor_launch_cycles, 0, "dma.descriptor_launch_cycles", "cycles",            \
+      (IntRange{0, kMaxCycles}), halved(kEngine),                                                 \
+      "A serial data mover (dma.data_overlap false): cycles from one descriptor's completion "    \
+      "(or START) to the next one's first data read, a launch on the critical path that no "      \
+      "fetch-ahead hides (axisgdma: 9)")                                                          \
     X(unsigned, max_chain_depth, 4096, "dma.max_chain_depth", "links", (IntRange{1, UINT32_MAX}), \
       kNotAdvised, "Chain links per transfer before the engine reports CHAIN_LOOP")               \
     X(uint64_t, max_descriptors, 1u << 24, "dma.max_descriptors", "descriptors",                  \
