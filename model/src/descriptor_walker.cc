@@ -193,8 +193,11 @@ void DescriptorWalker::fetch(uint64_t issue) {
         done = speculative_read(addr, issue);
     } else {
         // Where the port is direct, slots are decoded from memory itself.
-        if (!port_.direct()) fetched_.resize(bytes);
-        uint8_t* into = port_.direct() ? nullptr : fetched_.data();
+        uint8_t* into = nullptr;
+        if (!port_.direct()) {
+            fetched_.resize(bytes);
+            into = fetched_.data();
+        }
         const PortAccess r = port_.read(issue, addr, bytes, into, Carries::descriptor);
         if (r.error != DMA_ERR_NONE) {
             finish(r.error, r.done, r.fault_iova);
