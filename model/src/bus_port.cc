@@ -58,7 +58,7 @@ void BusPort::invalidate(uint64_t start, uint64_t end) {
 uint64_t BusPort::fault_cycles(uint64_t issue) {
     if (fast()) return memory_->read_burst(issue + latency, 1, width).done - issue;
     uint8_t scratch[128];  // width is at most 128 bytes
-    return read(issue, 0, width, scratch).done - issue;
+    return foreign_read(issue, 0, width, scratch).done - issue;
 }
 
 ProbeResult BusPort::probe(uint64_t addr, bool write) {
@@ -101,7 +101,7 @@ bool BusPort::foreign_dmi(uint64_t addr, uint64_t bytes, bool write) {
     return allowed && addr >= first && addr <= last && bytes - 1 <= last - addr;
 }
 
-BusAccess BusPort::read(uint64_t issue, uint64_t addr, uint64_t bytes, uint8_t* into) {
+BusAccess BusPort::foreign_read(uint64_t issue, uint64_t addr, uint64_t bytes, uint8_t* into) {
     if (!foreign_dmi(addr, bytes, false))
         return transport(tlm::TLM_READ_COMMAND, issue, addr, bytes, into);
     // Through DMI: the grant's read latency, then one beat per cycle.
@@ -111,7 +111,8 @@ BusAccess BusPort::read(uint64_t issue, uint64_t addr, uint64_t bytes, uint8_t* 
     return {data, data + beats_of(addr, bytes, width)};
 }
 
-BusAccess BusPort::write(uint64_t issue, uint64_t addr, uint64_t bytes, const uint8_t* from) {
+BusAccess BusPort::foreign_write(uint64_t issue, uint64_t addr, uint64_t bytes,
+                                 const uint8_t* from) {
     if (!foreign_dmi(addr, bytes, true))
         return transport(tlm::TLM_WRITE_COMMAND, issue, addr, bytes, const_cast<uint8_t*>(from));
     // Through DMI: one beat per cycle, then the grant's write latency.

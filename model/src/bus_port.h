@@ -1,5 +1,7 @@
-// bus_port.h - how the DMA controller's channels reach memory through its
-// `master` socket. Two paths, chosen at every START by asking the socket:
+// bus_port.h - how the DMA controller reaches bus addresses through its
+// `master` socket: the physical path under each channel's MasterPort
+// (master_port.h) and the IOMMU's table walks. Two paths, chosen at every
+// START by asking the socket:
 //
 // - dmasim's own Memory answers the DMI request with a MemoryTimingExtension
 //   naming itself: bytes then move through the DMI pointer and burst timing
@@ -17,6 +19,7 @@
 #include <dmasim/model/clock.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <tlm>
@@ -36,7 +39,7 @@ struct ProbeResult {
 /// How a foreign-path access ended.
 enum class BusFault { none, address, other };
 
-/// Timing of one foreign-path access issued at some cycle.
+/// Timing of one access issued at some cycle.
 struct BusAccess {
     uint64_t data;  ///< read: first data beat; write: last beat accepted
     uint64_t done;  ///< read: last beat delivered; write: response
@@ -66,24 +69,30 @@ public:
     /// Fast path: end of the DMI region; foreign path: no limit.
     uint64_t reach_end() const { return fast() ? dmi_end_ : UINT64_MAX; }
 
-    /// Fast path: timing of a read of [addr, addr + bytes) asked for at
-    /// cycle t, through the PCIe link when the bus is one. (Inline: every
-    /// burst, fetch, write-back and page-table read comes through here.)
-    Memory::ReadTiming fast_read(uint64_t t, uint64_t addr, uint64_t bytes) {
-        if (link_) return link_->read(t + latency, addr, bytes);
-        return memory_->read_burst(t + latency, beats_of(addr, bytes, width), bytes);
+    /// Reads [addr, addr + bytes), asked for at cycle t, by this run's path:
+    /// the fast path copies the bytes into `into` (none if null) by DMI and
+    /// books the memory's read channel, through the PCIe link when the bus
+    /// is one; the foreign path sends one transaction that carries them
+    /// (`into` must be given). The caller has checked reachable(). (Inline:
+    /// every burst, fetch, write-back and page-table read comes through here.)
+    BusAccess read(uint64_t t, uint64_t addr, uint64_t bytes, uint8_t* into) {
+        if (!fast()) return foreign_read(t, addr, bytes, into);
+        if (into) std::memcpy(into, host(addr), bytes);
+        const Memory::ReadTiming r =
+            link_ ? link_->read(t + latency, addr, bytes)
+                  : memory_->read_burst(t + latency, beats_of(addr, bytes, width), bytes);
+        return {r.data_start, r.done};
     }
-    /// Fast path: timing of a write of [addr, addr + bytes) whose data may
-    /// go at cycle t.
-    Memory::WriteTiming fast_write(uint64_t t, uint64_t addr, uint64_t bytes) {
-        if (link_) return link_->write(t + latency, addr, bytes);
-        return memory_->write_burst(t + latency, beats_of(addr, bytes, width), bytes);
+    /// Writes [addr, addr + bytes), whose data may go at cycle t, from
+    /// `from` (none if null; the foreign path needs it), as read() does.
+    BusAccess write(uint64_t t, uint64_t addr, uint64_t bytes, const uint8_t* from) {
+        if (!fast()) return foreign_write(t, addr, bytes, from);
+        if (from) std::memcpy(host(addr), from, bytes);
+        const Memory::WriteTiming w =
+            link_ ? link_->write(t + latency, addr, bytes)
+                  : memory_->write_burst(t + latency, beats_of(addr, bytes, width), bytes);
+        return {w.data_end, w.response};
     }
-
-    /// Foreign path: reads `bytes` at `addr` into `into`, issued at cycle `issue`.
-    BusAccess read(uint64_t issue, uint64_t addr, uint64_t bytes, uint8_t* into);
-    /// Foreign path: writes `bytes` from `from` to `addr`, issued at cycle `issue`.
-    BusAccess write(uint64_t issue, uint64_t addr, uint64_t bytes, const uint8_t* from);
 
     /// Cycles from asking for a read to its first beat when nothing else
     /// holds the bus; the foreign path cannot tell, so all its wait is latency.
@@ -124,6 +133,8 @@ private:
     BusAccess transport(tlm::tlm_command cmd, uint64_t issue, uint64_t addr, uint64_t bytes,
                         uint8_t* data);
     bool foreign_dmi(uint64_t addr, uint64_t bytes, bool write);
+    BusAccess foreign_read(uint64_t issue, uint64_t addr, uint64_t bytes, uint8_t* into);
+    BusAccess foreign_write(uint64_t issue, uint64_t addr, uint64_t bytes, const uint8_t* from);
 
     std::optional<PcieParams> pcie_;  ///< bus.kind pcie: the link's parameters
     /// The link to dmasim's Memory, made at the first START that finds it

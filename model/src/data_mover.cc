@@ -2,7 +2,6 @@
 #include "data_mover.h"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 
 #include "burst.h"
@@ -21,11 +20,10 @@ StreamTiming bounded(StreamTiming d, uint64_t asked) {
 
 }  // namespace
 
-DataMover::DataMover(const DmaParams& params, BusPort& bus, Iommu& iommu, StreamDevice& device,
+DataMover::DataMover(const DmaParams& params, MasterPort& port, StreamDevice& device,
                      ChannelStats& stats, const ChannelTracks& tracks, WriteGate& gate)
     : params_(params),
-      bus_(bus),
-      iommu_(iommu),
+      port_(port),
       device_(device),
       stats_(stats),
       tracks_(tracks),
@@ -36,10 +34,10 @@ DataMover::DataMover(const DmaParams& params, BusPort& bus, Iommu& iommu, Stream
       reads_(params.max_outstanding_reads),
       writes_(params.max_outstanding_writes) {}
 
-void DataMover::reset(uint64_t now, bool translating) {
+void DataMover::reset(uint64_t now) {
     active_ = false;
-    translating_ = translating;
-    staging_ = !bus_.fast() || (translating && params_.move_payload);
+    // A foreign target's transactions carry bytes even in a timing-only run.
+    staging_ = !port_.direct() && (params_.move_payload || !port_.bus().fast());
     ready_ = now;
     r_stream_ = w_stream_ = 0;
     sources_.clear();
@@ -86,7 +84,7 @@ Slice DataMover::advance(uint64_t horizon, uint64_t max_reads) {
 uint64_t DataMover::next_read_bytes() const {
     uint64_t base = dir_ == DMA_HW_DEV_TO_MEM ? 0 : seg_.src;
     uint64_t at = base + r_done_;
-    return burst_end(at, base + seg_.length, bus_.width, max_beats()) - at;
+    return burst_end(at, base + seg_.length, port_.bus().width, max_beats()) - at;
 }
 
 // With read_refill_bytes = R the engine waits until R bytes of the buffer
@@ -126,21 +124,16 @@ bool DataMover::plan_read(uint64_t horizon) {
         settle_stalls(false, t, data_start, UINT64_MAX);
         if (staging_) device_.produce(stage(n), n);
     } else {
-        uint64_t addr = seg_.src + r_done_;
-        if (translating_ && !translate(&addr, &t, n, false)) return false;
-        if (!bus_.fast()) {
-            BusAccess r = bus_.read(t, addr, n, stage(n));
-            if (r.fault != BusFault::none) return fail(r.fault, r.done);
-            data_start = r.data;
-            done = r.done;
-        } else {
-            Memory::ReadTiming r = bus_.fast_read(t, addr, n);
-            data_start = r.data_start;
-            done = r.done;
-            if (staging_) std::memcpy(stage(n), bus_.host(addr), n);
-        }
-        account_burst(t, data_start, done, beats_of(addr, n, bus_.width), bus_.idle_read_cycles());
-        settle_stalls(false, t, data_start, bus_.idle_read_cycles());
+        const uint64_t addr = seg_.src + r_done_;
+        const PortAccess r = port_.read(t, addr, n, staging_ ? stage(n) : nullptr, Carries::data);
+        if (r.error != DMA_ERR_NONE) return fail(r);
+        hold(Cause::iommu, t, r.issue, false);  // waiting for its translation
+        t = r.issue;
+        data_start = r.data;
+        done = r.done;
+        const BusPort& bus = port_.bus();
+        account_burst(t, data_start, done, beats_of(addr, n, bus.width), bus.idle_read_cycles());
+        settle_stalls(false, t, data_start, bus.idle_read_cycles());
     }
     stats_.max_reads_in_flight = std::max(stats_.max_reads_in_flight, reads_.in_flight_at(t) + 1);
     reads_.issue(done);
@@ -214,9 +207,9 @@ uint64_t DataMover::next_word_in(size_t source, uint64_t last, bool segment_end)
 bool DataMover::plan_write() {
     uint64_t base = dir_ == DMA_HW_MEM_TO_DEV ? 0 : seg_.dst;
     uint64_t at = base + w_done_;
-    uint64_t end = burst_end(at, base + r_done_, bus_.width, max_beats());
+    uint64_t end = burst_end(at, base + r_done_, port_.bus().width, max_beats());
     uint64_t m = end - at;
-    uint64_t beats = beats_of(at, m, bus_.width);
+    uint64_t beats = beats_of(at, m, port_.bus().width);
 
     const WriteData data =
         write_data(w_stream_, w_stream_ + m - 1, beats, w_done_ + m == seg_.length);
@@ -237,27 +230,20 @@ bool DataMover::plan_write() {
         settle_stalls(true, t, d.data_start, UINT64_MAX);
         if (staging_) device_.consume(unstage(m), m);
     } else {
-        uint64_t addr = at;
-        if (translating_ && !translate(&addr, &t, m, true)) return false;
-        gate_.before_write(t);
-        if (!bus_.fast()) {
-            BusAccess w = bus_.write(t, addr, m, unstage(m));
-            if (w.fault != BusFault::none) return fail(w.fault, w.done);
-            release = w.data;
-            response = w.done;
-        } else {
-            Memory::WriteTiming w = bus_.fast_write(t, addr, m);
-            release = w.data_end;
-            response = w.response;
-            if (staging_) std::memcpy(bus_.host(addr), unstage(m), m);
-        }
+        const PortAccess w =
+            port_.write(t, at, m, staging_ ? unstage(m) : nullptr, Carries::data, &gate_);
+        if (w.error != DMA_ERR_NONE) return fail(w);
+        hold(Cause::iommu, t, w.issue, true);  // waiting for its translation
+        t = w.issue;
+        release = w.data;
+        response = w.done;
         // A target of its own timing (foreign path) may answer faster
         // than the bytes came in; they still leave after they arrived.
         release = std::max(release, data.last_in);
         response = std::max(response, release);
         first_out = release > t + beats ? release - beats : t;
-        account_burst(t, first_out, release, beats, bus_.idle_write_cycles());
-        settle_stalls(true, t, first_out, bus_.idle_write_cycles());
+        account_burst(t, first_out, release, beats, port_.bus().idle_write_cycles());
+        settle_stalls(true, t, first_out, port_.bus().idle_write_cycles());
         tracks_.charge(Cause::memory_latency, release, response);
     }
     stats_.max_writes_in_flight =
@@ -302,32 +288,11 @@ const uint8_t* DataMover::unstage(uint64_t n) {
     return bytes;
 }
 
-bool DataMover::fail(BusFault fault, uint64_t at) {
-    return fail(BusPort::error_of(fault, false), at, 0);
-}
-
-bool DataMover::fail(dma_hw_error err, uint64_t at, uint64_t iova) {
-    fault_ = err;
-    fault_at_ = at;
-    fault_iova_ = iova;
+bool DataMover::fail(const PortAccess& failed) {
+    fault_ = failed.error;
+    fault_at_ = failed.done;
+    fault_iova_ = failed.fault_iova;
     return false;
-}
-
-// A burst never crosses 4 KiB (burst.h), so one translation covers it,
-// and its physical bytes are contiguous too.
-bool DataMover::translate(uint64_t* addr, uint64_t* t, uint64_t bytes, bool write) {
-    const uint64_t iova = *addr;
-    Iommu::Translation tr = iommu_.translate(iova, write, *t, tracks_);
-    hold(Cause::iommu, *t, tr.ready, write);
-    if (tr.error != DMA_ERR_NONE) return fail(tr.error, tr.ready, iova);
-    if (!bus_.reachable(tr.phys, bytes)) {
-        uint64_t cycles = 0;
-        dma_hw_error err = bus_.classify(tr.phys, write, false, &cycles);
-        return fail(err, tr.ready + cycles, 0);
-    }
-    *addr = tr.phys;
-    *t = tr.ready;
-    return true;
 }
 
 void DataMover::trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uint64_t from,
@@ -335,7 +300,7 @@ void DataMover::trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uin
     TraceArgs args;
     args.address = addr;
     args.bytes = bytes;
-    args.beats = beats_of(addr, bytes, bus_.width);
+    args.beats = beats_of(addr, bytes, port_.bus().width);
     args.descriptor = seg_.descriptor;
     args.chunk = seg_.chunk;
     tracks_.slice(track, track == TraceTrack::read ? "read" : "write", from, to, args);
@@ -349,7 +314,7 @@ void DataMover::trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uin
 // cap, or the link's rate).
 void DataMover::account_burst(uint64_t issue, uint64_t first, uint64_t end, uint64_t beats,
                               uint64_t lead) const {
-    const Cause slow = bus_.over_link() ? Cause::pcie_link : Cause::bandwidth;
+    const Cause slow = port_.bus().over_link() ? Cause::pcie_link : Cause::bandwidth;
     const uint64_t latency_until = issue + std::min(first - issue, lead);
     tracks_.charge(Cause::memory_latency, issue, latency_until);
     tracks_.charge(slow, latency_until, first);

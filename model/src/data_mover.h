@@ -17,8 +17,9 @@
 //   - the previous write's issue and the response of the write
 //     max_outstanding_writes before it.
 // The device side (dev_to_mem source, mem_to_dev sink) replaces memory
-// reads or writes with StreamDevice chunks. With the IOMMU on, each memory
-// burst issues once its IOVA is translated (iommu.h). The buffer and burst rings carry
+// reads or writes with StreamDevice chunks. Memory bursts go through the
+// channel's MasterPort (with the IOMMU on, each issues once its IOVA is
+// translated). The buffer and burst rings carry
 // across descriptors, so with data_overlap the next segment's reads
 // start while the last one's writes drain.
 #pragma once
@@ -32,21 +33,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "bus_port.h"
 #include "fifo.h"
 #include "in_flight.h"
-#include "iommu.h"
+#include "master_port.h"
 #include "trace.h"
 
 namespace dmasim::model {
-
-/// Told before each write burst is booked at cycle t, so that other
-/// writes due earlier (descriptor write-backs) take the channel first.
-class WriteGate {
-public:
-    virtual ~WriteGate() = default;
-    virtual void before_write(uint64_t t) = 0;
-};
 
 struct Segment {
     uint64_t src = 0;
@@ -65,12 +57,11 @@ struct Slice {
 
 class DataMover {
 public:
-    DataMover(const DmaParams& params, BusPort& bus, Iommu& iommu, StreamDevice& device,
-              ChannelStats& stats, const ChannelTracks& tracks, WriteGate& gate);
+    DataMover(const DmaParams& params, MasterPort& port, StreamDevice& device, ChannelStats& stats,
+              const ChannelTracks& tracks, WriteGate& gate);
 
-    /// Forgets all bursts: a new transfer starts at cycle `now`; with
-    /// `translating`, memory addresses are IOVAs.
-    void reset(uint64_t now, bool translating);
+    /// Forgets all bursts: a new transfer starts at cycle `now`.
+    void reset(uint64_t now);
     void begin(const Segment& seg, dma_hw_direction dir, uint64_t ready);
     /// Plans bursts of the current segment until all are planned, the next
     /// read would issue after `horizon`, or `max_reads` reads are planned.
@@ -81,8 +72,9 @@ public:
     void end_segment() { active_ = false; }
     /// Latest write response of the current segment.
     uint64_t last_response() const { return seg_response_; }
-    /// The bus error (foreign path) or translation or address error
-    /// (IOMMU) that stopped planning, its cycle and IOVA.
+    /// The error of the burst that stopped planning (a foreign target's bus
+    /// error, or a translation or address error with the IOMMU), its cycle
+    /// and IOVA.
     dma_hw_error fault() const { return fault_; }
     uint64_t fault_at() const { return fault_at_; }
     uint64_t fault_iova() const { return fault_iova_; }
@@ -111,11 +103,8 @@ private:
     bool plan_write();
     uint8_t* stage(uint64_t n);
     const uint8_t* unstage(uint64_t n);
-    bool fail(BusFault fault, uint64_t at);
-    bool fail(dma_hw_error err, uint64_t at, uint64_t iova);
-    /// IOMMU on: turns the burst's IOVA *addr into its physical address and
-    /// *t into the cycle the burst may issue; false if that fails.
-    bool translate(uint64_t* addr, uint64_t* t, uint64_t bytes, bool write);
+    /// Stops planning at the failed burst's error.
+    bool fail(const PortAccess& failed);
     /// The policy of the current segment's writes.
     WritePolicy write_policy() const;
     /// When the bytes of a write burst [first, last] of the stream are in
@@ -148,8 +137,7 @@ private:
                      uint64_t to) const;
 
     const DmaParams& params_;
-    BusPort& bus_;
-    Iommu& iommu_;
+    MasterPort& port_;
     StreamDevice& device_;
     ChannelStats& stats_;
     const ChannelTracks& tracks_;
@@ -159,9 +147,8 @@ private:
     Segment seg_;
     dma_hw_direction dir_ = DMA_HW_MEM_TO_MEM;
     bool active_ = false;
-    bool translating_ = false;
-    /// Bytes travel with the bursts (through stage/unstage): the foreign
-    /// path, or the IOMMU, where a segment is not contiguous in memory.
+    /// Bytes travel with the bursts (through stage/unstage): where the port
+    /// is not direct (a foreign target, or IOVAs, not contiguous in memory).
     bool staging_ = false;
     uint64_t ready_ = 0;
     uint64_t r_done_ = 0;  ///< segment bytes whose reads are planned

@@ -4,33 +4,27 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 
 #include "burst.h"
 
 namespace dmasim::model {
 
-DescriptorWalker::DescriptorWalker(const DmaParams& params, BusPort& bus, Iommu& iommu,
-                                   ChannelStats& stats, const ChannelTracks& tracks)
+DescriptorWalker::DescriptorWalker(const DmaParams& params, MasterPort& port, ChannelStats& stats,
+                                   const ChannelTracks& tracks)
     : params_(params),
-      bus_(bus),
-      iommu_(iommu),
+      port_(port),
       stats_(stats),
       tracks_(tracks),
-      port_(params, bus.width),
       fifo_(4 * std::max(1u, params.descriptor_prefetch)),
       speculation_(std::max(1u, params.descriptor_prefetch)) {}
 
-void DescriptorWalker::start(uint64_t first, dma_hw_format format, uint64_t now,
-                             bool translating) {
+void DescriptorWalker::start(uint64_t first, dma_hw_format format, uint64_t now) {
     format_ = format;
-    translating_ = translating;
     layout_ = layout_of(format, params_);
     size_ = descriptor_size(layout_);
     stride_ = descriptor_stride(layout_);
     fifo_.clear();
-    speculating_ =
-        params_.descriptor_fetch == DescriptorFetch::speculative && !translating && bus_.fast();
+    speculating_ = params_.descriptor_fetch == DescriptorFetch::speculative && port_.direct();
     speculation_.clear();
     next_ar_ = now;
     next_addr_ = first;
@@ -59,8 +53,8 @@ void DescriptorWalker::begin_leg(uint64_t first) {
 
 // The walk is planned ahead of SystemC time, so the fetch that met the
 // old TAIL may issue after this write: then the engine knew the new TAIL
-// when it read, and the same burst goes on (on the fast path without the
-// IOMMU, where slots are decoded from memory as it is now; elsewhere the
+// when it read, and the same burst goes on (where the port is direct and
+// slots are decoded from memory as it is now; elsewhere the
 // bytes were captured when planned, before software wrote the new slots,
 // so they are read again). Otherwise the slots it read past TAIL were not
 // software's to hand over yet: the walk reads them again from the write on.
@@ -75,7 +69,7 @@ bool DescriptorWalker::set_tail(uint64_t tail, uint64_t now) {
     parked_ = false;
     walking_ = true;
     begin_leg(resume_);
-    if (now <= burst_.issue && bus_.fast() && !translating_) {
+    if (now <= burst_.issue && port_.direct()) {
         if (format_ == DMA_HW_FMT_LINKED_LIST) next_addr_ = resume_;
         decode_burst();
         return true;
@@ -129,38 +123,9 @@ unsigned DescriptorWalker::batch_slots(uint64_t addr) const {
         params_.descriptor_fetch == DescriptorFetch::burst && format_ == DMA_HW_FMT_CHAINED_PAGES;
     uint64_t n = burst ? std::max(1u, params_.descriptor_prefetch) : 1;
     uint64_t to_page = ((addr | (kBurstBoundary - 1)) + 1 - addr) / stride_;
-    // IOVAs are checked against memory once translated, a page at a time.
-    uint64_t to_dmi_end = translating_ ? n : (bus_.reach_end() - addr) / stride_;
-    return static_cast<unsigned>(std::max<uint64_t>(1, std::min({n, to_page, to_dmi_end})));
-}
-
-// Word mode reads one port word at a time, each after the previous one.
-uint64_t DescriptorWalker::fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue) {
-    if (params_.descriptor_fetch != DescriptorFetch::word) {
-        const Memory::ReadTiming r = bus_.fast_read(issue, addr, bytes);
-        return port_.read_done(addr, bytes, r.data_start, r.done);
-    }
-    const unsigned w = port_.width();
-    uint64_t t = issue;
-    for (uint64_t off = 0; off < bytes; off += w)
-        t = bus_.fast_read(t, addr / w * w + off, w).done;
-    return t;
-}
-
-// Foreign path: the same fetch as timed transactions whose bytes land in
-// fetched_; a burst is one transaction, word mode one per port word.
-BusAccess DescriptorWalker::fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue,
-                                          uint8_t* into) {
-    if (params_.descriptor_fetch != DescriptorFetch::word) {
-        BusAccess r = bus_.read(issue, addr, bytes, into);
-        r.done = port_.read_done(addr, bytes, r.data, r.done);
-        return r;
-    }
-    const unsigned w = port_.width();
-    BusAccess r{issue, issue};
-    for (uint64_t off = 0; off < bytes && r.fault == BusFault::none; off += w)
-        r = bus_.read(r.done, addr + off, std::min<uint64_t>(w, bytes - off), into + off);
-    return r;
+    // IOVAs have no end: they are checked a page at a time, once translated.
+    uint64_t to_reach_end = (port_.reach_end() - addr) / stride_;
+    return static_cast<unsigned>(std::max<uint64_t>(1, std::min({n, to_page, to_reach_end})));
 }
 
 // iDMA's desc64 front end (pulp-platform/iDMA,
@@ -194,7 +159,7 @@ void DescriptorWalker::speculate(uint64_t now) {
     const unsigned queue = params_.descriptor_queue;
     const size_t room = queue == kUnboundedQueue ? SIZE_MAX : queue > queued ? queue - queued : 0;
     const size_t cap = std::min<size_t>(std::max(1u, params_.descriptor_prefetch), room);
-    while (speculation_.size() < cap && bus_.reachable(predicted_, size_)) {
+    while (speculation_.size() < cap && port_.in_reach(predicted_, size_)) {
         speculation_.push_back({predicted_, read_slot(predicted_, now, "speculative fetch")});
         ++stats_.speculative_reads;
         predicted_ += stride_;
@@ -205,55 +170,28 @@ void DescriptorWalker::speculate(uint64_t now) {
 uint64_t DescriptorWalker::read_slot(uint64_t addr, uint64_t at, const char* what) {
     const uint64_t issue = std::max(at, next_ar_);
     next_ar_ = issue + 1;
-    const uint64_t done = fetch_timing(addr, size_, issue);
+    const uint64_t done = port_.read(issue, addr, size_, nullptr, Carries::descriptor).done;
     stats_.descriptor_bytes_fetched += size_;
     if (tracks_.on()) {
         TraceArgs args;
         args.address = addr;
         args.bytes = size_;
-        args.beats = beats_of(addr, size_, bus_.width);
+        args.beats = beats_of(addr, size_, port_.bus().width);
         args.slots = 1;
         tracks_.slice(TraceTrack::fetch, what, issue, done, args);
     }
     return done;
 }
 
-DescriptorWalker::Translated DescriptorWalker::fetch_translated(uint64_t addr, uint64_t bytes,
-                                                                uint64_t issue) {
-    fetched_.resize(bytes);
-    uint64_t t = issue;
-    for (uint64_t off = 0; off < bytes;) {
-        const uint64_t iova = addr + off, piece = page_piece(iova, bytes - off);
-        Iommu::Translation tr = iommu_.translate(iova, false, t, tracks_);
-        if (tr.error != DMA_ERR_NONE) return {tr.ready, tr.error, iova};
-        if (!bus_.reachable(tr.phys, piece)) {
-            uint64_t cycles = 0;
-            dma_hw_error err = bus_.classify(tr.phys, false, true, &cycles);
-            return {tr.ready + cycles, err, 0};
-        }
-        if (bus_.fast()) {
-            t = fetch_timing(tr.phys, piece, tr.ready);
-            std::memcpy(fetched_.data() + off, bus_.host(tr.phys), piece);
-        } else {
-            BusAccess r = fetch_foreign(tr.phys, piece, tr.ready, fetched_.data() + off);
-            t = r.done;
-            if (r.fault != BusFault::none) return {t, BusPort::error_of(r.fault, true), 0};
-        }
-        off += piece;
-    }
-    return {t, DMA_ERR_NONE, 0};
-}
-
 void DescriptorWalker::fetch(uint64_t issue) {
     uint64_t addr = next_addr_;
     if (fetches_++ == fault_fetch_) {
-        finish(DMA_ERR_DESC_BUS, issue + bus_.fault_cycles(issue));
+        finish(DMA_ERR_DESC_BUS, issue + port_.fault_cycles(issue));
         return;
     }
-    if (!translating_ && !bus_.reachable(addr, size_)) {
-        uint64_t cycles = 0;
-        dma_hw_error err = bus_.classify(addr, false, true, &cycles);
-        finish(err, issue + cycles);
+    const PortAccess reach = port_.check(issue, addr, size_, false, Carries::descriptor);
+    if (reach.error != DMA_ERR_NONE) {
+        finish(reach.error, reach.done);
         return;
     }
     // n slots read as one range: the padding between slots (APP words'
@@ -261,22 +199,18 @@ void DescriptorWalker::fetch(uint64_t issue) {
     unsigned n = batch_slots(addr);
     uint64_t bytes = uint64_t(n - 1) * stride_ + size_;
     uint64_t done;
-    if (translating_) {
-        Translated r = fetch_translated(addr, bytes, issue);
+    if (speculating_) {
+        done = speculative_read(addr, issue);
+    } else {
+        // Where the port is direct, slots are decoded from memory itself.
+        uint8_t* into = nullptr;
+        if (!port_.direct()) {
+            fetched_.resize(bytes);
+            into = fetched_.data();
+        }
+        const PortAccess r = port_.read(issue, addr, bytes, into, Carries::descriptor);
         if (r.error != DMA_ERR_NONE) {
             finish(r.error, r.done, r.fault_iova);
-            return;
-        }
-        done = r.done;
-    } else if (speculating_) {
-        done = speculative_read(addr, issue);
-    } else if (bus_.fast()) {
-        done = fetch_timing(addr, bytes, issue);
-    } else {
-        fetched_.resize(bytes);
-        BusAccess r = fetch_foreign(addr, bytes, issue, fetched_.data());
-        if (r.fault != BusFault::none) {
-            finish(BusPort::error_of(r.fault, true), r.done);
             return;
         }
         done = r.done;
@@ -298,7 +232,7 @@ void DescriptorWalker::fetch(uint64_t issue) {
         TraceArgs args;
         args.address = addr;
         args.bytes = bytes;
-        args.beats = beats_of(addr, bytes, bus_.width);
+        args.beats = beats_of(addr, bytes, port_.bus().width);
         args.chunk = chunk;
         args.slots = n;
         args.over_prefetched = n - used;
@@ -312,7 +246,7 @@ void DescriptorWalker::decode_burst() {
         Descriptor d;
         uint64_t slot = b.addr + uint64_t(b.used++) * stride_;
         const uint8_t* bytes_at =
-            bus_.fast() && !translating_ ? bus_.host(slot) : fetched_.data() + (slot - b.addr);
+            port_.direct() ? port_.host(slot) : fetched_.data() + (slot - b.addr);
         dma_hw_error err = decode_descriptor(layout_, bytes_at, slot, &d);
         if (!decode_slot(d, err, b.issue, b.done)) break;
     }

@@ -39,11 +39,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "bus_port.h"
 #include "descriptor_codec.h"
-#include "descriptor_port.h"
 #include "fifo.h"
-#include "iommu.h"
+#include "master_port.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -62,13 +60,12 @@ struct WalkItem {
 
 class DescriptorWalker {
 public:
-    DescriptorWalker(const DmaParams& params, BusPort& bus, Iommu& iommu, ChannelStats& stats,
+    DescriptorWalker(const DmaParams& params, MasterPort& port, ChannelStats& stats,
                      const ChannelTracks& tracks);
 
-    /// Starts a new walk at `first` at cycle `now`; with `translating`,
-    /// descriptor addresses are IOVAs. With dma.submission tail_pointer it
-    /// starts parked, waiting for set_tail().
-    void start(uint64_t first, dma_hw_format format, uint64_t now, bool translating);
+    /// Starts a new walk at `first` at cycle `now`. With dma.submission
+    /// tail_pointer it starts parked, waiting for set_tail().
+    void start(uint64_t first, dma_hw_format format, uint64_t now);
     /// TAIL written at cycle `now`: the walk runs up to the descriptor at
     /// `tail`. Returns true if it was parked and resumes.
     bool set_tail(uint64_t tail, uint64_t now);
@@ -93,18 +90,9 @@ public:
 private:
     void fetch(uint64_t issue);
     unsigned batch_slots(uint64_t addr) const;
-    uint64_t fetch_timing(uint64_t addr, uint64_t bytes, uint64_t issue);
     uint64_t speculative_read(uint64_t addr, uint64_t issue);
     void speculate(uint64_t now);
     uint64_t read_slot(uint64_t addr, uint64_t at, const char* what);
-    BusAccess fetch_foreign(uint64_t addr, uint64_t bytes, uint64_t issue, uint8_t* into);
-    /// A fetch through the IOMMU: its bytes land in fetched_.
-    struct Translated {
-        uint64_t done;
-        dma_hw_error error;
-        uint64_t fault_iova;
-    };
-    Translated fetch_translated(uint64_t addr, uint64_t bytes, uint64_t issue);
     /// Decodes one fetched slot; returns false once the walk stops or moves.
     bool decode_slot(const Descriptor& d, dma_hw_error err, uint64_t issue, uint64_t done);
     bool follow_chain(uint64_t target, uint64_t done);
@@ -123,11 +111,9 @@ private:
     void push(const WalkItem& item);
 
     const DmaParams& params_;
-    BusPort& bus_;
-    Iommu& iommu_;
+    MasterPort& port_;
     ChannelStats& stats_;
     const ChannelTracks& tracks_;
-    const DescriptorPortTiming port_;
     dma_hw_format format_ = DMA_HW_FMT_CHAINED_PAGES;
     dma_hw_layout layout_{};
     unsigned size_ = DMA_HW_DESC_SIZE;    ///< bytes read per descriptor
@@ -163,11 +149,10 @@ private:
     };
     Burst burst_{};
     bool walking_ = false;
-    bool translating_ = false;
     uint64_t fault_iova_ = 0;
-    std::vector<uint8_t> fetched_;  ///< foreign path or IOMMU: the last fetch's bytes
-    /// dma.descriptor_fetch: speculative, on the fast path without the
-    /// IOMMU (elsewhere every read waits for its address, as burst).
+    std::vector<uint8_t> fetched_;  ///< unless the port is direct: the last fetch's bytes
+    /// dma.descriptor_fetch: speculative, where the port is direct
+    /// (elsewhere every read waits for its address, as burst).
     bool speculating_ = false;
     struct Speculation {
         uint64_t addr, done;

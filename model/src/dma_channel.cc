@@ -12,13 +12,11 @@ namespace dmasim::model {
 DmaChannel::DmaChannel(unsigned index, const DmaParams& params, BusPort& bus, Iommu& iommu,
                        StreamDevice& device, TraceSink* const* sink)
     : params_(params),
-      bus_(bus),
-      iommu_(iommu),
       device_(device),
       tracks_(index, sink),
-      port_(params, bus.width),
-      walker_(params, bus, iommu, stats_, tracks_),
-      mover_(params, bus, iommu, device, stats_, tracks_, gate_),
+      port_(params, bus, iommu, tracks_),
+      walker_(params, port_, stats_, tracks_),
+      mover_(params, port_, device, stats_, tracks_, gate_),
       irqs_(16),
       writebacks_(64),
       unsettled_(64) {
@@ -53,12 +51,12 @@ void DmaChannel::start(uint64_t now) {
     writebacks_.clear();
     unsettled_.clear();
     planning_ = true;
-    translating_ = iommu_.active();
+    port_.start();
     started_ = now;
     if (stats_.milestones.start == ChannelStats::Milestones::kNever) stats_.milestones.start = now;
     tracks_.charge(Cause::start_latency, now, now + params_.start_latency_cycles);
-    mover_.reset(now, translating_);
-    walker_.start(desc_addr, format(), now + params_.start_latency_cycles, translating_);
+    mover_.reset(now);
+    walker_.start(desc_addr, format(), now + params_.start_latency_cycles);
     if (direction() > DMA_HW_MEM_TO_DEV) {
         stop(now, DMA_ERR_BAD_DESCRIPTOR);
     } else if (walker_.parked()) {
@@ -144,19 +142,17 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     const Descriptor& d = item.desc;
     dma_hw_direction dir = direction();
     bool reads_mem = dir != DMA_HW_DEV_TO_MEM, writes_mem = dir != DMA_HW_MEM_TO_DEV;
-    uint64_t cycles = 0;
-    dma_hw_error err = DMA_ERR_NONE;
+    PortAccess reach{ready, ready, ready};
     if (descs_begun_++ == fault_desc_) {
-        err = DMA_ERR_DATA_BUS;
-        cycles = bus_.fault_cycles(ready);
-    } else if (translating_) {
-        // IOVAs: each burst's physical address is checked once translated.
-    } else if (reads_mem && !bus_.reachable(d.src, d.length))
-        err = bus_.classify(d.src, false, false, &cycles);
-    else if (writes_mem && !bus_.reachable(d.dst, d.length))
-        err = bus_.classify(d.dst, true, false, &cycles);
-    if (err != DMA_ERR_NONE) {
-        stop(ready + cycles, err);
+        reach.error = DMA_ERR_DATA_BUS;
+        reach.done = ready + port_.fault_cycles(ready);
+    }
+    if (reads_mem && reach.error == DMA_ERR_NONE)
+        reach = port_.check(ready, d.src, d.length, false, Carries::data);
+    if (writes_mem && reach.error == DMA_ERR_NONE)
+        reach = port_.check(ready, d.dst, d.length, true, Carries::data);
+    if (reach.error != DMA_ERR_NONE) {
+        stop(reach.done, reach.error);
         return false;
     }
     if (ready > mover_.frontier()) stats_.descriptor_wait_cycles += ready - mover_.frontier();
@@ -201,14 +197,14 @@ void DmaChannel::stall_for_descriptor(const WalkItem& item, uint64_t from) {
     tracks_.stall(Cause::descriptor_fetch, std::max(link_from, link_to), fetched);
 }
 
-// Functional side of the planned bursts: the bytes move now, by DMI. (On
-// the foreign path, or through the IOMMU, where consecutive IOVAs need not
-// be consecutive in memory, they moved with the bursts themselves.)
+// Functional side of the planned bursts: the bytes move now, by DMI. (Where
+// the port is not direct, a foreign target or IOVAs that need not be
+// consecutive in memory, they moved with the bursts themselves.)
 void DmaChannel::copy_bytes(const Slice& s) {
-    if (s.bytes == 0 || !params_.move_payload || !bus_.fast() || translating_) return;
+    if (s.bytes == 0 || !params_.move_payload || !port_.direct()) return;
     // Only the addresses the direction uses were checked, so only those
     // become host pointers.
-    auto host = [this, &s](uint64_t bus) { return bus_.host(bus + s.offset); };
+    auto host = [this, &s](uint64_t bus) { return port_.host(bus + s.offset); };
     switch (direction()) {
         case DMA_HW_MEM_TO_MEM:
             std::memmove(host(current_.desc.dst), host(current_.desc.src), s.bytes);
@@ -252,9 +248,9 @@ void DmaChannel::complete_descriptor() {
     const bool app = write && direction() == DMA_HW_DEV_TO_MEM && layout.app_words > 0;
     const uint64_t app_addr = d.addr + dma_hw_layout_fields(&layout);
     const uint32_t app_bytes = app ? 4 * layout.app_words : 0;
-    if (write && bus_.fast() && !translating_) {
-        std::memcpy(bus_.host(at), words, status_bytes(layout));
-        if (app_bytes) std::memset(bus_.host(app_addr), 0, app_bytes);
+    if (write && port_.direct()) {
+        std::memcpy(port_.host(at), words, status_bytes(layout));
+        if (app_bytes) std::memset(port_.host(app_addr), 0, app_bytes);
     }
     writebacks_.push_back({mover_.last_response(), at, d.flags, write, current_.fetched,
                            current_.index, d.length, app_addr, app_bytes});
@@ -276,7 +272,7 @@ void DmaChannel::before_write(uint64_t t) {
             if (wb.app_bytes)
                 done = std::max(done, writeback_put(wb.issue, wb.app_addr, kZeros, wb.app_bytes));
             // The foreign path's target traces its own transactions.
-            const bool foreign = !bus_.fast() && !translating_;
+            const bool foreign = !port_.bus().fast() && !port_.translating();
             if (tracks_.on() && !foreign) {
                 TraceArgs args;
                 args.address = wb.addr;
@@ -301,67 +297,21 @@ void DmaChannel::before_write(uint64_t t) {
     }
 }
 
-// Fast path: the bytes were copied at completion (complete_descriptor), so
-// only the timing is booked here.
-// A narrower descriptor port delivers the status to the bus in more beats.
+// Where the port is direct the bytes were copied at completion
+// (complete_descriptor), so only the timing is booked here. A write-back
+// that fails stops the channel as a descriptor error; those after it are
+// not written.
 uint64_t DmaChannel::writeback_put(uint64_t issue, uint64_t addr, const uint8_t* from,
                                    uint64_t bytes) {
-    const uint64_t extra = port_.write_extra(addr, bytes);
-    if (translating_) return writeback_translated(issue, addr, from, bytes) + extra;
-    if (!bus_.fast()) return writeback_foreign(issue, addr, from, bytes) + extra;
-    return bus_.fast_write(issue, addr, bytes).response + extra;
-}
-
-// Foreign path: the status words go out in the write-back's own
-// transaction; a bus error there ends the channel as a descriptor error.
-uint64_t DmaChannel::writeback_foreign(uint64_t issue, uint64_t addr, const uint8_t* from,
-                                       uint64_t bytes) {
-    BusAccess w = bus_.write(issue, addr, bytes, from);
-    if (w.fault != BusFault::none)
-        note_writeback_fault(BusPort::error_of(w.fault, true), w.done, 0);
-    return w.done;
-}
-
-// The status words may straddle a page (descriptors need no alignment):
-// each page's part is translated and written on its own, in order.
-uint64_t DmaChannel::writeback_translated(uint64_t issue, uint64_t addr, const uint8_t* from,
-                                          uint64_t bytes) {
-    uint64_t t = issue;
-    if (writeback_fault_ != DMA_ERR_NONE) return t;  // the channel is stopping
-    for (uint64_t off = 0; off < bytes;) {
-        const uint64_t iova = addr + off, piece = page_piece(iova, bytes - off);
-        Iommu::Translation tr = iommu_.translate(iova, true, t, tracks_);
-        if (tr.error != DMA_ERR_NONE) {
-            note_writeback_fault(tr.error, tr.ready, iova);
-            return tr.ready;
-        }
-        if (!bus_.reachable(tr.phys, piece)) {
-            uint64_t cycles = 0;
-            dma_hw_error err = bus_.classify(tr.phys, true, true, &cycles);
-            note_writeback_fault(err, tr.ready + cycles, 0);
-            return tr.ready + cycles;
-        }
-        if (bus_.fast()) {
-            std::memcpy(bus_.host(tr.phys), from + off, piece);
-            t = bus_.fast_write(tr.ready, tr.phys, piece).response;
-        } else {
-            BusAccess w = bus_.write(tr.ready, tr.phys, piece, from + off);
-            t = w.done;
-            if (w.fault != BusFault::none) {
-                note_writeback_fault(BusPort::error_of(w.fault, true), w.done, 0);
-                return t;
-            }
-        }
-        off += piece;
+    if (writeback_fault_ != DMA_ERR_NONE) return issue;  // the channel is stopping
+    const uint8_t* bytes_at = port_.direct() ? nullptr : from;
+    const PortAccess w = port_.write(issue, addr, bytes, bytes_at, Carries::descriptor);
+    if (w.error != DMA_ERR_NONE) {
+        writeback_fault_ = w.error;
+        writeback_fault_at_ = w.done;
+        writeback_fault_iova_ = w.fault_iova;
     }
-    return t;
-}
-
-void DmaChannel::note_writeback_fault(dma_hw_error err, uint64_t at, uint64_t iova) {
-    if (writeback_fault_ != DMA_ERR_NONE) return;
-    writeback_fault_ = err;
-    writeback_fault_at_ = at;
-    writeback_fault_iova_ = iova;
+    return w.done;
 }
 
 void DmaChannel::raise_irq(uint64_t at) {

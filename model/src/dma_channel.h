@@ -22,6 +22,7 @@
 #include "descriptor_walker.h"
 #include "fifo.h"
 #include "iommu.h"
+#include "master_port.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -110,13 +111,11 @@ private:
     dma_hw_format format() const;
 
     const DmaParams& params_;
-    BusPort& bus_;
-    Iommu& iommu_;
     StreamDevice& device_;
     ChannelStats stats_;
     CycleTimeline timeline_;
     ChannelTracks tracks_;
-    const DescriptorPortTiming port_;  ///< where status write-backs go
+    MasterPort port_;  ///< every access the walker, the mover and the write-backs make
     DescriptorWalker walker_;
     /// What the mover calls before booking a write: the write-backs due
     /// earlier take the write channel first.
@@ -132,7 +131,6 @@ private:
     DataMover mover_;
 
     bool planning_ = false;
-    bool translating_ = false;  ///< the IOMMU was on at START: addresses are IOVAs
     WalkItem current_;
     uint64_t last_done_ = 0;        ///< latest booked write-back completion
     uint64_t fault_desc_ = kNever;  ///< data descriptor whose first burst fails
@@ -159,14 +157,8 @@ private:
         uint32_t app_bytes;  ///< 0: no APP words written
     };
     /// Writes `bytes` from `from` at `addr` as part of a write-back asked
-    /// for at `issue`, by whichever path the channel uses; returns the
-    /// write response.
+    /// for at `issue`; returns the write response.
     uint64_t writeback_put(uint64_t issue, uint64_t addr, const uint8_t* from, uint64_t bytes);
-    uint64_t writeback_foreign(uint64_t issue, uint64_t addr, const uint8_t* from, uint64_t bytes);
-    /// IOMMU on: the write-back through its translation, a page at a time.
-    uint64_t writeback_translated(uint64_t issue, uint64_t addr, const uint8_t* from,
-                                  uint64_t bytes);
-    void note_writeback_fault(dma_hw_error err, uint64_t at, uint64_t iova);
     /// First failed write-back (foreign path bus error, or translation)
     dma_hw_error writeback_fault_ = DMA_ERR_NONE;
     uint64_t writeback_fault_at_ = 0;

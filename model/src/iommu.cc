@@ -3,8 +3,6 @@
 
 #include <dmasim/hw/iommu_hw.h>
 
-#include <cstring>
-
 namespace dmasim::model {
 
 Iommu::Iommu(const IommuParams& params, BusPort& bus)
@@ -97,21 +95,15 @@ bool Iommu::walk(uint64_t iova, uint64_t* t, Leaf* leaf) {
     }
 }
 
-// A real read of simulated memory, timed like a one-word data read: on
-// the fast path through DMI and the memory's read channel, otherwise as a
-// transaction. An entry outside memory or a bus error fails the walk.
+// A real read of simulated memory at a bus address, timed like a one-word
+// data read. An entry out of reach or a bus error fails the walk.
 bool Iommu::read_entry(uint64_t addr, uint64_t* t, uint64_t* entry) {
     uint8_t bytes[8];
-    if (bus_.fast() && !bus_.in_dmi(addr, sizeof bytes)) return false;  // nothing to read
+    if (!bus_.reachable(addr, sizeof bytes)) return false;  // nothing to read
     stats_.walk_reads += 1;
-    if (bus_.fast()) {
-        std::memcpy(bytes, bus_.host(addr), sizeof bytes);
-        *t = bus_.fast_read(*t, addr, sizeof bytes).done;
-    } else {
-        BusAccess r = bus_.read(*t, addr, sizeof bytes, bytes);
-        *t = r.done;
-        if (r.fault != BusFault::none) return false;
-    }
+    const BusAccess r = bus_.read(*t, addr, sizeof bytes, bytes);
+    *t = r.done;
+    if (r.fault != BusFault::none) return false;
     uint64_t value = 0;
     for (int i = 7; i >= 0; --i) value = value << 8 | bytes[i];  // little-endian
     *entry = value;

@@ -36,6 +36,7 @@ public:
     };
     std::vector<Access> log;
     bool grant_dmi = false;
+    uint64_t failing_writes_end = 0;  ///< writes that start below it answer GENERIC_ERROR
 
     ForeignMemory(sc_core::sc_module_name name, const Clock& clock)
         : sc_module(name), socket("socket"), clock_(clock) {
@@ -53,7 +54,7 @@ private:
             t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
             return;
         }
-        if (addr + n > kFaultyFrom) {
+        if (addr + n > kFaultyFrom || (t.is_write() && addr < failing_writes_end)) {
             t.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
             return;
         }
@@ -251,8 +252,7 @@ TEST(ModelForeignTarget, DeviceAnswerBeforeTheRequestIsTakenAsTheRequestCycle) {
     ForeignRig rig(std::move(own));
     TraceRecorder trace;
     rig.dma.set_trace(&trace);
-    auto [at, status] =
-        rig.run(rig.list(segments(0, kDst, 1, 3000, 4096)), DMA_HW_DEV_TO_MEM);
+    auto [at, status] = rig.run(rig.list(segments(0, kDst, 1, 3000, 4096)), DMA_HW_DEV_TO_MEM);
     EXPECT_EQ(status, DMA_STATUS_DONE);
     for (uint64_t i = 0; i < 3000; ++i) ASSERT_EQ(rig.memory.bytes[kDst + i], uint8_t(i * 3 + 1));
     unsigned reads = 0;
@@ -311,6 +311,20 @@ TEST(ModelForeignTarget, AddressErrorOnAFetchIsADescriptorAddressError) {
     ForeignRig rig;
     auto [at, status] = rig.run(kRam + 0x1000);
     EXPECT_EQ(status, error_status(DMA_ERR_DESC_ADDRESS));
+}
+
+// The channel stops at a write-back's bus error; the write-backs of the
+// descriptors done meanwhile, queued behind it, are not sent.
+TEST(ModelForeignTarget, WriteBacksQueuedBehindAFailedOneAreNotSent) {
+    ForeignRig rig;
+    const uint64_t list = rig.list(segments(kSrc, kDst, 4, 64, 64));
+    rig.memory.failing_writes_end = list + DMA_HW_DESC_SIZE;  // the first slot's status
+    auto [at, status] = rig.run(list);
+    EXPECT_EQ(status, error_status(DMA_ERR_DESC_BUS));
+    unsigned status_writes = 0;
+    for (const auto& a : rig.memory.log)
+        if (a.write && a.addr >= list && a.addr < list + 4 * DMA_HW_DESC_SIZE) ++status_writes;
+    EXPECT_EQ(status_writes, 1u);
 }
 
 TEST(ModelForeignTarget, GrantedDmiCarriesTheBytesWithoutTransactions) {

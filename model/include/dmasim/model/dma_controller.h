@@ -18,8 +18,8 @@
 
 #include <dmasim/model/clock.h>
 #include <dmasim/model/params.h>
-#include <dmasim/model/trace_sink.h>
 #include <dmasim/model/stream_device.h>
+#include <dmasim/model/trace_sink.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -41,7 +41,8 @@ public:
     SC_HAS_PROCESS(DmaController);
 
     tlm_utils::simple_target_socket<DmaController> regs;  ///< register window
-    /// Descriptor fetches, data bursts and status write-backs (bus_port.h).
+    /// Descriptor fetches, data bursts and status write-backs (each
+    /// channel's master_port.h, over bus_port.h).
     tlm_utils::simple_initiator_socket<DmaController> master;
     /// High while IRQ_STATUS & IRQ_MASK != 0; must be bound.
     sc_core::sc_out<bool> irq;
@@ -96,7 +97,7 @@ private:
     uint64_t quantum_;
     uint64_t window_;  ///< planning horizon: doubles up to quantum_ after each register write
     const Clock& clock_;
-    std::unique_ptr<BusPort> bus_;  ///< the channels' way through `master`
+    std::unique_ptr<BusPort> bus_;  ///< the channels' and the IOMMU's way through `master`
     std::unique_ptr<Iommu> iommu_;  ///< translates every channel's addresses when enabled
     std::vector<std::unique_ptr<DmaChannel>> channels_;
     sc_core::sc_event wake_;
