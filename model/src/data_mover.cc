@@ -120,8 +120,7 @@ bool DataMover::plan_read(uint64_t horizon) {
         StreamTiming d = bounded(device_.pull(t, n), t);
         data_start = d.data_start;
         done = d.done;
-        account_burst(t, data_start, done, done - data_start, UINT64_MAX);
-        settle_stalls(false, t, data_start, UINT64_MAX);
+        account_burst(false, t, data_start, done, done - data_start, UINT64_MAX);
         if (staging_) device_.produce(stage(n), n);
     } else {
         const uint64_t addr = seg_.src + r_done_;
@@ -132,8 +131,8 @@ bool DataMover::plan_read(uint64_t horizon) {
         data_start = r.data;
         done = r.done;
         const BusPort& bus = port_.bus();
-        account_burst(t, data_start, done, beats_of(addr, n, bus.width), bus.idle_read_cycles());
-        settle_stalls(false, t, data_start, bus.idle_read_cycles());
+        account_burst(false, t, data_start, done, beats_of(addr, n, bus.width),
+                      bus.idle_read_cycles());
     }
     stats_.max_reads_in_flight = std::max(stats_.max_reads_in_flight, reads_.in_flight_at(t) + 1);
     reads_.issue(done);
@@ -226,8 +225,7 @@ bool DataMover::plan_write() {
         d.done = std::max(d.done, data.last_in);
         release = response = d.done;
         first_out = d.data_start;
-        account_burst(t, d.data_start, d.done, d.done - d.data_start, UINT64_MAX);
-        settle_stalls(true, t, d.data_start, UINT64_MAX);
+        account_burst(true, t, d.data_start, d.done, d.done - d.data_start, UINT64_MAX);
         if (staging_) device_.consume(unstage(m), m);
     } else {
         const PortAccess w =
@@ -242,8 +240,7 @@ bool DataMover::plan_write() {
         release = std::max(release, data.last_in);
         response = std::max(response, release);
         first_out = release > t + beats ? release - beats : t;
-        account_burst(t, first_out, release, beats, port_.bus().idle_write_cycles());
-        settle_stalls(true, t, first_out, port_.bus().idle_write_cycles());
+        account_burst(true, t, first_out, release, beats, port_.bus().idle_write_cycles());
         tracks_.charge(Cause::memory_latency, release, response);
     }
     stats_.max_writes_in_flight =
@@ -312,8 +309,9 @@ void DataMover::trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uin
 // beats of the bursts ahead of it, which arrive a latency after they were
 // booked); then its beats, and a read's delivery beyond them (a bandwidth
 // cap, or the link's rate).
-void DataMover::account_burst(uint64_t issue, uint64_t first, uint64_t end, uint64_t beats,
-                              uint64_t lead) const {
+void DataMover::account_burst(bool write, uint64_t issue, uint64_t first, uint64_t end,
+                              uint64_t beats, uint64_t lead) {
+    settle_stalls(write, issue, first, lead);
     const Cause slow = port_.bus().over_link() ? Cause::pcie_link : Cause::bandwidth;
     const uint64_t latency_until = issue + std::min(first - issue, lead);
     tracks_.charge(Cause::memory_latency, issue, latency_until);

@@ -131,8 +131,9 @@ private:
     void cover(uint64_t from, uint64_t to);
     void note_data_out(uint64_t first, uint64_t end);
     /// `first` >= `issue`: the burst's first beat; `end`: its last beat's end.
-    void account_burst(uint64_t issue, uint64_t first, uint64_t end, uint64_t beats,
-                       uint64_t lead) const;
+    /// Also settles the stalls held for the burst (settle_stalls).
+    void account_burst(bool write, uint64_t issue, uint64_t first, uint64_t end, uint64_t beats,
+                       uint64_t lead);
     void trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uint64_t from,
                      uint64_t to) const;
 

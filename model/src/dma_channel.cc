@@ -100,14 +100,16 @@ void DmaChannel::settle(uint64_t now) {
 
 uint64_t DmaChannel::frontier() const { return planning_ ? mover_.frontier() : kNever; }
 
+uint64_t DmaChannel::next_start() const {
+    return params_.data_overlap ? mover_.frontier() : std::max(mover_.frontier(), last_done_);
+}
+
 void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
     if (!mover_.active()) {
         // The mover asks when it can start the next descriptor: a serial
         // one, at the previous one's end. (With a queue the walker asks for
         // nothing then, except to follow a link held until asked.)
-        walker_.refill(
-            params_.data_overlap ? mover_.frontier() : std::max(mover_.frontier(), last_done_),
-            true);
+        walker_.refill(next_start(), true);
         if (walker_.empty()) {
             if (walker_.parked())
                 go_idle();
@@ -158,8 +160,7 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     if (ready > mover_.frontier()) stats_.descriptor_wait_cycles += ready - mover_.frontier();
     // A serial mover waits for the previous descriptor's end first.
     if (!params_.data_overlap) ready = std::max(ready, last_done_);
-    stall_for_descriptor(
-        item, params_.data_overlap ? mover_.frontier() : std::max(mover_.frontier(), last_done_));
+    stall_for_descriptor(item, next_start());
     current_ = item;
     mover_.begin(
         {d.src, d.dst, d.length, item.index, item.chunk, (d.flags & DMA_DESC_DEBURST) != 0}, dir,

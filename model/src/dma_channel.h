@@ -87,6 +87,9 @@ private:
     bool begin_descriptor(const WalkItem& item);
     /// The cycle a descriptor ready at `ready` may issue its first read.
     uint64_t launched(uint64_t ready);
+    /// The earliest cycle the mover could start its next descriptor: its
+    /// frontier, and for a serial mover the previous descriptor's end.
+    uint64_t next_start() const;
     void stall_for_descriptor(const WalkItem& item, uint64_t from);
     void copy_bytes(const Slice& slice);
     void complete_descriptor();
