@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """test_install.py DMASIM SOURCE_DIR BUILD_DIR VERSION - the dmasim Python
 package as users get it: pip installs python/ (pyproject.toml) into a fresh
-venv offline; the installed package finds dmasim on PATH; docs/python.md's
-example runs from that venv (scripts/check-doc-examples with DOC_PYTHON);
-cmake --install puts the package where it finds PREFIX/bin/dmasim beside
-itself; errors name the interpreter and a fix that works for it.
+venv offline; the installed package finds dmasim on PATH; cmake --install
+puts the package where it finds PREFIX/bin/dmasim beside itself;
+docs/python.md's example runs from both (scripts/check-doc-examples with
+DOC_PYTHON); errors name the interpreter and a fix that works for it.
 
 Exit status 77 (ctest: skipped) when the venv module or pip is missing,
 naming which."""
@@ -114,16 +114,36 @@ class Installed(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         self.assertIn("0 failed", done.stdout)
 
+    def cmake_install(self):
+        """(prefix, the folder holding the installed package) of one
+        cmake --install, made on first use."""
+        cls = type(self)
+        if not hasattr(cls, "installed"):
+            prefix = os.path.join(self.tmp, "prefix")
+            done = sh(["cmake", "--install", BUILD, "--prefix", prefix])
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+            sites = [root for root, dirs, _ in os.walk(os.path.join(prefix, "lib"))
+                     if "dmasim" in dirs
+                     and os.path.exists(os.path.join(root, "dmasim", "__init__.py"))]
+            self.assertEqual(len(sites), 1, sites)
+            cls.installed = (prefix, sites[0])
+        return cls.installed
+
     def test_cmake_install_puts_the_package_beside_its_binary(self):
-        prefix = os.path.join(self.tmp, "prefix")
-        done = sh(["cmake", "--install", BUILD, "--prefix", prefix])
-        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        sites = [os.path.join(root) for root, dirs, _ in os.walk(os.path.join(prefix, "lib"))
-                 if "dmasim" in dirs and os.path.exists(os.path.join(root, "dmasim", "__init__.py"))]
-        self.assertEqual(len(sites), 1, sites)
+        prefix, site = self.cmake_install()
         done = self.py("import dmasim; print(dmasim.binary())", python="/usr/bin/python3",
-                       PYTHONPATH=sites[0], PATH="/usr/bin:/bin")
+                       PYTHONPATH=site, PATH="/usr/bin:/bin")
         self.assertEqual(done.stdout.strip(), os.path.join(prefix, "bin", "dmasim"), done.stderr)
+
+    def test_the_python_doc_example_runs_from_the_cmake_install_tree(self):
+        # No dmasim on PATH: the package must find PREFIX/bin/dmasim itself.
+        prefix, site = self.cmake_install()
+        done = sh(["/usr/bin/python3", os.path.join(SOURCE, "scripts", "check-doc-examples"),
+                   DMASIM, SOURCE, "docs/python.md"],
+                  env=clean_env(PATH="/usr/bin:/bin", PYTHONPATH=site,
+                                DOC_PYTHON="/usr/bin/python3"))
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("0 failed", done.stdout)
 
 
 if __name__ == "__main__":
