@@ -11,7 +11,6 @@
 // dma.irq_coalesce_* say) or found by a poll. Reports each request's
 // latency from its arrival to the completion the driver sees.
 #include <dmasim/model/clock.h>
-#include <dmasim/tb/request_stream.h>
 #include <dmasim/tb/scenario.h>
 #include <dmasim/tb/validate.h>
 #include <fmt/format.h>
@@ -21,6 +20,8 @@
 #include <deque>
 #include <optional>
 #include <vector>
+
+#include "request_stream.h"
 
 namespace {
 

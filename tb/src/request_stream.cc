@@ -1,5 +1,5 @@
 // request_stream.cc - see request_stream.h.
-#include <dmasim/tb/request_stream.h>
+#include "request_stream.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,10 +56,9 @@ uint64_t Arrivals::pop() {
     if (!at_.empty())
         next_ = popped_ < at_.size() ? at_[popped_] : at;
     else
-        next_ += static_cast<uint64_t>(
-            std::llround(w_.arrival == Arrival::poisson
-                             ? std::exponential_distribution<double>(1 / mean)(rng_)
-                             : mean));
+        next_ += static_cast<uint64_t>(std::llround(
+            w_.arrival == Arrival::poisson ? std::exponential_distribution<double>(1 / mean)(rng_)
+                                           : mean));
     return at;
 }
 
