@@ -19,6 +19,7 @@
 #include <cmath>
 #include <deque>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "request_stream.h"
@@ -33,20 +34,20 @@ double quantile(const std::vector<uint64_t>& v, double q) {
     return static_cast<double>(v[std::clamp<size_t>(rank, 1, v.size()) - 1]);
 }
 
-/// A request in the ring or waiting for it.
+/// A request not yet prepared: waiting for the engine or for a place.
 struct Pending {
-    uint64_t arrived;              ///< cycle
-    uint64_t index;                ///< in arrival order
-    Transfer* transfer = nullptr;  ///< in the engine's ring: the request
+    uint64_t arrived;  ///< cycle
+    uint64_t index;    ///< in arrival order
 };
 
-/// A submission ring and the requests waiting for a place in it: the
-/// driver's (dma.submission start), or one of the engine's.
+/// Admission to a submission ring: the driver's (dma.submission start),
+/// or one of the engine's, whose order the driver's ring keeps
+/// (Bench::oldest()).
 struct Lane {
     unsigned channel = 0;
-    std::deque<Pending> ring;     ///< the requests in it, oldest first
+    uint64_t admitted = 0;        ///< requests in the ring, the one on the engine included
+    std::deque<Pending> queued;   ///< dma.submission start: admitted, not yet on the engine
     std::deque<Pending> blocked;  ///< arrived to it full, waiting for a place
-    Transfer* active = nullptr;   ///< dma.submission start: the request on the engine
 };
 
 /// Slots a descriptor ring may have: one contiguous block, of 80 MiB at
@@ -160,18 +161,26 @@ DMASIM_SCENARIO(requests) {
     uint64_t last = start;
     bool failed = false;  // a ring request failed: its channel may have stopped
 
-    // A ring has a slot for every descriptor of ring_entries requests.
-    auto enter = [&](Lane& lane, Pending p) {
-        if (hw_ring) {
-            p.transfer = &bench.prepare(requests.list(p.index), lane.channel);
-            bench.expect(bench.submit(*p.transfer), "a request found the ring's slots full");
-        }
-        lane.ring.push_back(p);
+    // Arrival cycles of the requests prepared, until they finish.
+    std::unordered_map<const Transfer*, uint64_t> arrival;
+    auto prepare = [&](const Pending& p, unsigned channel) -> Transfer& {
+        Transfer& t = bench.prepare(requests.list(p.index), channel);
+        arrival[&t] = p.arrived;
+        return t;
+    };
+    // An engine ring has a slot for every descriptor of ring_entries requests.
+    auto enter = [&](Lane& lane, const Pending& p) {
+        ++lane.admitted;
+        if (!hw_ring)
+            lane.queued.push_back(p);
+        else
+            bench.expect(bench.submit(prepare(p, lane.channel)),
+                         "a request found the ring's slots full");
     };
     auto arrive = [&](uint64_t at) {
         const Pending p{at, arrived++};
         Lane& lane = lane_of(p.index);
-        if (lane.ring.size() < w.ring_entries) {
+        if (lane.admitted < w.ring_entries) {
             enter(lane, p);
         } else if (w.ring_full == RingFull::drop) {
             ++dropped;
@@ -188,8 +197,8 @@ DMASIM_SCENARIO(requests) {
         uint64_t queued = 0;
         bool running = false;
         for (const Lane& lane : lanes) {
-            queued += lane.ring.size() + lane.blocked.size();
-            running |= !lane.ring.empty();
+            queued += lane.admitted + lane.blocked.size();
+            running |= lane.admitted > 0;
         }
         queued_area += queued * (now - last);
         busy += running ? now - last : 0;
@@ -200,10 +209,11 @@ DMASIM_SCENARIO(requests) {
         tally();
         failed |= !bench.check(t) && hw_ring;
         bytes += t.bytes();
+        const uint64_t arrived_at = arrival.at(&t);
+        arrival.erase(&t);
         bench.release(t);
-        latency.push_back(bench.now_cycles() - lane.ring.front().arrived);
-        lane.ring.pop_front();
-        lane.active = nullptr;
+        latency.push_back(bench.now_cycles() - arrived_at);
+        --lane.admitted;
         bench.count_queued(-1, lane.channel);
         if (!lane.blocked.empty() && !failed) {
             enter(lane, lane.blocked.front());
@@ -212,10 +222,7 @@ DMASIM_SCENARIO(requests) {
         if (closed) ++closed_due;  // a closed stream's next request arrives now
     };
     // Requests complete in order within a ring.
-    auto oldest = [&](const Lane& lane) -> Transfer* {
-        if (!hw_ring) return lane.active;
-        return lane.ring.empty() ? nullptr : lane.ring.front().transfer;
-    };
+    auto oldest = [&](const Lane& lane) { return bench.oldest(lane.channel); };
 
     while (latency.size() + dropped < total && !failed) {
         tally();
@@ -229,14 +236,15 @@ DMASIM_SCENARIO(requests) {
             finish(*done, *oldest(*done));
             continue;
         }
+        // START: the driver's oldest request goes to the idle engine.
         Lane& driver = lanes.front();
-        if (!hw_ring && !driver.active && !driver.ring.empty()) {
-            driver.active = &bench.prepare(requests.list(driver.ring.front().index));
-            bench.start(*driver.active);
+        if (!oldest(driver) && !driver.queued.empty()) {
+            bench.start(prepare(driver.queued.front(), driver.channel));
+            driver.queued.pop_front();
         }
         const bool more = !closed && arrived < total;
         const bool in_flight = std::any_of(lanes.begin(), lanes.end(),
-                                           [](const Lane& lane) { return !lane.ring.empty(); });
+                                           [](const Lane& lane) { return lane.admitted > 0; });
         if (in_flight)
             bench.wait_for_completion_until(more ? arrivals.peek() : Bench::kNoDeadline);
         else if (more)
@@ -246,7 +254,7 @@ DMASIM_SCENARIO(requests) {
         // After a failure, what is left in the rings ends too (with the
         // channel's error, if it stopped) before they close.
         for (Lane& lane : lanes) {
-            while (!lane.ring.empty()) finish(lane, *lane.ring.front().transfer);
+            while (Transfer* t = oldest(lane)) finish(lane, *t);
             bench.close_ring(lane.channel);
         }
     }

@@ -55,6 +55,8 @@ void Testbench::StartPort::take(Transfer& t) {
         --bench_.device_in_flight_[t.xfer_->spec.dir == DMA_HW_MEM_TO_DEV];
 }
 
+Transfer* Testbench::StartPort::oldest() const { return active_; }
+
 const Transfer* Testbench::StartPort::pending() const {
     return active_ && active_->started_ && !active_->completed_ ? active_ : nullptr;
 }
@@ -125,6 +127,11 @@ void Testbench::RingPort::take(Transfer& t) {
                               "first",
                               channel_));
     --handed_;
+}
+
+Transfer* Testbench::RingPort::oldest() const {
+    const dmasim_xfer* x = dmasim_ring_peek(ring_, 0);
+    return x ? static_cast<Transfer*>(x->context) : nullptr;
 }
 
 const Transfer* Testbench::RingPort::pending() const {

@@ -28,6 +28,8 @@ public:
     virtual void await(Transfer&) {}
     /// ... and once it has: `t` leaves the port.
     virtual void take(Transfer& t) = 0;
+    /// The oldest transfer submitted and not yet waited, or null.
+    virtual Transfer* oldest() const = 0;
     /// The oldest transfer submitted whose completion the driver has not reaped, or null.
     virtual const Transfer* pending() const = 0;
     /// After the interrupt handler ran: it `acknowledged` the channel and
@@ -65,6 +67,7 @@ public:
     std::string submit_error(const Transfer& t, int err) const override;
     void await(Transfer& t) override;
     void take(Transfer& t) override;
+    Transfer* oldest() const override;
     const Transfer* pending() const override;
     void interrupt(bool acknowledged, bool completed, Reaped& reaped,
                    std::vector<Transfer*>& done) override;
@@ -86,6 +89,7 @@ public:
     int submit(Transfer& t) override;
     std::string submit_error(const Transfer& t, int err) const override;
     void take(Transfer& t) override;
+    Transfer* oldest() const override;
     const Transfer* pending() const override;
     void interrupt(bool acknowledged, bool completed, Reaped& reaped,
                    std::vector<Transfer*>& done) override;

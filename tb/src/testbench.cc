@@ -266,6 +266,12 @@ void Testbench::close_ring(unsigned channel) {
     ports_[channel] = std::make_unique<StartPort>(*this, channel);
 }
 
+Transfer* Testbench::oldest(unsigned channel) {
+    if (channel >= channels())
+        stop_scenario(false, fmt::format("Bench::oldest: no channel {}", channel));
+    return ports_[channel]->oldest();
+}
+
 // Runs in the CPU's interrupt thread: the driver's handler and the CPU
 // time completing what it reaped (cpu.*), counted from the handler's entry
 // (its register accesses are part of that time).

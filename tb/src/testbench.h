@@ -33,6 +33,7 @@ public:
     void open_ring(unsigned slots, dma_hw_direction dir, unsigned channel) override;
     bool submit(Transfer& t) override;
     void close_ring(unsigned channel) override;
+    Transfer* oldest(unsigned channel) override;
     void wait(Transfer& t) override;
     void abort(Transfer& t) override;
     bool check(const Transfer& t) override;

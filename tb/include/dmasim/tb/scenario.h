@@ -115,6 +115,9 @@ public:
     virtual bool submit(Transfer& t) = 0;
     /// Stops the channel's ring once every request in it was wait()ed.
     virtual void close_ring(unsigned channel = 0) = 0;
+    /// The oldest transfer submitted on `channel` and not yet wait()ed, or
+    /// null: with START the one on the engine, with a ring its oldest request.
+    virtual Transfer* oldest(unsigned channel = 0) = 0;
 
     /// Scoreboard: the channel stopped without error after every byte and
     /// every descriptor, every destination byte equals its source byte and
