@@ -57,8 +57,8 @@ void Testbench::StartPort::take(Transfer& t) {
 
 Transfer* Testbench::StartPort::oldest() const { return active_; }
 
-const Transfer* Testbench::StartPort::pending() const {
-    return active_ && active_->started_ && !active_->completed_ ? active_ : nullptr;
+const Transfer* Testbench::StartPort::unreaped() const {
+    return active_ && !active_->completed_ ? active_ : nullptr;
 }
 
 void Testbench::StartPort::interrupt(bool acknowledged, bool completed, Reaped& reaped,
@@ -134,12 +134,11 @@ Transfer* Testbench::RingPort::oldest() const {
     return x ? static_cast<Transfer*>(x->context) : nullptr;
 }
 
-const Transfer* Testbench::RingPort::pending() const {
+// In the ring from the driver's queueing on; pending() counts it as work
+// only once its TAIL write is done, as a START.
+const Transfer* Testbench::RingPort::unreaped() const {
     const dmasim_xfer* x = dmasim_ring_peek(ring_, handed_);
-    const Transfer* t = x ? static_cast<const Transfer*>(x->context) : nullptr;
-    // In the ring from the driver's queueing on, but work only once its
-    // TAIL write is done, as a START is.
-    return t && t->started_ ? t : nullptr;
+    return x ? static_cast<const Transfer*>(x->context) : nullptr;
 }
 
 // A ring's requests complete in order, reaped by DESCS_DONE (dmasim_ring_reap()).

@@ -30,8 +30,12 @@ public:
     virtual void take(Transfer& t) = 0;
     /// The oldest transfer submitted and not yet waited, or null.
     virtual Transfer* oldest() const = 0;
-    /// The oldest transfer submitted whose completion the driver has not reaped, or null.
-    virtual const Transfer* pending() const = 0;
+    /// The oldest transfer submitted (its START or TAIL write done) whose
+    /// completion the driver has not reaped, or null.
+    const Transfer* pending() const {
+        const Transfer* t = unreaped();
+        return t && t->started_ ? t : nullptr;
+    }
     /// After the interrupt handler ran: it `acknowledged` the channel and
     /// found its work `completed`. Adds what completed to `done` and its
     /// descriptors to `reaped`.
@@ -46,6 +50,9 @@ public:
     virtual void count(const Transfer& t, Window& counts) const = 0;
 
 protected:
+    /// The oldest transfer handed to the driver whose completion it has not
+    /// reaped, submitted or still being submitted.
+    virtual const Transfer* unreaped() const = 0;
     /// The driver's reads of a poll found work done: START reads STATUS;
     /// a ring is reaped whatever it holds.
     virtual bool poll_found() { return true; }
@@ -68,12 +75,12 @@ public:
     void await(Transfer& t) override;
     void take(Transfer& t) override;
     Transfer* oldest() const override;
-    const Transfer* pending() const override;
     void interrupt(bool acknowledged, bool completed, Reaped& reaped,
                    std::vector<Transfer*>& done) override;
     void count(const Transfer& t, Window& counts) const override;
 
 private:
+    const Transfer* unreaped() const override;
     bool poll_found() override;
 
     Transfer* active_ = nullptr;  ///< started and not yet waited
@@ -90,7 +97,6 @@ public:
     std::string submit_error(const Transfer& t, int err) const override;
     void take(Transfer& t) override;
     Transfer* oldest() const override;
-    const Transfer* pending() const override;
     void interrupt(bool acknowledged, bool completed, Reaped& reaped,
                    std::vector<Transfer*>& done) override;
     void count(const Transfer& t, Window& counts) const override;
@@ -100,6 +106,8 @@ public:
     void close(Window& counts);
 
 private:
+    const Transfer* unreaped() const override;
+
     dmasim_ring* ring_;
     unsigned handed_ = 0;  ///< oldest requests reaped and handed over, not yet waited
     model::ChannelStats at_open_;
