@@ -259,8 +259,7 @@ void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel
 }
 
 void Testbench::close_ring(unsigned channel) {
-    auto* ring =
-        channel < channels() ? dynamic_cast<RingPort*>(ports_[channel].get()) : nullptr;
+    auto* ring = channel < channels() ? dynamic_cast<RingPort*>(ports_[channel].get()) : nullptr;
     if (!ring)
         stop_scenario(false, fmt::format("Bench::close_ring: channel {} has no ring", channel));
     ring->close(counts_);
