@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 namespace dmasim::sim {
@@ -105,6 +107,21 @@ constexpr const char* kFtrace =
     "dma_addrs={0x5000} sizes={0x1000} phys_addrs={0x5000} attrs=\n"
     "  kworker-7    [000] ..... 5123.401020: dma_map_phys: 0000:01:00.0 dir=BIDIRECTIONAL "
     "dma_addr=1000 size=64 phys_addr=1000 attrs=\n";
+
+// The requests scenario's check, footprint and run each ask for the trace:
+// the second load is the first one's requests, not a fresh parse of the
+// file (which has changed meanwhile).
+TEST(RequestTrace, ALoadedTraceIsParsedOnceAndShared) {
+    const std::string path = ::testing::TempDir() + "parsed_once.trace";
+    std::ofstream(path) << "0 mem_to_dev 4096\n10 dev_to_mem 512 512\n";
+    const std::vector<TraceRequest>& first = tb::load_request_trace(path);
+    std::ofstream(path) << "0 mem_to_dev 8\n";
+    const std::vector<TraceRequest>& second = tb::load_request_trace(path);
+    std::remove(path.c_str());
+    EXPECT_EQ(&first, &second);
+    ASSERT_EQ(second.size(), 2u);
+    EXPECT_EQ(second[1].lengths, (std::vector<uint32_t>{512, 512}));
+}
 
 TEST(TraceImport, KeepsLengthsOffsetsAndTimesOfEveryMapping) {
     const Imported im = import(kFtrace);

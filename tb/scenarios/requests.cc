@@ -11,7 +11,6 @@
 // dma.irq_coalesce_* say) or found by a poll. Reports each request's
 // latency from its arrival to the completion the driver sees.
 #include <dmasim/model/clock.h>
-#include <dmasim/tb/request_trace.h>
 #include <dmasim/tb/scenario.h>
 #include <dmasim/tb/validate.h>
 #include <fmt/format.h>
@@ -20,87 +19,14 @@
 #include <cmath>
 #include <deque>
 #include <optional>
-#include <random>
+#include <unordered_map>
 #include <vector>
+
+#include "request_stream.h"
 
 namespace {
 
 using namespace dmasim::tb;
-
-/// The stream's requests: drawn from the workload, or a trace's.
-class Requests {
-public:
-    Requests(const SimConfig& config, uint64_t start)
-        : w_(config.workload),
-          poisson_(w_.arrival == Arrival::poisson),
-          mean_(static_cast<double>(w_.interarrival_cycles)),
-          rng_(w_.seed),
-          next_(start) {
-        if (w_.arrival != Arrival::trace) return;
-        trace_ = read_request_trace(w_.trace);
-        const double cycles_per_ns = config.platform.clock_mhz / 1000;
-        for (const TraceRequest& r : trace_)
-            at_.push_back(start + static_cast<uint64_t>(
-                                      std::llround(static_cast<double>(r.at_ns) * cycles_per_ns)));
-        next_ = at_.front();
-    }
-
-    uint64_t count() const { return trace_.empty() ? w_.requests : trace_.size(); }
-    /// The directions of the requests, in the order they first appear.
-    std::vector<dma_hw_direction> directions() const {
-        return trace_.empty() ? std::vector{w_.direction} : trace_directions(trace_);
-    }
-    dma_hw_direction direction(uint64_t i) const {
-        return trace_.empty() ? w_.direction : trace_[i].direction;
-    }
-    /// Descriptors of the longest request, at most (an IOMMU may merge).
-    uint64_t max_descriptors() const {
-        return trace_.empty() ? w_.entries : longest_request(trace_);
-    }
-    /// Arrival cycle of the next request (open streams).
-    uint64_t peek() const { return next_; }
-    uint64_t pop() {
-        const uint64_t at = next_;
-        ++popped_;
-        if (!trace_.empty())
-            next_ = popped_ < at_.size() ? at_[popped_] : at;
-        else
-            next_ += static_cast<uint64_t>(std::llround(
-                poisson_ ? std::exponential_distribution<double>(1 / mean_)(rng_) : mean_));
-        return at;
-    }
-    /// The list of the `i`-th request.
-    WorkloadConfig list(uint64_t i) const {
-        if (!trace_.empty()) return as_workload(trace_[i], w_);
-        WorkloadConfig request = w_;
-        request.seed = w_.seed + i;  // fresh data and placement
-        return request;
-    }
-    /// Payload bytes per cycle the arrivals offer (0: a closed stream); none
-    /// for a trace whose requests all arrive at one instant, which offers
-    /// its bytes over no time at all: no rate.
-    std::optional<double> offered() const {
-        if (w_.arrival == Arrival::closed) return 0.0;
-        if (trace_.empty())
-            return static_cast<double>(w_.entries * w_.segment_bytes) /
-                   static_cast<double>(w_.interarrival_cycles);
-        const uint64_t span = at_.back() - at_.front();
-        if (span == 0) return std::nullopt;
-        double bytes = 0;
-        for (const TraceRequest& r : trace_) bytes += static_cast<double>(r.bytes());
-        return bytes / static_cast<double>(span);
-    }
-
-private:
-    const WorkloadConfig& w_;
-    bool poisson_;
-    double mean_;
-    std::mt19937_64 rng_;
-    uint64_t next_;
-    uint64_t popped_ = 0;
-    std::vector<TraceRequest> trace_;
-    std::vector<uint64_t> at_;  ///< trace requests' arrival cycles
-};
 
 /// The `q`-quantile of sorted `v` (nearest rank).
 double quantile(const std::vector<uint64_t>& v, double q) {
@@ -108,20 +34,20 @@ double quantile(const std::vector<uint64_t>& v, double q) {
     return static_cast<double>(v[std::clamp<size_t>(rank, 1, v.size()) - 1]);
 }
 
-/// A request in the ring or waiting for it.
+/// A request not yet prepared: waiting for the engine or for a place.
 struct Pending {
-    uint64_t arrived;              ///< cycle
-    uint64_t index;                ///< in arrival order
-    Transfer* transfer = nullptr;  ///< in the engine's ring: the request
+    uint64_t arrived;  ///< cycle
+    uint64_t index;    ///< in arrival order
 };
 
-/// A submission ring and the requests waiting for a place in it: the
-/// driver's (dma.submission start), or one of the engine's.
+/// Admission to a submission ring: the driver's (dma.submission start),
+/// or one of the engine's, whose order the driver's ring keeps
+/// (Bench::oldest()).
 struct Lane {
     unsigned channel = 0;
-    std::deque<Pending> ring;     ///< the requests in it, oldest first
+    uint64_t admitted = 0;        ///< requests in the ring, the one on the engine included
+    std::deque<Pending> queued;   ///< dma.submission start: admitted, not yet on the engine
     std::deque<Pending> blocked;  ///< arrived to it full, waiting for a place
-    Transfer* active = nullptr;   ///< dma.submission start: the request on the engine
 };
 
 /// Slots a descriptor ring may have: one contiguous block, of 80 MiB at
@@ -158,11 +84,11 @@ DMASIM_SCENARIO_CHECK(requests, 0) {
     };
     if (w.trace.empty()) return ring_fits(w.entries);
     try {
-        const std::vector<TraceRequest> trace = read_request_trace(w.trace);
-        if (auto refusal = ring_fits(longest_request(trace))) return refusal;
+        const RequestStream stream(w);
+        if (auto refusal = ring_fits(stream.max_descriptors())) return refusal;
         std::vector<dma_hw_direction> seen;
         const unsigned channels = config.platform.dma.channels;
-        for (const TraceRequest& r : trace) {
+        for (const TraceRequest& r : *stream.trace()) {
             for (const auto& problem : validate(as_workload(r, w)))
                 return ScenarioRefusal{
                     fmt::format("{}:{}: the request there breaks a workload rule: {}", w.trace,
@@ -191,24 +117,20 @@ DMASIM_SCENARIO_CHECK(requests, 0) {
 // A request is prepared at a time with START, a ring's worth in each of
 // the engine's rings: a trace's largest, or the configured list.
 DMASIM_SCENARIO_FOOTPRINT(requests) {
-    const WorkloadConfig& w = config.workload;
-    if (w.arrival != Arrival::trace)
-        return std::vector<WorkloadConfig>(engine_ring(config) ? w.ring_entries : 1, w);
-    const std::vector<TraceRequest> trace = read_request_trace(w.trace);
-    const size_t held = engine_ring(config) ? w.ring_entries * trace_directions(trace).size() : 1;
-    const auto largest =
-        std::max_element(trace.begin(), trace.end(),
-                         [](const auto& a, const auto& b) { return a.bytes() < b.bytes(); });
-    return std::vector<WorkloadConfig>(held, as_workload(*largest, w));
+    const RequestStream stream(config.workload);
+    const size_t held =
+        engine_ring(config) ? config.workload.ring_entries * stream.directions().size() : 1;
+    return std::vector<WorkloadConfig>(held, stream.largest());
 }
 
 DMASIM_SCENARIO(requests) {
     const WorkloadConfig& w = bench.config().workload;
     const bool closed = w.arrival == Arrival::closed;
     const uint64_t start = bench.now_cycles();
-    Requests requests(bench.config(), start);
+    const RequestStream requests(w);
+    Arrivals arrivals(bench.config(), requests, start);
     const uint64_t total = requests.count();
-    const std::optional<double> offered = requests.offered();
+    const std::optional<double> offered = arrivals.offered();
     const unsigned peak = bench.config().platform.bus.width_bytes;
     if (offered && *offered > peak)
         fmt::print(stderr,
@@ -239,18 +161,26 @@ DMASIM_SCENARIO(requests) {
     uint64_t last = start;
     bool failed = false;  // a ring request failed: its channel may have stopped
 
-    // A ring has a slot for every descriptor of ring_entries requests.
-    auto enter = [&](Lane& lane, Pending p) {
-        if (hw_ring) {
-            p.transfer = &bench.prepare(requests.list(p.index), lane.channel);
-            bench.expect(bench.submit(*p.transfer), "a request found the ring's slots full");
-        }
-        lane.ring.push_back(p);
+    // Arrival cycles of the requests prepared, until they finish.
+    std::unordered_map<const Transfer*, uint64_t> arrival;
+    auto prepare = [&](const Pending& p, unsigned channel) -> Transfer& {
+        Transfer& t = bench.prepare(requests.list(p.index), channel);
+        arrival[&t] = p.arrived;
+        return t;
+    };
+    // An engine ring has a slot for every descriptor of ring_entries requests.
+    auto enter = [&](Lane& lane, const Pending& p) {
+        ++lane.admitted;
+        if (!hw_ring)
+            lane.queued.push_back(p);
+        else
+            bench.expect(bench.submit(prepare(p, lane.channel)),
+                         "a request found the ring's slots full");
     };
     auto arrive = [&](uint64_t at) {
         const Pending p{at, arrived++};
         Lane& lane = lane_of(p.index);
-        if (lane.ring.size() < w.ring_entries) {
+        if (lane.admitted < w.ring_entries) {
             enter(lane, p);
         } else if (w.ring_full == RingFull::drop) {
             ++dropped;
@@ -267,8 +197,8 @@ DMASIM_SCENARIO(requests) {
         uint64_t queued = 0;
         bool running = false;
         for (const Lane& lane : lanes) {
-            queued += lane.ring.size() + lane.blocked.size();
-            running |= !lane.ring.empty();
+            queued += lane.admitted + lane.blocked.size();
+            running |= lane.admitted > 0;
         }
         queued_area += queued * (now - last);
         busy += running ? now - last : 0;
@@ -279,10 +209,11 @@ DMASIM_SCENARIO(requests) {
         tally();
         failed |= !bench.check(t) && hw_ring;
         bytes += t.bytes();
+        const uint64_t arrived_at = arrival.at(&t);
+        arrival.erase(&t);
         bench.release(t);
-        latency.push_back(bench.now_cycles() - lane.ring.front().arrived);
-        lane.ring.pop_front();
-        lane.active = nullptr;
+        latency.push_back(bench.now_cycles() - arrived_at);
+        --lane.admitted;
         bench.count_queued(-1, lane.channel);
         if (!lane.blocked.empty() && !failed) {
             enter(lane, lane.blocked.front());
@@ -291,16 +222,13 @@ DMASIM_SCENARIO(requests) {
         if (closed) ++closed_due;  // a closed stream's next request arrives now
     };
     // Requests complete in order within a ring.
-    auto oldest = [&](const Lane& lane) -> Transfer* {
-        if (!hw_ring) return lane.active;
-        return lane.ring.empty() ? nullptr : lane.ring.front().transfer;
-    };
+    auto oldest = [&](const Lane& lane) { return bench.oldest(lane.channel); };
 
     while (latency.size() + dropped < total && !failed) {
         tally();
         const uint64_t now = last;
         for (; closed_due > 0 && arrived < total; --closed_due) arrive(now);
-        while (!closed && arrived < total && requests.peek() <= now) arrive(requests.pop());
+        while (!closed && arrived < total && arrivals.peek() <= now) arrive(arrivals.pop());
         const auto done = std::find_if(lanes.begin(), lanes.end(), [&](const Lane& lane) {
             return oldest(lane) && oldest(lane)->completed();
         });
@@ -308,24 +236,25 @@ DMASIM_SCENARIO(requests) {
             finish(*done, *oldest(*done));
             continue;
         }
+        // START: the driver's oldest request goes to the idle engine.
         Lane& driver = lanes.front();
-        if (!hw_ring && !driver.active && !driver.ring.empty()) {
-            driver.active = &bench.prepare(requests.list(driver.ring.front().index));
-            bench.start(*driver.active);
+        if (!oldest(driver) && !driver.queued.empty()) {
+            bench.start(prepare(driver.queued.front(), driver.channel));
+            driver.queued.pop_front();
         }
         const bool more = !closed && arrived < total;
         const bool in_flight = std::any_of(lanes.begin(), lanes.end(),
-                                           [](const Lane& lane) { return !lane.ring.empty(); });
+                                           [](const Lane& lane) { return lane.admitted > 0; });
         if (in_flight)
-            bench.wait_for_completion_until(more ? requests.peek() : Bench::kNoDeadline);
+            bench.wait_for_completion_until(more ? arrivals.peek() : Bench::kNoDeadline);
         else if (more)
-            bench.delay_cycles(requests.peek() - now);
+            bench.delay_cycles(arrivals.peek() - now);
     }
     if (hw_ring) {
         // After a failure, what is left in the rings ends too (with the
         // channel's error, if it stopped) before they close.
         for (Lane& lane : lanes) {
-            while (!lane.ring.empty()) finish(lane, *lane.ring.front().transfer);
+            while (Transfer* t = oldest(lane)) finish(lane, *t);
             bench.close_ring(lane.channel);
         }
     }

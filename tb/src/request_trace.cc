@@ -170,9 +170,14 @@ const std::string& request_trace_bytes(const std::string& path) {
     }
 }
 
-std::vector<TraceRequest> read_request_trace(const std::string& path) {
+const std::vector<TraceRequest>& load_request_trace(const std::string& path) {
+    // Node-based, as above.
+    static std::map<std::string, std::vector<TraceRequest>> parsed;
+    static std::mutex lock;
+    const std::lock_guard<std::mutex> hold(lock);
+    if (auto it = parsed.find(path); it != parsed.end()) return it->second;
     std::istringstream in(request_trace_bytes(path));
-    return parse_request_trace(in, path);
+    return parsed.emplace(path, parse_request_trace(in, path)).first->second;
 }
 
 void write_request_trace(std::ostream& out, const std::vector<TraceRequest>& requests) {

@@ -11,6 +11,7 @@
 
 #include "host_memory.h"
 #include "io_bind.h"
+#include "submission_port.h"
 #include "xfer_spec.h"
 
 namespace dmasim::tb {
@@ -55,9 +56,9 @@ Testbench::Testbench(sc_core::sc_module_name name, const SimConfig& config,
       platform_(platform),
       scenario_(scenario),
       cpu_("cpu", platform.irq()),
-      scoreboard_(config.workload.seed),
-      active_(DMA_MAX_CHANNELS, nullptr),
-      rings_(DMA_MAX_CHANNELS) {
+      scoreboard_(config.workload.seed) {
+    for (unsigned ch = 0; ch < DMA_MAX_CHANNELS; ++ch)
+        ports_.push_back(std::make_unique<StartPort>(*this, ch));
     sim_device_init(&dma_device_, "dmasim-dma");
     cpu_.socket.bind(platform.cpu_target());
     cpu_.set_irq_handler([this](sc_core::sc_time raised) { return on_interrupt(raised); });
@@ -177,8 +178,9 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
     if (auto problems = validate(w); !problems.empty())
         stop_scenario(true,
                       fmt::format("scenario {}: {}", scenario_.name, problems.front().message));
-    const dmasim_load_spec spec =
-        make_load_spec(w, config_.descriptor_format, config_.platform.dma);
+    dmasim_load_spec spec = make_load_spec(w, config_.descriptor_format, config_.platform.dma);
+    // A ring writes its requests' descriptors itself: they get no chunks.
+    spec.xfer.for_ring = ports_[channel]->for_ring();
     if (std::string why = fit_error(w, spec, config_.memory_size_mib); !why.empty())
         stop_scenario(true, why);
     dmasim_xfer* x = nullptr;
@@ -196,22 +198,24 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
 }
 
 void Testbench::start(Transfer& t) {
-    if (t.started_) stop_scenario(false, "Bench::start: transfer already started");
-    inject_translation_fault(t);
-    note_device_start(t);
-    t.stats_at_start_ = platform_.channel_stats(t.channel_);
-    // Active before the submit's register writes, during which the handler
-    // may run: whatever it completes from START on is this transfer.
-    active_[t.channel_] = &t;
-    if (dmasim_xfer_submit(&dd_.chan[t.channel_], t.xfer_) != 0)
-        stop_scenario(false, dd_.tail_pointer
-                                 ? "Bench::start: the controller runs its channels to TAIL "
-                                   "(dma.submission: tail_pointer): submit() to a ring"
-                                 : fmt::format("Bench::start: channel {} is busy", t.channel_));
+    if (!submit(t))
+        stop_scenario(false, fmt::format("Bench::start: channel {}'s ring has no room for the "
+                                         "request",
+                                         t.channel_));
+}
+
+// START or a ring, as the channel's port says: the one way in.
+bool Testbench::submit(Transfer& t) {
+    if (t.started_) stop_scenario(false, "Bench::submit: transfer already started");
+    Port& p = port(t);
+    const int err = p.submit(t);
+    if (err == -ENOSPC) return false;
+    if (err != 0) stop_scenario(err == -E2BIG, p.submit_error(t, err));
     t.started_ = true;
     work_event_.notify(sc_core::SC_ZERO_TIME);
-    // The START write has just completed: the measured window opens here.
+    // The START or TAIL write has just completed: the measured window opens here.
     open_window(t);
+    return true;
 }
 
 void Testbench::open_window(const Transfer& t) {
@@ -233,12 +237,13 @@ void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel
     if (channel >= channels())
         stop_scenario(true, fmt::format("scenario {} needs channel {}, but dma.channels = {}",
                                         scenario_.name, channel, channels()));
-    RingState& state = rings_[channel];
-    if (state.ring) stop_scenario(false, "Bench::open_ring: the channel has a ring already");
+    if (ports_[channel]->for_ring())
+        stop_scenario(false, "Bench::open_ring: the channel has a ring already");
     dmasim_xfer_spec spec =
         make_load_spec(config_.workload, config_.descriptor_format, config_.platform.dma).xfer;
     spec.dir = dir;
-    if (const int err = dmasim_ring_alloc(&dd_, channel, &spec, slots, &state.ring))
+    dmasim_ring* ring = nullptr;
+    if (const int err = dmasim_ring_alloc(&dd_, channel, &spec, slots, &ring))
         stop_scenario(true, err == -ENODEV
                                 ? fmt::format("scenario {} opens a descriptor ring, which needs "
                                               "dma.submission = tail_pointer (dma.submission = "
@@ -247,60 +252,24 @@ void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel
                                 : fmt::format("cannot build a descriptor ring of {} slots in "
                                               "memory.size_mib = {}: {}",
                                               slots, config_.memory_size_mib, errno_text(err)));
-    state.at_open = platform_.channel_stats(channel);
-    const model::DevicePort& device = platform_.device();
-    state.device_pos = spec.dir == DMA_HW_MEM_TO_DEV ? device.consumed() : device.produced();
-    state.device_digest = device.sink_digest();
-    if (dmasim_ring_start(state.ring) != 0)
+    // The START port has nothing to hand over: a busy channel fails the start below.
+    ports_[channel] = std::make_unique<RingPort>(*this, channel, ring);
+    if (dmasim_ring_start(ring) != 0)
         stop_scenario(false, fmt::format("Bench::open_ring: channel {} is busy", channel));
 }
 
-// A ring's requests move through the device one after another, so each
-// dev_to_mem request's share of the stream is known at submission; a
-// mem_to_dev ring's whole stream is checked when it closes.
-bool Testbench::submit(Transfer& t) {
-    RingState& state = rings_[t.channel_];
-    if (!state.ring)
-        stop_scenario(false, fmt::format("Bench::submit: no ring open on channel {}", t.channel_));
-    if (t.started_) stop_scenario(false, "Bench::submit: transfer already started");
-    const int err = dmasim_ring_submit(state.ring, t.xfer_);
-    if (err == -ENOSPC) return false;
-    if (err != 0)
-        stop_scenario(
-            err == -E2BIG,
-            fmt::format("a request of {} descriptors cannot go in a ring of {} slots "
-                        "({})",
-                        mapped_descriptors(*t.xfer_), state.ring->slots, errno_text(err)));
-    t.started_ = t.in_ring_ = true;
-    state.requests.push_back(&t);
-    if (t.xfer_->spec.dir == DMA_HW_DEV_TO_MEM) t.device_pos_ = state.device_pos;
-    state.device_pos += t.xfer_->bytes;
-    if (t.xfer_->spec.dir == DMA_HW_MEM_TO_DEV && payload_checked())
-        state.device_digest = Scoreboard::digest(t.xfer_->src, state.device_digest);
-    work_event_.notify(sc_core::SC_ZERO_TIME);
-    open_window(t);
-    return true;
+void Testbench::close_ring(unsigned channel) {
+    auto* ring = channel < channels() ? dynamic_cast<RingPort*>(ports_[channel].get()) : nullptr;
+    if (!ring)
+        stop_scenario(false, fmt::format("Bench::close_ring: channel {} has no ring", channel));
+    ring->close(counts_);
+    ports_[channel] = std::make_unique<StartPort>(*this, channel);
 }
 
-void Testbench::close_ring(unsigned channel) {
-    RingState& state = rings_[channel];
-    if (!state.ring || !state.requests.empty())
-        stop_scenario(false, fmt::format("Bench::close_ring: channel {} has {}", channel,
-                                         state.ring ? "requests in its ring" : "no ring"));
-    if (dmasim_ring_stop(state.ring) != 0)
-        stop_scenario(false, "Bench::close_ring: requests still in the ring");
-    const model::ChannelStats now = platform_.channel_stats(channel);
-    counts_.chain_links += now.chain_links - state.at_open.chain_links;
-    counts_.descriptor_bytes_fetched +=
-        now.descriptor_bytes_fetched - state.at_open.descriptor_bytes_fetched;
-    const model::DevicePort& device = platform_.device();
-    if (state.ring->spec.dir == DMA_HW_MEM_TO_DEV && payload_checked())
-        expect(device.sink_digest() == state.device_digest,
-               fmt::format("the device received a stream whose FNV-1a digest {:#x} differs "
-                           "from the ring's requests' sources' {:#x}",
-                           device.sink_digest(), state.device_digest));
-    dmasim_ring_free(&dd_, state.ring);
-    state = RingState{};
+Transfer* Testbench::oldest(unsigned channel) {
+    if (channel >= channels())
+        stop_scenario(false, fmt::format("Bench::oldest: no channel {}", channel));
+    return ports_[channel]->oldest();
 }
 
 // Runs in the CPU's interrupt thread: the driver's handler and the CPU
@@ -309,22 +278,15 @@ void Testbench::close_ring(unsigned channel) {
 bool Testbench::on_interrupt(sc_core::sc_time raised) {
     const bool handled = dmasim_irq_handler(0, &dd_) == IRQ_HANDLED;
     if (!handled) return false;
-    Reaped reaped = reap_completions(dd_.irq_pending);
-    std::vector<Transfer*> completed = reap_rings(dd_.irq_completed, reaped);
+    Reaped reaped;
+    std::vector<Transfer*> completed;
+    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch)
+        ports_[ch]->interrupt(dd_.irq_pending & (1u << ch), dd_.irq_completed & (1u << ch), reaped,
+                              completed);
     // Only work for measured transfers counts: a faulted or warm-up
     // channel's interrupts are not the measured traffic's (issue 28).
     if (reaped.for_measured) tally_.interrupts += 1;
-    const uint64_t cost = bill(reaped, config_.cpu.irq_handler_cycles);
-    // The handler's register accesses let the scenario run, so a waiter may
-    // have consumed its completion already: ask the driver whom it completed.
-    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
-        Transfer* t = active_[ch];
-        // The seq tells t from a transfer completed earlier on the channel.
-        if (t && !t->completed_ && (dd_.irq_completed & (1u << ch)) &&
-            dd_.chan[ch].completed_seq == t->xfer_->seq)
-            completed.push_back(t);
-    }
-    hand_over(completed, raised, cost);
+    hand_over(completed, raised, bill(reaped, config_.cpu.irq_handler_cycles));
     return handled;
 }
 
@@ -344,10 +306,8 @@ void Testbench::poll_thread() {
 }
 
 bool Testbench::work_in_flight() const {
-    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
-        const Transfer* t = active_[ch];
-        if ((t && t->started_ && !t->completed_) || !rings_[ch].requests.empty()) return true;
-    }
+    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch)
+        if (ports_[ch]->pending()) return true;
     return false;
 }
 
@@ -355,24 +315,13 @@ bool Testbench::work_in_flight() const {
 // DESCS_DONE); the poll costs cpu.poll_cycles, counted from its start.
 void Testbench::poll() {
     const sc_core::sc_time began = sc_core::sc_time_stamp();
-    uint32_t stopped = 0, rings = 0;
     bool measured = false;
+    Reaped reaped;
     std::vector<Transfer*> completed;
     for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
-        if (!rings_[ch].requests.empty()) {
-            rings |= 1u << ch;
-            measured |= rings_[ch].requests.front()->measured_;
-        }
-        Transfer* t = active_[ch];
-        if (!t || !t->started_ || t->completed_) continue;
-        measured |= t->measured_;
-        if (!dmasim_chan_poll(&dd_.chan[ch])) continue;
-        stopped |= 1u << ch;
-        completed.push_back(t);
+        if (const Transfer* t = ports_[ch]->pending()) measured |= t->measured_;
+        ports_[ch]->poll(reaped, completed);
     }
-    Reaped reaped = reap_completions(stopped);
-    const std::vector<Transfer*> requests = reap_rings(rings, reaped);
-    completed.insert(completed.end(), requests.begin(), requests.end());
     // A poll of measured work is billed whether or not it found any done.
     reaped.for_measured |= measured;
     if (reaped.for_measured) tally_.polls += 1;
@@ -406,78 +355,18 @@ void Testbench::hand_over(const std::vector<Transfer*>& completed, sc_core::sc_t
     if (!completed.empty()) cpu_.completion_event().notify(sc_core::SC_ZERO_TIME);
 }
 
-Testbench::Reaped Testbench::reap_completions(uint32_t channels) {
-    Reaped reaped;
-    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
-        Transfer* t = active_[ch];
-        if (!t || !(channels & (1u << ch))) continue;
-        const uint64_t done =
-            platform_.channel_stats(ch).descriptors - t->stats_at_start_.descriptors;
-        reaped.descriptors += done - t->descs_reaped_;
-        if (t->measured_) {
-            reaped.for_measured = true;
-            reaped.measured_descriptors += done - t->descs_reaped_;
-        }
-        t->descs_reaped_ = done;
-    }
-    return reaped;
-}
-
-// A ring's requests complete in order, reaped by DESCS_DONE (dmasim_ring_reap()).
-std::vector<Transfer*> Testbench::reap_rings(uint32_t channels, Reaped& reaped) {
-    std::vector<Transfer*> completed;
-    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
-        RingState& state = rings_[ch];
-        // A stopping ring is done with: close_ring() frees it once woken.
-        if (!state.ring || state.ring->stopping || !(channels & (1u << ch))) continue;
-        dmasim_ring_reap(state.ring);
-        while (dmasim_xfer* x = dmasim_ring_pop(state.ring)) {
-            Transfer* t = state.requests.front();
-            state.requests.pop_front();
-            if (!expect(t->xfer_ == x, "a ring returned its requests out of order")) continue;
-            completed.push_back(t);
-            reaped.descriptors += x->descs_done;
-            if (t->measured_) {
-                reaped.for_measured = true;
-                reaped.measured_descriptors += x->descs_done;
-            }
-        }
-    }
-    return completed;
-}
-
 void Testbench::wait(Transfer& t) {
     if (!t.started_ || t.finished_) stop_scenario(false, "Bench::wait: transfer not in flight");
-    if (!t.in_ring_) {
-        dmasim_xfer_wait(&dd_.chan[t.channel_]);
-        // The driver reads STATUS once it takes the transfer as done: a
-        // channel still BUSY then was completed early (a stale interrupt).
-        expect(!(t.status() & DMA_STATUS_BUSY),
-               fmt::format("transfer on channel {} taken as done while its STATUS ({:#x}) is "
-                           "BUSY",
-                           t.channel_, t.status()));
-    }
+    Port& p = port(t);
+    p.await(t);
     while (!t.completed_) sc_core::wait(cpu_.completion_event());
     t.finished_ = true;
-    if (!t.in_ring_) {
-        active_[t.channel_] = nullptr;
-        if (t.xfer_->spec.dir != DMA_HW_MEM_TO_MEM)
-            --device_in_flight_[t.xfer_->spec.dir == DMA_HW_MEM_TO_DEV];
-    }
+    p.take(t);
     if (!t.measured_) return;
     counts_.bytes += t.bytes_done();
     if (t.xfer_->spec.dir != DMA_HW_DEV_TO_MEM) counts_.bytes_read += t.bytes_done();
     if (t.xfer_->spec.dir != DMA_HW_MEM_TO_DEV) counts_.bytes_written += t.bytes_done();
-    if (t.in_ring_) {
-        // Fetches and links are the ring's, counted when it closes.
-        counts_.descriptors += t.descs_done();
-    } else {
-        const model::ChannelStats now = platform_.channel_stats(t.channel_);
-        counts_.descriptors += now.descriptors - t.stats_at_start_.descriptors;
-        counts_.chain_links += now.chain_links - t.stats_at_start_.chain_links;
-        counts_.descriptor_bytes_fetched +=
-            now.descriptor_bytes_fetched - t.stats_at_start_.descriptor_bytes_fetched;
-    }
+    p.count(t, counts_);
     if (!last_completion_ || t.completed_at_ > *last_completion_) {
         last_completion_ = t.completed_at_;
         bus_at_last_completion_ = t.bus_at_completion_;
@@ -607,10 +496,8 @@ void Testbench::release_all() {
     dd_.iommu = 0;
     for (auto& t : transfers_) dmasim_load_free(&dd_, t->xfer_, t->workload_.buffers);
     transfers_.clear();
-    for (RingState& state : rings_) {
-        dmasim_ring_free(&dd_, state.ring);
-        state = RingState{};
-    }
+    for (unsigned ch = 0; ch < ports_.size(); ++ch)
+        ports_[ch] = std::make_unique<StartPort>(*this, ch);
     sim_iommu_detach(&dma_device_);
 }
 

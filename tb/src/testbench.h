@@ -6,7 +6,6 @@
 #include <dmasim/driver/dmasim_dma.h>
 #include <dmasim/tb/scenario.h>
 
-#include <deque>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -34,6 +33,7 @@ public:
     void open_ring(unsigned slots, dma_hw_direction dir, unsigned channel) override;
     bool submit(Transfer& t) override;
     void close_ring(unsigned channel) override;
+    Transfer* oldest(unsigned channel) override;
     void wait(Transfer& t) override;
     void abort(Transfer& t) override;
     bool check(const Transfer& t) override;
@@ -98,12 +98,11 @@ private:
         uint64_t measured_descriptors = 0;  ///< on channels running a measured transfer
         bool for_measured = false;          ///< a measured transfer's channel was acknowledged
     };
-    /// Descriptors the handler run or poll just finished reaps on
-    /// `channels` (a bit each, as the channel counts them).
-    Reaped reap_completions(uint32_t channels);
-    /// Takes the completed requests from the rings of `channels`; adds
-    /// their descriptors to `reaped`.
-    std::vector<Transfer*> reap_rings(uint32_t channels, Reaped& reaped);
+    /// How each channel's transfers reach the engine (submission_port.h).
+    class Port;
+    class StartPort;
+    class RingPort;
+    Port& port(const Transfer& t) { return *ports_[t.channel_]; }
     /// Bills `reaped` to the CPU's tally; returns its cost in cycles
     /// beyond `fixed` (the handler's or the poll's own).
     uint64_t bill(const Reaped& reaped, uint64_t fixed);
@@ -128,18 +127,8 @@ private:
     dmasim_dev dd_{};
     Scoreboard scoreboard_;
     std::vector<std::unique_ptr<Transfer>> transfers_;
-    std::vector<Transfer*> active_;  ///< by channel
-    /// A channel's descriptor ring (open_ring()) and its requests, oldest first.
-    struct RingState {
-        dmasim_ring* ring = nullptr;
-        std::deque<Transfer*> requests;
-        model::ChannelStats at_open;
-        /// mem_to_dev: the digest the device's sink must reach once every
-        /// request submitted so far has been consumed
-        uint64_t device_digest = 0;
-        uint64_t device_pos = 0;  ///< dev_to_mem: stream bytes submitted so far
-    };
-    std::vector<RingState> rings_;  ///< by channel
+    /// By channel: START, or the ring open_ring() gave it.
+    std::vector<std::unique_ptr<Port>> ports_;
     std::optional<sc_core::sc_time> first_start_;
     std::optional<sc_core::sc_time> last_completion_;
     std::vector<ScenarioResult> results_;

@@ -37,8 +37,9 @@ protected:
     void TearDown() override { sim_mem_exit(); }
 
     dmasim_xfer* prep(dma_hw_direction dir, dma_hw_format format, unsigned entries, unsigned depth,
-                      bool deburst = false) {
+                      bool deburst = false, bool for_ring = false) {
         dmasim_load_spec spec{};
+        spec.xfer.for_ring = for_ring;
         spec.xfer.dir = dir;
         spec.xfer.format = format;
         spec.xfer.entries = entries;
@@ -165,6 +166,41 @@ TEST_F(DriverMemory, DeviceDirectionsPutTheListOnTheMemorySide) {
     EXPECT_EQ(out->dst.sgl, nullptr);
     dmasim_load_free(&dd_, in, DMASIM_BUF_PAGES);
     dmasim_load_free(&dd_, out, DMASIM_BUF_PAGES);
+}
+
+// A ring writes its requests' descriptors into its own slots: a request
+// prepared for it is only its mapped lists, and START refuses it.
+TEST_F(DriverMemory, ARingRequestHasItsMappedListsAndNoDescriptorChunks) {
+    dmasim_xfer* x = prep(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_CHAINED_PAGES, 6, 3, false, true);
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->nr_chunks, 0u);
+    EXPECT_EQ(x->chunks, nullptr);
+    EXPECT_EQ(x->src.nents, 6u);
+    EXPECT_EQ(x->dst.nents, 6u);
+    EXPECT_EQ(x->bytes, 6u * 1001);
+    // The memory estimate counts no chunk pages either.
+    EXPECT_EQ(dmasim_desc_pages_needed(&x->spec), 0u);
+    dd_.chan[0].dd = &dd_;
+    EXPECT_EQ(dmasim_xfer_submit(&dd_.chan[0], x), -EINVAL);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
+    EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
+}
+
+// ... and a ring takes only such requests: one with chunks of its own was
+// prepared for START.
+TEST_F(DriverMemory, ARingRefusesATransferPreparedForStart) {
+    dd_.tail_pointer = 1;
+    dd_.nr_channels = 1;
+    dd_.chan[0].dd = &dd_;
+    dmasim_xfer* x = prep(DMA_HW_MEM_TO_DEV, DMA_HW_FMT_CHAINED_PAGES, 2, 1);
+    ASSERT_NE(x, nullptr);
+    dmasim_ring* ring = nullptr;
+    ASSERT_EQ(dmasim_ring_alloc(&dd_, 0, &x->spec, 8, &ring), 0);
+    EXPECT_EQ(dmasim_ring_submit(ring, x), -EINVAL);
+    EXPECT_EQ(dmasim_ring_peek(ring, 0), nullptr);
+    dmasim_ring_free(&dd_, ring);
+    dmasim_load_free(&dd_, x, DMASIM_BUF_PAGES);
+    EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
 }
 
 TEST_F(DriverMemory, ALargeChunkTakesContiguousPageFrames) {

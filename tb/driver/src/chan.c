@@ -275,11 +275,12 @@ void chan_start(struct dmasim_chan *ch, const struct dmasim_xfer_spec *spec)
  * Unmasks the channel's interrupt, points it at @x->head and writes START.
  *
  * Return: 0, -EBUSY if the channel has a transfer in flight or works a
- * ring, -EINVAL if the controller runs channels to TAIL (CAPS).
+ * ring, -EINVAL if the controller runs channels to TAIL (CAPS) or @x was
+ * prepared for a ring (it has no descriptors of its own).
  */
 int dmasim_xfer_submit(struct dmasim_chan *ch, struct dmasim_xfer *x)
 {
-	if (ch->dd->tail_pointer)
+	if (ch->dd->tail_pointer || x->spec.for_ring)
 		return -EINVAL;
 	if (ch->active || ch->ring)
 		return -EBUSY;

@@ -321,8 +321,9 @@ static int fill_descriptors(struct dmasim_xfer *x)
  * segments than chunks, over as many chunks as segments.
  *
  * Return: 0, -EINVAL if there are no chunks or segments, or the source
- * and destination map to different segments, or -ERANGE if an address
- * does not fit the compact layout's 32 bits.
+ * and destination map to different segments (dmasim_xfer_map() checks
+ * their counts), or -ERANGE if an address does not fit the compact
+ * layout's 32 bits.
  */
 int dmasim_build_descriptors(struct dmasim_xfer *x)
 {
@@ -330,8 +331,6 @@ int dmasim_build_descriptors(struct dmasim_xfer *x)
 	int ret;
 
 	if (x->nr_chunks < 1 || entries < 1 || entries > x->spec.entries)
-		return -EINVAL;
-	if (x->spec.dir == DMA_HW_MEM_TO_MEM && x->dst.nents != entries)
 		return -EINVAL;
 	layout_chunks(x, entries);
 	ret = fill_descriptors(x);

@@ -89,14 +89,14 @@ unsigned int dmasim_desc_stride(const struct dmasim_xfer_spec *spec)
  * @spec: the transfer
  *
  * Return: the frames dmasim_xfer_alloc() will allocate for @spec's chunks
- * (each a power-of-two block of frames).
+ * (each a power-of-two block of frames; none for a ring's request).
  */
 uint64_t dmasim_desc_pages_needed(const struct dmasim_xfer_spec *spec)
 {
 	uint64_t pages = 0, slots;
 	unsigned int i;
 
-	for (i = 0; i < spec->chain_depth; i++) {
+	for (i = 0; !spec->for_ring && i < spec->chain_depth; i++) {
 		slots = dmasim_chunk_slots(spec->format, spec->entries,
 					   spec->chain_depth, i);
 		pages += 1ull << get_order(slots * dmasim_desc_stride(spec));

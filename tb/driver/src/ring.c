@@ -143,18 +143,19 @@ static int fill_slot(struct dmasim_ring *r, unsigned int slot,
 /**
  * dmasim_ring_submit - hand a mapped transfer to the ring's channel
  * @r: started ring
- * @x: transfer whose lists are mapped (dmasim_xfer_map()); its own
- *     descriptor chunks are not used
+ * @x: request prepared for a ring (spec.for_ring) whose lists are mapped
+ *     (dmasim_xfer_map())
  *
  * Writes a data descriptor per mapped segment at the ring's head, the
  * last one with DMA_DESC_IRQ so its completion is reported (unless
- * polled), then moves TAIL to it. The ring owns @x until dmasim_ring_reap()
+ * polled), then moves TAIL to it. The ring owns @x until dmasim_ring_pop()
  * returns it.
  *
- * Return: 0; -ENOSPC if fewer slots are free than @x has segments;
- * -E2BIG if it has more segments than the ring has slots; -EINVAL if its
- * direction or format differ from the ring's, or its lists map unalike;
- * -ERANGE for an address the compact layout cannot hold.
+ * Return: 0; -ENOSPC if fewer slots are free than @x has segments, or
+ * @slots requests are waiting to be popped; -E2BIG if it has more segments
+ * than the ring has slots; -EINVAL if it was not prepared for a ring, or
+ * its direction or format differ from the ring's; -ERANGE for an address
+ * the compact layout cannot hold.
  */
 int dmasim_ring_submit(struct dmasim_ring *r, struct dmasim_xfer *x)
 {
@@ -165,12 +166,12 @@ int dmasim_ring_submit(struct dmasim_ring *r, struct dmasim_xfer *x)
 	uint64_t tail;
 	int ret;
 
-	if (x->spec.dir != r->spec.dir || x->spec.format != r->spec.format ||
-	    n < 1)
+	if (!x->spec.for_ring || x->spec.dir != r->spec.dir ||
+	    x->spec.format != r->spec.format || n < 1)
 		return -EINVAL;
 	if (n > r->slots)
 		return -E2BIG;
-	if (n > r->slots - r->used)
+	if (n > r->slots - r->used || r->queued == r->slots)
 		return -ENOSPC;
 	for_each_sgtable_dma_sg(list, sg, i)
 	{
@@ -219,8 +220,7 @@ unsigned int dmasim_ring_reap(struct dmasim_ring *r)
 	unsigned int reaped = 0, k, n;
 	struct dmasim_xfer *x;
 
-	for (k = 0; k < r->queued; k++) {
-		x = r->queue[(r->queue_head + k) % r->slots];
+	for (k = 0; (x = dmasim_ring_peek(r, k)); k++) {
 		if (x->status != DMA_STATUS_BUSY)
 			continue; /* reaped before, not popped yet */
 		n = dmasim_described_list(x)->nents;
@@ -236,12 +236,25 @@ unsigned int dmasim_ring_reap(struct dmasim_ring *r)
 	}
 	if (status & DMA_STATUS_BUSY)
 		return reaped;
-	for (; k < r->queued; k++) {
-		x = r->queue[(r->queue_head + k) % r->slots];
+	for (; (x = dmasim_ring_peek(r, k)); k++) {
 		x->status = status;
 		reaped++;
 	}
 	return reaped;
+}
+
+/**
+ * dmasim_ring_peek - a request in the ring, by age
+ * @r: ring
+ * @k: 0 for the oldest request not yet popped, 1 for the next, ...
+ *
+ * Return: the transfer, still the ring's (its status says whether it was
+ * reaped), or NULL if fewer than @k + 1 requests are in the ring.
+ */
+struct dmasim_xfer *dmasim_ring_peek(const struct dmasim_ring *r,
+				     unsigned int k)
+{
+	return k < r->queued ? r->queue[(r->queue_head + k) % r->slots] : NULL;
 }
 
 /**
@@ -253,12 +266,9 @@ unsigned int dmasim_ring_reap(struct dmasim_ring *r)
  */
 struct dmasim_xfer *dmasim_ring_pop(struct dmasim_ring *r)
 {
-	struct dmasim_xfer *x;
+	struct dmasim_xfer *x = dmasim_ring_peek(r, 0);
 
-	if (!r->queued)
-		return NULL;
-	x = r->queue[r->queue_head];
-	if (x->status == DMA_STATUS_BUSY)
+	if (!x || x->status == DMA_STATUS_BUSY)
 		return NULL;
 	r->queue_head = (r->queue_head + 1) % r->slots;
 	r->queued--;

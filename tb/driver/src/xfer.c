@@ -66,7 +66,9 @@ static uint64_t list_bytes(const struct sg_table *sgt)
  * @out: receives the transfer on success
  *
  * The chunks come first, like a driver's descriptor pool, so they do not
- * depend on how fragmented the data buffers leave memory. The caller then
+ * depend on how fragmented the data buffers leave memory; a request for a
+ * ring (@spec->for_ring) has none, the ring's slots take its descriptors.
+ * The caller then
  * puts its lists in @out->src and @out->dst (those the direction uses)
  * and calls dmasim_xfer_map().
  *
@@ -90,7 +92,7 @@ int dmasim_xfer_alloc(struct dmasim_dev *dd,
 	x->spec.desc_bytes = dd->desc_bytes;
 	x->spec.next_in_slot = dd->next_in_slot;
 	x->spec.app_words = dd->app_words;
-	ret = dmasim_alloc_descriptors(dd->dev, x);
+	ret = spec->for_ring ? 0 : dmasim_alloc_descriptors(dd->dev, x);
 	if (ret) {
 		dmasim_xfer_unmap(dd, x);
 		dmasim_xfer_free(x);
@@ -105,14 +107,22 @@ int dmasim_xfer_alloc(struct dmasim_dev *dd,
  * @dd: the device the transfer was allocated for
  * @x: transfer from dmasim_xfer_alloc() with its lists set
  *
- * Return: 0 or a dma_map_sgtable() or descriptor error; on error the
- * caller unmaps with dmasim_xfer_unmap() before freeing its lists.
+ * A request for a ring is only mapped: dmasim_ring_submit() writes its
+ * descriptors into the ring.
+ *
+ * Return: 0 or a dma_map_sgtable() or descriptor error (-EINVAL when a
+ * mem_to_mem transfer's lists map to different segment counts); on error
+ * the caller unmaps with dmasim_xfer_unmap() before freeing its lists.
  */
 int dmasim_xfer_map(struct dmasim_dev *dd, struct dmasim_xfer *x)
 {
 	int ret = map_lists(dd, x);
 
-	if (!ret)
+	/* One descriptor moves both sides: the lists must map alike. */
+	if (!ret && x->spec.dir == DMA_HW_MEM_TO_MEM &&
+	    x->dst.nents != x->src.nents)
+		ret = -EINVAL;
+	if (!ret && !x->spec.for_ring)
 		ret = dmasim_build_descriptors(x);
 	if (!ret)
 		x->bytes = list_bytes(dmasim_described_list(x));

@@ -72,10 +72,12 @@ std::vector<std::string_view> fields_of(std::string_view line);
 
 /// Reads the requests of `in`, named `name` in errors. Throws TraceError.
 std::vector<TraceRequest> parse_request_trace(std::istream& in, const std::string& name);
-/// Parses the request trace at `path` from request_trace_bytes(). Throws
-/// TraceError (also when the file cannot be read, is larger than
-/// kMaxTraceFileBytes or holds no request).
-std::vector<TraceRequest> read_request_trace(const std::string& path);
+/// The requests of the trace at `path`, parsed from request_trace_bytes()
+/// on the first call and kept for the process, so the scenario's check,
+/// footprint and run share one parse. Throws TraceError (also when the file
+/// cannot be read, is larger than kMaxTraceFileBytes or holds no request);
+/// nothing is kept then.
+const std::vector<TraceRequest>& load_request_trace(const std::string& path);
 /// Entries of the longest request of `trace` (0 for none).
 uint64_t longest_request(const std::vector<TraceRequest>& trace);
 /// The directions of `trace`'s requests, each once, in the order they first appear.

@@ -55,7 +55,6 @@ private:
     WorkloadConfig workload_;
     uint64_t pattern_base_;  ///< where its source data starts in the pattern
     bool started_ = false;
-    bool in_ring_ = false;    ///< submitted to a ring (Bench::submit), not started
     bool completed_ = false;  ///< the driver has seen its completion
     bool finished_ = false;
     bool measured_ = true;
@@ -89,11 +88,14 @@ public:
     /// memory, `w` is invalid or there is no such channel, it does not
     /// return: the run ends and run_simulation() throws ConfigError.
     virtual Transfer& prepare(const WorkloadConfig& w, unsigned channel = 0) = 0;
-    /// Programs the channel and writes START. With fault.kind translation on
+    /// submit(), which must find room: on a channel without a ring it
+    /// programs the channel and writes START. With fault.kind translation on
     /// fault.channel it first revokes the IOMMU mapping of data descriptor
     /// fault.index's first page, as the model injects the other faults.
     virtual void start(Transfer& t) = 0;
-    /// Sleeps until the transfer's interrupt, then reads status and counters.
+    /// Sleeps until the transfer's completion is handled (interrupt or
+    /// poll), with its status and counters read. A ring's requests are
+    /// waited oldest first.
     virtual void wait(Transfer& t) = 0;
     /// Writes ABORT to the transfer's channel (it still completes via wait()).
     virtual void abort(Transfer& t) = 0;
@@ -105,12 +107,17 @@ public:
     /// configured format, and starts the channel; requests then go in with
     /// submit() and complete in order (wait(), completed()).
     virtual void open_ring(unsigned slots, dma_hw_direction dir, unsigned channel = 0) = 0;
-    /// Hands a prepared transfer to its channel's ring: its descriptors at
-    /// the ring's head, then TAIL. False, with nothing done, if the ring
-    /// has fewer free slots than the transfer has descriptors.
+    /// Hands a prepared transfer to its channel: with a ring open, its
+    /// descriptors at the ring's head, then TAIL (a transfer prepared
+    /// while the ring is open has no descriptor chunks of its own);
+    /// without one, START as start() does. False, with nothing done, if
+    /// the ring has fewer free slots than the transfer has descriptors.
     virtual bool submit(Transfer& t) = 0;
     /// Stops the channel's ring once every request in it was wait()ed.
     virtual void close_ring(unsigned channel = 0) = 0;
+    /// The oldest transfer submitted on `channel` and not yet wait()ed, or
+    /// null: with START the one on the engine, with a ring its oldest request.
+    virtual Transfer* oldest(unsigned channel = 0) = 0;
 
     /// Scoreboard: the channel stopped without error after every byte and
     /// every descriptor, every destination byte equals its source byte and

@@ -44,6 +44,10 @@ struct dmasim_xfer_spec {
 	int irq_per_desc;
 	/* every data descriptor carries DMA_DESC_DEBURST: one-beat bursts */
 	int deburst;
+	/* a request for a descriptor ring, which writes its descriptors
+	 * (dmasim_ring_submit()): it has no descriptor chunks of its own,
+	 * and entries and chain_depth only bound its list */
+	int for_ring;
 };
 
 /* One physically contiguous block of descriptors. */
@@ -73,6 +77,9 @@ struct dmasim_xfer {
 	int dst_mapped; /* ... and on dst */
 	/* Set by dmasim_xfer_submit(): its channel's count of submits. */
 	unsigned int seq;
+	/* the caller's, never touched by the driver (a ring hands its
+	 * requests back with it) */
+	void *context;
 	/* Filled in by dmasim_xfer_wait(). */
 	uint32_t status;
 	uint64_t bytes_done;
@@ -115,8 +122,8 @@ struct dmasim_ring {
 	unsigned int head; /* next slot to fill */
 	unsigned int used; /* slots the hardware owns: submitted, not reaped */
 	uint32_t descs_done; /* DESCS_DONE when last reaped */
-	/* the requests in the ring, oldest first: a circular queue of @slots
-	 * entries (a request takes at least one slot) */
+	/* the requests submitted and not yet popped, oldest first: a
+	 * circular queue of @slots entries; the one record of their order */
 	struct dmasim_xfer **queue;
 	unsigned int queue_head;
 	unsigned int queued;
@@ -185,6 +192,8 @@ int dmasim_ring_alloc(struct dmasim_dev *dd, unsigned int channel,
 int dmasim_ring_start(struct dmasim_ring *r);
 int dmasim_ring_submit(struct dmasim_ring *r, struct dmasim_xfer *x);
 unsigned int dmasim_ring_reap(struct dmasim_ring *r);
+struct dmasim_xfer *dmasim_ring_peek(const struct dmasim_ring *r,
+				     unsigned int k);
 struct dmasim_xfer *dmasim_ring_pop(struct dmasim_ring *r);
 int dmasim_ring_stop(struct dmasim_ring *r);
 void dmasim_ring_free(struct dmasim_dev *dd, struct dmasim_ring *r);
