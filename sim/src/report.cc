@@ -109,9 +109,10 @@ std::string summary_value(const tb::RunResult& r, const tb::ResultDef& def) {
 /// too small for its p99 to differ from its maximum.
 std::string descriptor_latency_text(const tb::Histogram& h) {
     const std::string caveat = figures::percentile_caveat(h.count, "descriptor", "descriptors");
-    return fmt::format("p50 {} / p90 {} / p99 {} {}, a descriptor's fetch issued to its status "
-                       "written back{}",
-                       h.p50, h.p90, h.p99, h.unit, caveat.empty() ? "" : " (" + caveat + ")");
+    return fmt::format(
+        "p50 {} / p90 {} / p99 {} {}, a descriptor's fetch issued to its status "
+        "written back{}",
+        h.p50, h.p90, h.p99, h.unit, caveat.empty() ? "" : " (" + caveat + ")");
 }
 
 }  // namespace
@@ -129,9 +130,9 @@ std::string platform_line(const tb::SimConfig& c) {
         "{}-beat bursts, {}/{} reads/writes in flight, prefetch {}, {}, {}",
         figures::significant(p.clock_mhz, 6), p.bus.width_bytes, p.memory.read_latency_cycles,
         p.memory.write_latency_cycles, figures::count(p.dma.channels, "channel", "channels"),
-        p.dma.max_burst_beats, p.dma.max_outstanding_reads,
-        p.dma.max_outstanding_writes, p.dma.descriptor_prefetch,
-        text_of(c, "dma.descriptor_format"), text_of(c, "dma.write_policy"));
+        p.dma.max_burst_beats, p.dma.max_outstanding_reads, p.dma.max_outstanding_writes,
+        p.dma.descriptor_prefetch, text_of(c, "dma.descriptor_format"),
+        text_of(c, "dma.write_policy"));
 }
 
 namespace {
@@ -202,14 +203,13 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
     };
     std::string out = line("platform", platform_line(config));
     const tb::WorkloadConfig& w = config.workload;
-    out += line("workload",
-                w.arrival == tb::Arrival::trace && !w.trace.empty()
-                    ? fmt::format("{}, the lists of {}, chain depth up to {}", w.scenario,
-                                  w.trace, w.chain_depth)
-                    : fmt::format("{} {}, {} x {}, chain depth {}", w.scenario,
-                                  text_of(config, "workload.direction"),
-                                  figures::count(w.entries, "entry", "entries"), segments_text(w),
-                                  w.chain_depth));
+    out += line("workload", w.arrival == tb::Arrival::trace && !w.trace.empty()
+                                ? fmt::format("{}, the lists of {}, chain depth up to {}",
+                                              w.scenario, w.trace, w.chain_depth)
+                                : fmt::format("{} {}, {} x {}, chain depth {}", w.scenario,
+                                              text_of(config, "workload.direction"),
+                                              figures::count(w.entries, "entry", "entries"),
+                                              segments_text(w), w.chain_depth));
     if (r.bytes == 0 && !r.scenario_results.empty()) {
         // Every transfer was excluded (injected errors): no throughput to show.
         out += line("measured", "nothing: the scenario's transfers are not measured");
@@ -218,9 +218,9 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
             out += line(def.label, summary_value(r, def));
         for (const auto& h : r.histograms)
             if (h.count > 0)
-                out += line(fmt::format("descriptor latency {}",
-                                        h.name.substr(4, h.name.find('.', 4) - 4)),
-                            descriptor_latency_text(h));
+                out += line(
+                    fmt::format("descriptor latency {}", h.name.substr(4, h.name.find('.', 4) - 4)),
+                    descriptor_latency_text(h));
         const char* windows = "windows";
         for (const std::string& row : window_lines(config, r)) {
             out += line(windows, row);
@@ -233,12 +233,13 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
         }
     }
     for (const auto& s : r.scenario_results)
-        out += line("scenario", fmt::format("{} = {}  ({})", s.name, in_unit(s.value, s.unit),
-                                            s.description));
+        out += line("scenario",
+                    fmt::format("{} = {}  ({})", s.name, in_unit(s.value, s.unit), s.description));
     out += line("integrity", r.integrity ? integrity_text(r) : "FAIL: " + r.failure);
     const double rate = wall_seconds > 0 ? r.bytes / wall_seconds : 0;
-    out += line("wall time", fmt::format("{} ({} simulated)", figures::time_ns(1e9 * wall_seconds, 3),
-                                         figures::rate(rate, 3)));
+    out +=
+        line("wall time", fmt::format("{} ({} simulated)", figures::time_ns(1e9 * wall_seconds, 3),
+                                      figures::rate(rate, 3)));
     return out;
 }
 

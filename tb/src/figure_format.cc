@@ -1,6 +1,5 @@
 // figure_format.cc - see figure_format.h.
 #include <dmasim/tb/figure_format.h>
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -58,7 +57,9 @@ constexpr Unit kSizes[] = {{"B", 1},
                            {"TiB", 1024.0 * 1024 * 1024 * 1024}};
 
 bool plain_word(std::string_view s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::islower(static_cast<unsigned char>(c));
+    });
 }
 
 bool ends_with(std::string_view s, std::string_view tail) {
@@ -80,9 +81,7 @@ std::string significant(double v, int digits) {
     return text == "-0" ? "0" : text;
 }
 
-std::string time_ns(double ns, int digits) {
-    return scaled(ns, kTimes, std::size(kTimes), digits);
-}
+std::string time_ns(double ns, int digits) { return scaled(ns, kTimes, std::size(kTimes), digits); }
 
 std::string rate(double bytes_per_second, int digits) {
     return scaled(bytes_per_second, kRates, std::size(kRates), digits);
@@ -110,7 +109,7 @@ std::string count(uint64_t n, std::string_view singular, std::string_view plural
 }
 
 std::string unit_for(double v, std::string_view unit) {
-    if (v != 1 || !plain_word(unit) || unit.size() <= 2) return std::string(unit);
+    if (std::fabs(v) != 1 || !plain_word(unit) || unit.size() <= 2) return std::string(unit);
     if (ends_with(unit, "ies")) return std::string(unit.substr(0, unit.size() - 3)) + "y";
     if (ends_with(unit, "s") && !ends_with(unit, "ss") && !ends_with(unit, "us"))
         return std::string(unit.substr(0, unit.size() - 1));

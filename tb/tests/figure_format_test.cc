@@ -80,6 +80,7 @@ TEST(FigureFormat, NounsAgreeWithTheirCount) {
 TEST(FigureFormat, PluralUnitsTurnSingularForExactlyOne) {
     EXPECT_EQ(unit_for(1, "requests"), "request");
     EXPECT_EQ(unit_for(1, "entries"), "entry");
+    EXPECT_EQ(unit_for(-1, "cycles"), "cycle");
     EXPECT_EQ(unit_for(2, "requests"), "requests");
     EXPECT_EQ(unit_for(1.5, "cycles"), "cycles");
     // Not plain plural words: unit symbols and phrases stay as they are.

@@ -60,14 +60,13 @@ std::string percent(double fraction);
 std::string count(uint64_t n, std::string_view singular, std::string_view plural);
 
 /// The singular of a unit written in the plural ("requests" -> "request",
-/// "entries" -> "entry"), for a value of exactly 1; a unit that is no
+/// "entries" -> "entry"), for a value of 1 or -1; a unit that is no
 /// plain plural word ("B/cycle", "us", "error code") comes back unchanged.
 std::string unit_for(double v, std::string_view unit);
 
 /// What percentiles of @samples samples hide, or "" from kFewSamples on:
 /// (20, "request", "requests") -> "from only 20 requests: p99 and above
 /// are their maximum". The percentiles are nearest-rank.
-std::string percentile_caveat(uint64_t samples, std::string_view singular,
-                              std::string_view plural);
+std::string percentile_caveat(uint64_t samples, std::string_view singular, std::string_view plural);
 
 }  // namespace dmasim::tb::figures
