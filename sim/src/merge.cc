@@ -32,9 +32,9 @@ std::set<std::string> point_ids(const Json& manifest) {
 void gather_reports(const SweepDir& from, const SweepDir& to, const Json& manifest) {
     if (size_t stale = count_reports(stale_point_files(from, point_ids(manifest))))
         fmt::print(stderr,
-                   "dmasim merge: {}: ignoring {} point report(s) that are not in this sweep "
+                   "dmasim merge: {}: ignoring {} that are not in this sweep "
                    "(`dmasim sweep --prune` removes them)\n",
-                   from.root, stale);
+                   from.root, figures::count(stale, "point report", "point reports"));
     std::error_code ec;
     if (fs::equivalent(from.root, to.root, ec)) return;
     // Written as every output is (atomically, never replacing a link or a
