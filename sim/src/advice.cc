@@ -1,11 +1,15 @@
 // advice.cc - see advice.h.
 #include "advice.h"
 
+#include <dmasim/tb/figure_format.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace dmasim::sim {
+
+namespace figures = tb::figures;
 namespace {
 
 using model::KnobGroup;
@@ -23,7 +27,11 @@ constexpr Group kGroups[] = {{KnobGroup::engine, "engine", "engine knobs"},
 
 std::string move_text(const WhatIfStep& s) {
     const std::string& unit = s.key->unit;
-    return fmt::format("{} -> {}{}", s.from, s.to, unit.empty() ? "" : " " + unit);
+    if (unit.empty()) return fmt::format("{} -> {}", s.from, s.to);
+    char* end = nullptr;
+    const double to = std::strtod(s.to.c_str(), &end);
+    return fmt::format("{} -> {} {}", s.from, s.to,
+                       end == s.to.c_str() + s.to.size() ? figures::unit_for(to, unit) : unit);
 }
 
 double fraction(int64_t part, uint64_t whole) {
@@ -65,9 +73,10 @@ void rank(std::vector<WhatIfResult>& results) {
 std::string advice_text(const Advice& a) {
     const uint64_t base = cycles_of(a.baseline);
     std::string out =
-        fmt::format("baseline: {} cycles, {:.4g} B/cycle; {} what-ifs, each one knob one step\n",
-                    base, a.baseline["result"]["bytes_per_cycle"].get<double>(),
-                    a.results.size() + a.refused.size() + a.failed.size());
+        fmt::format("baseline: {} cycles, {} B/cycle; {}, each one knob one step\n", base,
+                    figures::significant(a.baseline["result"]["bytes_per_cycle"].get<double>()),
+                    figures::count(a.results.size() + a.refused.size() + a.failed.size(), "what-if",
+                                   "what-ifs"));
     std::vector<std::string> no_effect;
     for (const Group& g : kGroups) {
         std::string rows;
@@ -77,6 +86,7 @@ std::string advice_text(const Advice& a) {
                 no_effect.push_back(r.step.key->name);
                 continue;
             }
+            // Fixed decimals, not significant digits: the column compares rows.
             const std::string saved =
                 fmt::format("{} ({:.1f} %)", r.saved, 100 * fraction(r.saved, base));
             rows += fmt::format("  {:<34} {:<28} {:>20}  {:>7.3f}x  {}\n", r.step.key->name,

@@ -2,6 +2,7 @@
 #include "diff.h"
 
 #include <dmasim/model/cycle_account.h>
+#include <dmasim/tb/figure_format.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -23,6 +24,8 @@
 #include "sweep_manifest.h"
 
 namespace dmasim::sim {
+
+namespace figures = tb::figures;
 namespace {
 
 namespace fs = std::filesystem;
@@ -54,7 +57,7 @@ std::string ratio_text(double a, double b) {
     if (a == 0 && b == 0) return "n/a 0/0";
     if (a == b) return "1";
     if (a == 0) return "new";
-    return fmt::format("{:.4g}", b / a);
+    return figures::significant(b / a);
 }
 
 std::string unit_of(const std::string& column) {
@@ -76,18 +79,17 @@ std::vector<Change> compare(const Json& a, const Json& b, double threshold) {
     return out;
 }
 
-/// Integral values in full ("1048576"), others to six significant digits.
-std::string number(double v) {
-    return std::fabs(v) < 1e15 && v == std::floor(v) ? fmt::format("{:.0f}", v)
-                                                     : fmt::format("{:.6g}", v);
-}
+/// Six significant digits: a diff shows changes smaller than a summary's.
+std::string number(double v) { return figures::significant(v, 6); }
 
 std::string text_of(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 /// A config value as a reader writes it: numbers with the key's unit.
 std::string value_text(const std::string& key, const Json& v) {
     const std::string unit = v.is_number() ? unit_of(key) : "";
-    return unit.empty() ? text_of(v) : fmt::format("{} {}", text_of(v), unit);
+    return unit.empty()
+               ? text_of(v)
+               : fmt::format("{} {}", text_of(v), figures::unit_for(v.get<double>(), unit));
 }
 
 void print_change(const char* indent, const Change& c) {
@@ -124,9 +126,10 @@ void print_account_moves(const Json& a, const Json& b) {
     fmt::print("\ncycle account, the causes that moved (largest move first):\n");
     const auto moves = account_moves(a, b);
     for (const AccountMove& m : moves)
-        fmt::print("  {:<18} {:>12} ({:5.1f} %) -> {:>12} ({:5.1f} %)  {:+d} cycles\n",
+        fmt::print("  {:<18} {:>12} ({:5.1f} %) -> {:>12} ({:5.1f} %)  {:+d} {}\n",
                    model::kCauseDefs[m.cause].name, m.a, share(m.a, total_a), m.b,
-                   share(m.b, total_b), m.delta());
+                   share(m.b, total_b), m.delta(),
+                   figures::unit_for(static_cast<double>(m.delta()), "cycles"));
     if (moves.empty()) fmt::print("  (none)\n");
 }
 
@@ -155,7 +158,7 @@ bool diff_reports(const DiffRequest& r) {
     }
     fmt::print("{} {:<46} {:>16} {:>16}\n", integrity_a != integrity_b ? "*" : " ", "integrity",
                integrity_a, integrity_b);
-    fmt::print("\n* changed by more than {:g} %\n", 100 * r.threshold);
+    fmt::print("\n* changed by more than {} %\n", figures::significant(100 * r.threshold));
     return flagged;
 }
 
@@ -213,7 +216,8 @@ std::vector<SweptReport> sweep_points(const std::string& root) {
 
 bool diff_sweeps(const DiffRequest& r) {
     const auto a = sweep_points(r.a), b = sweep_points(r.b);
-    fmt::print("A: {} ({} points)\nB: {} ({} points)\n\n", r.a, a.size(), r.b, b.size());
+    fmt::print("A: {} ({})\nB: {} ({})\n\n", r.a, figures::count(a.size(), "point", "points"), r.b,
+               figures::count(b.size(), "point", "points"));
     std::map<std::string, const SweptReport*> in_b;
     for (const auto& point : b) in_b[point.label] = &point;
     std::map<std::string, std::set<std::string>> changed_keys;
@@ -247,8 +251,9 @@ bool diff_sweeps(const DiffRequest& r) {
     }
     for (const auto& point : b)
         if (!in_a.count(point.label)) fmt::print("\n{}: only in B\n", point.label);
-    fmt::print("\n{} points in both; {} with a statistic changed by more than {:g} %\n", matched,
-               flagged ? "some" : "none", 100 * r.threshold);
+    fmt::print("\n{} in both; {} with a statistic changed by more than {} %\n",
+               figures::count(matched, "point", "points"), flagged ? "some" : "none",
+               figures::significant(100 * r.threshold));
     return flagged;
 }
 

@@ -3,6 +3,7 @@
 #include "fit.h"
 
 #include <dmasim/tb/atomic_file.h>
+#include <dmasim/tb/figure_format.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -25,6 +26,8 @@
 #include "sweep_dir.h"
 
 namespace dmasim::sim {
+
+namespace figures = tb::figures;
 namespace {
 
 namespace fs = std::filesystem;
@@ -366,8 +369,9 @@ void print_residuals(const Fitter& f, const Score& s) {
         for (size_t m = 0; m < p.measures.size(); ++m) {
             if (!p.measured[r][m]) continue;
             const double measured = *p.measured[r][m], predicted = s.predicted[r][m];
-            fmt::print("{:>6}  {:<50} {:<32} {:>12.6g} {:>12.6g} {:>+8.2f}%{}\n", p.lines[r],
-                       fmt::format("{}", fmt::join(kv, " ")), p.measures[m], measured, predicted,
+            fmt::print("{:>6}  {:<50} {:<32} {:>12} {:>12} {:>+8.2f}%{}\n", p.lines[r],
+                       fmt::format("{}", fmt::join(kv, " ")), p.measures[m],
+                       figures::significant(measured, 6), figures::significant(predicted, 6),
                        100 * (predicted / measured - 1), p.held_out[r] ? "  held out" : "");
         }
     }
@@ -385,13 +389,14 @@ void print_spread(const Fitter& f, const Score& s) {
     std::sort(errors.begin(), errors.end());
     const size_t n = errors.size();
     const double median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
-    fmt::print("all {} measured values: median |relative error| {:.2f} %, max {:.2f} %\n", n,
-               100 * median, 100 * errors.back());
+    fmt::print("all {}: median |relative error| {:.2f} %, max {:.2f} %\n",
+               figures::count(n, "measured value", "measured values"), 100 * median,
+               100 * errors.back());
 }
 
 std::string held_out_text(const FitPoints& p, const Score& s) {
     const auto n = std::count(p.held_out.begin(), p.held_out.end(), true);
-    return n ? fmt::format("{:.2f} % ({} point{})", 100 * s.held_out, n, n == 1 ? "" : "s")
+    return n ? fmt::format("{:.2f} % ({})", 100 * s.held_out, figures::count(n, "point", "points"))
              : std::string("none (fewer than 5 points)");
 }
 
@@ -528,14 +533,13 @@ int run_fit(const FitRequest& r) {
     for (size_t k = 0; k < keys.size(); ++k)
         fmt::print("fitted {} = {} (searched {}..{})\n", keys[k].def->name, keys[k].value(best[k]),
                    keys[k].lo, keys[k].hi);
-    fmt::print("mean |relative error|: training {:.2f} %, held-out {}; {} sweeps\n", 100 * s.train,
-               held_out_text(fitter.points(), s), fitter.evaluations());
+    fmt::print("mean |relative error|: training {:.2f} %, held-out {}; {}\n", 100 * s.train,
+               held_out_text(fitter.points(), s),
+               figures::count(fitter.evaluations(), "sweep", "sweeps"));
     print_spread(fitter, s);
     if (const size_t n = fitter.invalid_combinations())
-        fmt::print(
-            "skipped {} combination{} of values that break a config rule at some point, "
-            "e.g. {}\n",
-            n, n == 1 ? "" : "s", fitter.invalid_example());
+        fmt::print("skipped {} of values that break a config rule at some point, e.g. {}\n",
+                   figures::count(n, "combination", "combinations"), fitter.invalid_example());
     tb::write_file_atomically(r.output, fitted_yaml(r, fitter, best, s));
     fmt::print("wrote {}\n", r.output);
     return 0;

@@ -2,6 +2,7 @@
 // their point reports and rewrites the manifest, CSV and plots.
 #include "merge.h"
 
+#include <dmasim/tb/figure_format.h>
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -14,6 +15,8 @@
 #include "sweep_manifest.h"
 
 namespace dmasim::sim {
+
+namespace figures = tb::figures;
 namespace {
 
 namespace fs = std::filesystem;
@@ -29,9 +32,9 @@ std::set<std::string> point_ids(const Json& manifest) {
 void gather_reports(const SweepDir& from, const SweepDir& to, const Json& manifest) {
     if (size_t stale = count_reports(stale_point_files(from, point_ids(manifest))))
         fmt::print(stderr,
-                   "dmasim merge: {}: ignoring {} point report(s) that are not in this sweep "
+                   "dmasim merge: {}: ignoring {} that are not in this sweep "
                    "(`dmasim sweep --prune` removes them)\n",
-                   from.root, stale);
+                   from.root, figures::count(stale, "point report", "point reports"));
     std::error_code ec;
     if (fs::equivalent(from.root, to.root, ec)) return;
     // Written as every output is (atomically, never replacing a link or a
@@ -81,7 +84,7 @@ int merge_sweeps(const std::vector<std::string>& dirs, const std::string& out, b
     const Collected collected = write_results(target, merged, plot);
     for (size_t index : collected.missing)
         fmt::print(stderr, "dmasim merge: point {:05d} has no report in any directory\n", index);
-    fmt::print("{} rows in {}\n", collected.rows, target.csv());
+    fmt::print("{} in {}\n", figures::count(collected.rows, "row", "rows"), target.csv());
     return collected.missing.empty() ? 0 : 1;
 }
 

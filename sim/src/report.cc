@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <dmasim/model/cycle_account.h>
+#include <dmasim/tb/figure_format.h>
 #include <dmasim/tb/results.h>
 #include <fmt/format.h>
 
@@ -16,24 +17,14 @@
 namespace dmasim::sim {
 namespace {
 
+namespace figures = tb::figures;
+
 Json value_to_json(const Value& value) {
     return std::visit([](const auto& v) { return Json(v); }, value);
 }
 
 std::string text_of(const tb::SimConfig& config, const char* key) {
     return format_value(find_key(key)->get(config));
-}
-
-/// Bytes with a binary unit, for humans: "1.00 MiB".
-std::string human_bytes(double bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int unit = 0;
-    while (bytes >= 1024 && unit < 4) {
-        bytes /= 1024;
-        ++unit;
-    }
-    return unit == 0 ? fmt::format("{:.0f} B", bytes)
-                     : fmt::format("{:.2f} {}", bytes, units[unit]);
 }
 
 /// What each entry holds, as drawn: "4096 bytes", or the distribution and
@@ -48,8 +39,8 @@ std::string segments_text(const tb::WorkloadConfig& w) {
             return fmt::format("uniform {}..{} bytes", w.segment_bytes_min, w.segment_bytes_max);
         case DMASIM_SEG_LOGNORMAL:
             return fmt::format("lognormal mean {} bytes (sigma {}, clamped to {}..{})",
-                               w.segment_bytes, w.lognormal_sigma, w.segment_bytes_min,
-                               w.segment_bytes_max);
+                               w.segment_bytes, figures::significant(w.lognormal_sigma),
+                               w.segment_bytes_min, w.segment_bytes_max);
     }
     return fmt::format("{} bytes", w.segment_bytes);
 }
@@ -89,20 +80,39 @@ Json result_value_json(const tb::RunResult& r, const tb::ResultDef& def) {
     return std::visit([&r](auto member) { return Json(r.*member); }, def.field);
 }
 
-/// A result's value for the summary, with a human reading where it helps.
+/// A figure in its own unit (a scenario's result, whose name may carry
+/// the unit: latency_p99_us), shares as percentages.
+std::string in_unit(double v, const std::string& unit) {
+    if (unit == "fraction") return figures::percent(v);
+    const std::string text = figures::significant(v);
+    return unit.empty() ? text : fmt::format("{} {}", text, figures::unit_for(v, unit));
+}
+
+/// A result's value for the summary: counts whole, sizes with their binary
+/// reading, times and rates scaled, the rest in their unit.
 std::string summary_value(const tb::RunResult& r, const tb::ResultDef& def) {
     const double v = tb::result_value(r, def);
     const std::string unit = def.unit;
-    std::string text = std::holds_alternative<uint64_t tb::RunResult::*>(def.field)
-                           ? fmt::format("{}", static_cast<uint64_t>(v))
-                           : fmt::format("{:.6g}", v);
-    if (unit == "fraction") return fmt::format("{} ({:.1f} %)", text, 100 * v);
-    if (unit == "B" && v >= 1024) return fmt::format("{} B ({})", text, human_bytes(v));
+    if (unit == "B")
+        return v >= 1024 ? fmt::format("{} B ({})", figures::significant(v), figures::bytes(v))
+                         : figures::bytes(v);
     const std::string label = def.label;  // "chain links" needs no unit "links"
     if (label.size() >= unit.size() &&
         label.compare(label.size() - unit.size(), unit.size(), unit) == 0)
-        return text;
-    return fmt::format("{} {}", text, unit);
+        return figures::significant(v);
+    if (unit == "ns") return figures::time_ns(v);
+    if (unit == "GB/s") return figures::rate(1e9 * v);
+    return in_unit(v, unit);
+}
+
+/// A channel's descriptor latencies, the sample they come from when it is
+/// too small for its p99 to differ from its maximum.
+std::string descriptor_latency_text(const tb::Histogram& h) {
+    const std::string caveat = figures::percentile_caveat(h.count, "descriptor", "descriptors");
+    return fmt::format(
+        "p50 {} / p90 {} / p99 {} {}, a descriptor's fetch issued to its status "
+        "written back{}",
+        h.p50, h.p90, h.p99, h.unit, caveat.empty() ? "" : " (" + caveat + ")");
 }
 
 }  // namespace
@@ -116,12 +126,13 @@ Json config_to_json(const tb::SimConfig& config) {
 std::string platform_line(const tb::SimConfig& c) {
     const auto& p = c.platform;
     return fmt::format(
-        "{} MHz, {}-byte bus, memory {}/{} cycles read/write latency; DMA {} channel(s), "
+        "{} MHz, {}-byte bus, memory {}/{} cycles read/write latency; DMA {}, "
         "{}-beat bursts, {}/{} reads/writes in flight, prefetch {}, {}, {}",
-        p.clock_mhz, p.bus.width_bytes, p.memory.read_latency_cycles, p.memory.write_latency_cycles,
-        p.dma.channels, p.dma.max_burst_beats, p.dma.max_outstanding_reads,
-        p.dma.max_outstanding_writes, p.dma.descriptor_prefetch,
-        text_of(c, "dma.descriptor_format"), text_of(c, "dma.write_policy"));
+        figures::significant(p.clock_mhz, 6), p.bus.width_bytes, p.memory.read_latency_cycles,
+        p.memory.write_latency_cycles, figures::count(p.dma.channels, "channel", "channels"),
+        p.dma.max_burst_beats, p.dma.max_outstanding_reads, p.dma.max_outstanding_writes,
+        p.dma.descriptor_prefetch, text_of(c, "dma.descriptor_format"),
+        text_of(c, "dma.write_policy"));
 }
 
 namespace {
@@ -142,8 +153,10 @@ std::vector<std::string> account_lines(const tb::RunResult& r) {
 
 // Each channel's datasheet windows (stats.h): START to first descriptor
 // read to first data read to first beat out, and the data window with the
-// throughput a datasheet quotes over it (PG021: first arvalid to tlast).
+// throughput a datasheet quotes over it (PG021: first arvalid to tlast),
+// in the unit of the run's throughput line.
 std::vector<std::string> window_lines(const tb::SimConfig& config, const tb::RunResult& r) {
+    const figures::RateScale rate(1e9 * r.throughput_gbps);
     std::vector<std::string> lines;
     for (const model::StatGroup& g : r.statistics) {
         if (g.name.rfind("dma.ch", 0) != 0) continue;
@@ -152,10 +165,10 @@ std::vector<std::string> window_lines(const tb::SimConfig& config, const tb::Run
         const double window = c["data_window_cycles"];
         if (window <= 0) continue;
         lines.push_back(fmt::format(
-            "{}: START->fetch {}, fetch->read {}, read->out {} cycles; data window {} cycles, "
-            "{:.2f} MB/s",
+            "{}: START->fetch {}, fetch->read {}, read->out {} cycles; data window {} cycles, {}",
             g.name.substr(4), c["start_to_fetch_cycles"], c["fetch_to_read_cycles"],
-            c["read_to_out_cycles"], window, c["bytes"] * config.platform.clock_mhz / window));
+            c["read_to_out_cycles"], window,
+            rate(1e6 * c["bytes"] * config.platform.clock_mhz / window)));
     }
     return lines;
 }
@@ -190,13 +203,13 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
     };
     std::string out = line("platform", platform_line(config));
     const tb::WorkloadConfig& w = config.workload;
-    out += line("workload",
-                w.arrival == tb::Arrival::trace && !w.trace.empty()
-                    ? fmt::format("{}, the lists of {}, chain depth up to {}", w.scenario,
-                                  w.trace, w.chain_depth)
-                    : fmt::format("{} {}, {} entries x {}, chain depth {}", w.scenario,
-                                  text_of(config, "workload.direction"), w.entries,
-                                  segments_text(w), w.chain_depth));
+    out += line("workload", w.arrival == tb::Arrival::trace && !w.trace.empty()
+                                ? fmt::format("{}, the lists of {}, chain depth up to {}",
+                                              w.scenario, w.trace, w.chain_depth)
+                                : fmt::format("{} {}, {} x {}, chain depth {}", w.scenario,
+                                              text_of(config, "workload.direction"),
+                                              figures::count(w.entries, "entry", "entries"),
+                                              segments_text(w), w.chain_depth));
     if (r.bytes == 0 && !r.scenario_results.empty()) {
         // Every transfer was excluded (injected errors): no throughput to show.
         out += line("measured", "nothing: the scenario's transfers are not measured");
@@ -205,9 +218,9 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
             out += line(def.label, summary_value(r, def));
         for (const auto& h : r.histograms)
             if (h.count > 0)
-                out += line(fmt::format("latency {}", h.name.substr(4, h.name.find('.', 4) - 4)),
-                            fmt::format("p50 {} / p90 {} / p99 {} {} per descriptor", h.p50, h.p90,
-                                        h.p99, h.unit));
+                out += line(
+                    fmt::format("descriptor latency {}", h.name.substr(4, h.name.find('.', 4) - 4)),
+                    descriptor_latency_text(h));
         const char* windows = "windows";
         for (const std::string& row : window_lines(config, r)) {
             out += line(windows, row);
@@ -220,12 +233,13 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& r, do
         }
     }
     for (const auto& s : r.scenario_results)
-        out += line("scenario", fmt::format("{} = {}{}  ({})", s.name, s.value,
-                                            s.unit.empty() ? "" : " " + s.unit, s.description));
+        out += line("scenario",
+                    fmt::format("{} = {}  ({})", s.name, in_unit(s.value, s.unit), s.description));
     out += line("integrity", r.integrity ? integrity_text(r) : "FAIL: " + r.failure);
     const double rate = wall_seconds > 0 ? r.bytes / wall_seconds : 0;
-    out += line("wall time",
-                fmt::format("{:.3f} s ({}/s simulated)", wall_seconds, human_bytes(rate)));
+    out +=
+        line("wall time", fmt::format("{} ({} simulated)", figures::time_ns(1e9 * wall_seconds, 3),
+                                      figures::rate(rate, 3)));
     return out;
 }
 

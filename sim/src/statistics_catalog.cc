@@ -182,7 +182,22 @@ std::string statistics_markdown() {
         "p99 (nearest rank) and max. The model counts how often each latency occurs\n"
         "instead of keeping every sample, so the percentiles stay exact at any list\n"
         "length: 512 KiB per channel at most, plus a map entry per distinct latency\n"
-        "of 65,536 cycles or more.\n";
+        "of 65,536 cycles or more.\n"
+        "\n"
+        "Two latencies, two spans. The summary's `descriptor latency chN` line is\n"
+        "this histogram: one descriptor inside the engine, its fetch issued to its\n"
+        "status written back, whatever the list around it. The `requests` scenario's\n"
+        "`latency_*` results (`scenario` lines) are per request, as a driver sees it:\n"
+        "from the request's arrival, queueing for the ring included, to the\n"
+        "completion the driver saw (interrupt or poll), over every descriptor of its\n"
+        "list. A request of one descriptor that never queued still takes longer than\n"
+        "its descriptor: START, the interrupt and the handler lie outside the\n"
+        "descriptor's span.\n"
+        "\n"
+        "Percentiles are nearest rank, so below 100 samples a p99 is the sample's\n"
+        "maximum (ceil(0.99 n) = n for n < 100; p90 likewise below 10). The summary\n"
+        "says so beside any percentile from fewer than 100 descriptors or requests:\n"
+        "`(from only 20 requests: p99 and above are their maximum)`.\n";
     return out;
 }
 

@@ -2,6 +2,7 @@
 // reports what ran, what failed and what was skipped.
 #include "sweep_runner.h"
 
+#include <dmasim/tb/figure_format.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -19,6 +20,8 @@
 #include "sweep_manifest.h"
 
 namespace dmasim::sim {
+
+namespace figures = tb::figures;
 namespace {
 
 namespace fs = std::filesystem;
@@ -146,12 +149,11 @@ void handle_stale(const SweepOptions& o, const SweepDir& dir,
     }
     if (!kept.empty()) manifest["stale_ids"] = kept;
     if (o.prune)
-        fmt::print("pruned {} file(s) of points no longer in the sweep\n", files);
+        fmt::print("pruned {} of points no longer in the sweep\n",
+                   figures::count(files, "file", "files"));
     else if (reports)
-        fmt::print(
-            "ignoring {} point report(s) in {} that are no longer in the sweep "
-            "(--prune removes them)\n",
-            reports, dir.root);
+        fmt::print("ignoring {} in {} that are no longer in the sweep (--prune removes them)\n",
+                   figures::count(reports, "point report", "point reports"), dir.root);
 }
 
 }  // namespace
@@ -170,7 +172,8 @@ int run_sweep(const SweepOptions& o) {
     const SweepLock lock(dir);
     forward_signals_to_children();
     if (const size_t removed = dir.remove_stale_temporaries())
-        fmt::print("removed {} temporary file(s) left by a killed dmasim\n", removed);
+        fmt::print("removed {} left by a killed dmasim\n",
+                   figures::count(removed, "temporary file", "temporary files"));
     if (o.resume) note_other_build(dir);
     Json manifest = make_manifest(spec, points, o.shard);
     handle_stale(o, dir, points, find_manifest(dir.manifest()), manifest);
@@ -180,10 +183,10 @@ int run_sweep(const SweepOptions& o) {
     const size_t skipped = std::count_if(points.begin(), points.end(),
                                          [](const SweepPoint& p) { return !p.skipped.empty(); });
     fmt::print(
-        "sweep {}: {} points, {} skipped; shard {}/{}: {} to run, {} already complete; "
+        "sweep {}: {}, {} skipped; shard {}/{}: {} to run, {} already complete; "
         "{} at a time\n",
-        o.sweep_file, points.size(), skipped, o.shard.k, o.shard.n, jobs.children.size(), resumed,
-        o.jobs);
+        o.sweep_file, figures::count(points.size(), "point", "points"), skipped, o.shard.k,
+        o.shard.n, jobs.children.size(), resumed, o.jobs);
     std::fflush(stdout);
 
     Progress progress(jobs.children.size(), isatty(STDOUT_FILENO));
@@ -200,7 +203,7 @@ int run_sweep(const SweepOptions& o) {
     const Collected collected = write_results(dir, manifest, o.plot);
     print_skipped(points, o.shard);
     report_failures(failures, dir, points);
-    fmt::print("{} rows in {}{}\n", collected.rows, dir.csv(),
+    fmt::print("{} in {}{}\n", figures::count(collected.rows, "row", "rows"), dir.csv(),
                o.plot && collected.rows ? fmt::format("; plots {} and .svg", dir.plot("png")) : "");
     return failures.empty() && collected.missing.empty() ? 0 : 1;
 }

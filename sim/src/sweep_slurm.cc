@@ -4,6 +4,7 @@
 // on the cluster is what runs on one machine.
 #include "sweep_slurm.h"
 
+#include <dmasim/tb/figure_format.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,6 +19,8 @@
 #include "sweep_dir.h"
 
 namespace dmasim::sim {
+
+namespace figures = tb::figures;
 namespace {
 
 namespace fs = std::filesystem;
@@ -173,8 +176,9 @@ int submit_sweep_to_slurm(const SweepOptions& o, const SlurmOptions& requested) 
     const size_t runnable = std::count_if(points.begin(), points.end(),
                                           [](const SweepPoint& p) { return p.skipped.empty(); });
     if (s.tasks > std::max<size_t>(runnable, 1)) {
-        fmt::print("{} runnable points: {} array tasks instead of {}\n", runnable,
-                   std::max<size_t>(runnable, 1), s.tasks);
+        fmt::print(
+            "{}: {} instead of {}\n", figures::count(runnable, "runnable point", "runnable points"),
+            figures::count(std::max<size_t>(runnable, 1), "array task", "array tasks"), s.tasks);
         s.tasks = static_cast<unsigned>(std::max<size_t>(runnable, 1));
     }
 
@@ -190,8 +194,10 @@ int submit_sweep_to_slurm(const SweepOptions& o, const SlurmOptions& requested) 
     if (ec) throw ConfigError({scripts.dir, 0}, fmt::format("cannot create it: {}", ec.message()));
     write_script(scripts.shards, shards_script(o, s, sweep, out));
     write_script(scripts.merge, merge_script(o, s, sweep, out));
-    fmt::print("sweep {}: {} points, {} skipped: {} Slurm array task(s) of {} cpu(s) each\n", sweep,
-               points.size(), points.size() - runnable, s.tasks, s.cpus_per_task);
+    fmt::print("sweep {}: {}, {} skipped: {} of {} each\n", sweep,
+               figures::count(points.size(), "point", "points"), points.size() - runnable,
+               figures::count(s.tasks, "Slurm array task", "Slurm array tasks"),
+               figures::count(s.cpus_per_task, "cpu", "cpus"));
     fmt::print("wrote {} and {}\n", scripts.shards, scripts.merge);
 
     if (s.script_only) {

@@ -120,7 +120,8 @@ TEST(SimDiffE2E, SweepFoldersListChangedKeysAndPointsInNumericOrderWithUnits) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("2 points in both"), std::string::npos) << r.out;
     // The knob that differs, once for all points; swept keys match, so not listed.
-    EXPECT_NE(line_of(r.out, "dma.descriptor_prefetch").find("8 descriptors -> 1 descriptors"), std::string::npos)
+    EXPECT_NE(line_of(r.out, "dma.descriptor_prefetch").find("8 descriptors -> 1 descriptor"),
+              std::string::npos)
         << r.out;
     EXPECT_EQ(line_of(r.out, "workload.entries"), "") << r.out;
     // 4 before 16 (as text "16" sorts first), whatever the sweep file's order.

@@ -58,8 +58,72 @@ TEST(SimSummary, StartsWithThePlatformAndShowsThroughput) {
     // 2^20 bytes / 65,536 ns = 16 GB/s = 16 bytes/cycle at 1 GHz.
     EXPECT_NE(text.find("\nthroughput                16 GB/s\n"), std::string::npos) << text;
     EXPECT_NE(text.find("\nbytes per cycle           16 B/cycle\n"), std::string::npos) << text;
-    // 1 MiB in 0.5 s of wall time: 2 MiB per wall second.
-    EXPECT_NE(text.find("(2.00 MiB/s simulated)"), std::string::npos) << text;
+    // 1 MiB in 0.5 s of wall time: 2,097,152 B per wall second, 2.1 MB/s
+    // to the wall time's three digits.
+    EXPECT_NE(text.find("\nwall time                 500 ms (2.1 MB/s simulated)\n"),
+              std::string::npos)
+        << text;
+}
+
+// 65,536 ns is 65.536 us: four significant digits in the unit that keeps
+// it at least 1, as every time the summary prints.
+TEST(SimSummary, ScalesTheSimulatedTime) {
+    std::string text = summary_text(tb::SimConfig{}, one_mib_result(), 0.5);
+    EXPECT_NE(text.find("\nsimulated time            65.54 us\n"), std::string::npos) << text;
+}
+
+// The figure issue 40 quoted: 1.509 us summed in binary doubles.
+TEST(SimSummary, ScenarioResultsPrintWithoutFloatNoise) {
+    tb::RunResult r = one_mib_result();
+    r.scenario_results = {{"latency_p99_us", 1.5090000000000001, "us", "p99"},
+                          {"requests_completed", 1, "requests", "done"}};
+    std::string text = summary_text(tb::SimConfig{}, r, 0.5);
+    EXPECT_NE(text.find("latency_p99_us = 1.509 us  (p99)\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("requests_completed = 1 request  (done)\n"), std::string::npos) << text;
+}
+
+TEST(SimReport, ScenarioResultsKeepFullPrecision) {
+    tb::RunResult r = one_mib_result();
+    r.scenario_results = {{"latency_p99_us", 1.5090000000000001, "us", "p99"}};
+    const Json result = make_report(tb::SimConfig{}, r, 0)["result"];
+    EXPECT_EQ(result["scenario_results"]["latency_p99_us"]["value"].get<double>(),
+              1.5090000000000001);
+}
+
+TEST(SimSummary, OneEntryIsOneEntry) {
+    tb::SimConfig c;
+    c.workload.entries = 1;
+    c.workload.chain_depth = 1;
+    std::string text = summary_text(c, one_mib_result(), 0.5);
+    EXPECT_NE(text.find(", 1 entry x "), std::string::npos) << text;
+    EXPECT_NE(text.find("DMA 1 channel,"), std::string::npos) << text;
+}
+
+/// A channel's descriptor latencies from `count` descriptors.
+tb::RunResult with_latencies(uint64_t count) {
+    tb::RunResult r = one_mib_result();
+    r.histograms = {{"dma.ch0.descriptor_latency_cycles", "cycles", count, 400, 410, 420, 420, {}}};
+    return r;
+}
+
+// The summary names the latency (per descriptor, unlike a request
+// scenario's) and says what it spans.
+TEST(SimSummary, DescriptorLatencyIsNamedAndExplained) {
+    std::string text = summary_text(tb::SimConfig{}, with_latencies(256), 0.5);
+    EXPECT_NE(text.find("\ndescriptor latency ch0    p50 400 / p90 410 / p99 420 cycles, "
+                        "a descriptor's fetch issued to its status written back\n"),
+              std::string::npos)
+        << text;
+}
+
+// Nearest rank: p99 of 99 samples is the 99th, their maximum; of 100 the
+// 99th of 100, not the maximum.
+TEST(SimSummary, DescriptorLatencyFromFewerThanAHundredSaysSo) {
+    EXPECT_NE(summary_text(tb::SimConfig{}, with_latencies(99), 0.5)
+                  .find("(from only 99 descriptors: p99 and above are their maximum)\n"),
+              std::string::npos);
+    EXPECT_EQ(summary_text(tb::SimConfig{}, with_latencies(100), 0.5).find("from only"),
+              std::string::npos);
 }
 
 TEST(SimSummary, ShowsTheCycleAccountLargestFirstWithShares) {

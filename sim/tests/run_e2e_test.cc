@@ -39,9 +39,9 @@ TEST(SimRunE2E, DefaultConfigRunsAndPrintsTheSummary) {
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out.rfind("platform     ", 0), 0u) << r.out;  // platform line first
     // One line per result definition (tb/results.h), by its label.
-    for (const char* line :
-         {"\nbytes moved ", "\nsimulated time ", "\nthroughput ", "\nbus utilisation ",
-          "\ndescriptors ", "\nlatency ch0 ", "\nintegrity                 pass\n", "\nwall time "})
+    for (const char* line : {"\nbytes moved ", "\nsimulated time ", "\nthroughput ",
+                             "\nbus utilisation ", "\ndescriptors ", "\ndescriptor latency ch0 ",
+                             "\nintegrity                 pass\n", "\nwall time "})
         EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
     EXPECT_FALSE(contains(r.out + r.err, "Copyright")) << "SystemC banner shown";
 }

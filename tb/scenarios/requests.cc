@@ -11,6 +11,7 @@
 // dma.irq_coalesce_* say) or found by a poll. Reports each request's
 // latency from its arrival to the completion the driver sees.
 #include <dmasim/model/clock.h>
+#include <dmasim/tb/figure_format.h>
 #include <dmasim/tb/scenario.h>
 #include <dmasim/tb/validate.h>
 #include <fmt/format.h>
@@ -28,10 +29,14 @@ namespace {
 
 using namespace dmasim::tb;
 
+/// The nearest rank (1..n) of the `q`-quantile of `n` samples.
+size_t nearest_rank(size_t n, double q) {
+    return std::clamp<size_t>(static_cast<size_t>(std::ceil(q * static_cast<double>(n))), 1, n);
+}
+
 /// The `q`-quantile of sorted `v` (nearest rank).
 double quantile(const std::vector<uint64_t>& v, double q) {
-    const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
-    return static_cast<double>(v[std::clamp<size_t>(rank, 1, v.size()) - 1]);
+    return static_cast<double>(v[nearest_rank(v.size(), q) - 1]);
 }
 
 /// A request not yet prepared: waiting for the engine or for a place.
@@ -271,14 +276,21 @@ DMASIM_SCENARIO(requests) {
     bench.add_result("requests_waited", static_cast<double>(waited), "requests",
                      "requests that found the ring full and waited for a place");
     bench.add_result("latency_mean_cycles", mean, "cycles",
-                     "mean request latency, arrival to the completion the driver saw");
+                     "mean request latency: a request's arrival to the completion the driver "
+                     "saw, queueing included");
+    // A percentile of a small stream that is just its largest latency says so.
+    const std::string caveat = figures::percentile_caveat(latency.size(), "request", "requests");
+    auto of_sample = [&](double q) {
+        const bool largest = !latency.empty() && nearest_rank(latency.size(), q) == latency.size();
+        return largest && !caveat.empty() ? "; " + caveat : std::string();
+    };
     if (!latency.empty()) {
         for (const auto& [name, q] : {std::pair{"latency_p50_cycles", 0.5},
                                       {"latency_p90_cycles", 0.9},
                                       {"latency_p99_cycles", 0.99},
                                       {"latency_p999_cycles", 0.999}})
             bench.add_result(name, quantile(latency, q), "cycles",
-                             "request latency quantile (nearest rank)");
+                             "request latency quantile (nearest rank)" + of_sample(q));
     }
     // In time too: profiles at different clocks compare in µs, not cycles.
     const double us_per_cycle = bench.platform().clock().period().to_seconds() * 1e6;
@@ -286,7 +298,7 @@ DMASIM_SCENARIO(requests) {
                      "mean request latency in microseconds");
     if (!latency.empty())
         bench.add_result("latency_p99_us", quantile(latency, 0.99) * us_per_cycle, "us",
-                         "99th-percentile request latency in microseconds");
+                         "99th-percentile request latency in microseconds" + of_sample(0.99));
     if (offered)
         bench.add_result("offered_bytes_per_cycle", *offered, "B/cycle",
                          "payload the arrivals offer (0 for a closed stream)");
