@@ -55,6 +55,25 @@ void BusPort::invalidate(uint64_t start, uint64_t end) {
         foreign_dmi_valid_ = false;
 }
 
+PortBurst BusPort::handshakes(bool write, uint64_t t, uint64_t addr, uint64_t bytes,
+                              const BusAccess& a) const {
+    PortBurst b;
+    b.write = write;
+    b.address = addr;
+    b.beats = beats_of(addr, bytes, width);
+    b.request = t + latency;
+    if (write) {
+        b.accepted = b.data = a.data - memory_->occupancy(b.beats);
+        b.data_end = a.data;
+    } else {
+        b.accepted = a.data - memory_->read_latency();
+        b.data = a.data;
+        b.data_end = a.done;
+    }
+    b.response = a.done;
+    return b;
+}
+
 uint64_t BusPort::fault_cycles(uint64_t issue) {
     if (fast()) return memory_->read_burst(issue + latency, 1, width).done - issue;
     uint8_t scratch[128];  // width is at most 128 bytes

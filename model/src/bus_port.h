@@ -17,6 +17,7 @@
 
 #include <dmasim/hw/dma_hw.h>
 #include <dmasim/model/clock.h>
+#include <dmasim/model/trace_sink.h>
 
 #include <cstdint>
 #include <cstring>
@@ -104,6 +105,12 @@ public:
     uint64_t idle_write_cycles() const { return fast() ? latency : UINT64_MAX; }
     /// bus.kind pcie: waits beyond the on-chip latency are the link's.
     bool over_link() const { return link_ != nullptr; }
+    /// Fast path on the on-chip bus (not over_link()): the handshakes of an
+    /// access of [addr, addr + bytes) issued at cycle t that ended as `a`,
+    /// recovered from memory.h's timing (a read is accepted L cycles before
+    /// its first beat, a write's beats start when it is accepted).
+    PortBurst handshakes(bool write, uint64_t t, uint64_t addr, uint64_t bytes,
+                         const BusAccess& a) const;
 
     const unsigned latency;  ///< interconnect cycles added to each fast-path request
     const unsigned width;    ///< bytes per beat

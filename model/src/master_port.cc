@@ -62,7 +62,7 @@ PortAccess MasterPort::write(uint64_t t, uint64_t addr, uint64_t bytes, const ui
                             [&](uint64_t issue, uint64_t phys, uint64_t off, uint64_t piece) {
                                 if (gate) gate->before_write(issue);
                                 const uint8_t* bytes_at = from ? from + off : nullptr;
-                                return ended(issue, bus_.write(issue, phys, piece, bytes_at), what);
+                                return ended(issue, bus_write(issue, phys, piece, bytes_at), what);
                             });
     // A narrower descriptor port delivers the whole access in more beats.
     if (what == Carries::descriptor) last.done += descriptor_port_.write_extra(addr, bytes);
@@ -95,12 +95,26 @@ PortAccess MasterPort::reach(uint64_t t, uint64_t phys, uint64_t bytes, bool wri
     return failed(t + cycles, error);
 }
 
+BusAccess MasterPort::bus_read(uint64_t t, uint64_t addr, uint64_t bytes, uint8_t* into) {
+    const BusAccess r = bus_.read(t, addr, bytes, into);
+    if (tracks_.on() && bus_.fast() && !bus_.over_link())
+        tracks_.port_burst(bus_.handshakes(false, t, addr, bytes, r));
+    return r;
+}
+
+BusAccess MasterPort::bus_write(uint64_t t, uint64_t addr, uint64_t bytes, const uint8_t* from) {
+    const BusAccess w = bus_.write(t, addr, bytes, from);
+    if (tracks_.on() && bus_.fast() && !bus_.over_link())
+        tracks_.port_burst(bus_.handshakes(true, t, addr, bytes, w));
+    return w;
+}
+
 // A descriptor burst's last byte still has to cross the descriptor port.
 PortAccess MasterPort::read_piece(uint64_t t, uint64_t addr, uint64_t bytes, uint8_t* into,
                                   Carries what) {
-    if (what == Carries::data) return ended(t, bus_.read(t, addr, bytes, into), what);
+    if (what == Carries::data) return ended(t, bus_read(t, addr, bytes, into), what);
     if (word_fetch_) return word_reads(t, addr, bytes, into);
-    BusAccess r = bus_.read(t, addr, bytes, into);
+    BusAccess r = bus_read(t, addr, bytes, into);
     r.done = descriptor_port_.read_done(addr, bytes, r.data, r.done);
     return ended(t, r, what);
 }
@@ -114,9 +128,9 @@ PortAccess MasterPort::word_reads(uint64_t t, uint64_t addr, uint64_t bytes, uin
     BusAccess r{t, t};
     for (uint64_t off = 0; off < bytes && r.fault == BusFault::none; off += w) {
         if (bus_.fast())
-            r = bus_.read(r.done, addr / w * w + off, w, nullptr);
+            r = bus_read(r.done, addr / w * w + off, w, nullptr);
         else
-            r = bus_.read(r.done, addr + off, std::min<uint64_t>(w, bytes - off), into + off);
+            r = bus_read(r.done, addr + off, std::min<uint64_t>(w, bytes - off), into + off);
     }
     return ended(t, r, Carries::descriptor);
 }

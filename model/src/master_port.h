@@ -103,6 +103,10 @@ private:
     PortAccess read_piece(uint64_t t, uint64_t addr, uint64_t bytes, uint8_t* into, Carries what);
     /// dma.descriptor_fetch word: one piece's descriptor read.
     PortAccess word_reads(uint64_t t, uint64_t addr, uint64_t bytes, uint8_t* into);
+    /// The bus's read and write, each burst also reported to the trace
+    /// sink where the on-chip bus's handshakes are known.
+    BusAccess bus_read(uint64_t t, uint64_t addr, uint64_t bytes, uint8_t* into);
+    BusAccess bus_write(uint64_t t, uint64_t addr, uint64_t bytes, const uint8_t* from);
     /// An access that ended with `error` at cycle `at`.
     static PortAccess failed(uint64_t at, dma_hw_error error, uint64_t iova = 0);
 

@@ -25,6 +25,7 @@ struct ChannelTracks {
     void counter(TraceCounter c, uint64_t at, int64_t delta) const {
         (*sink)->counter(c, channel, at, delta);
     }
+    void port_burst(const PortBurst& burst) const { (*sink)->port_burst(channel, burst); }
 
     /// Charges [from, to) to `cause` in the channel's cycle account.
     void charge(Cause cause, uint64_t from, uint64_t to) const {

@@ -64,7 +64,8 @@ void add_run(CLI::App& app, RunCommand& c) {
                     "configs/default.yaml)");
     cmd->add_option("--set", c.sets, "Override a key: --set KEY=VALUE (repeatable)");
     cmd->add_option("--report", c.report, "Write the report JSON here");
-    cmd->add_option("--trace", c.trace, "Write a Chrome/Perfetto trace-event JSON here");
+    auto* trace =
+        cmd->add_option("--trace", c.trace, "Write a Chrome/Perfetto trace-event JSON here");
     cmd->add_option("--trace-window", c.trace_window,
                     "Trace only cycles FROM:TO (either side may be empty)");
     cmd->add_option("--trace-max-mib", c.trace_max_mib,
@@ -72,6 +73,13 @@ void add_run(CLI::App& app, RunCommand& c) {
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 20));
     cmd->add_option("--vcd", c.vcd,
                     "Write a VCD of busy, IRQ, reads/writes in flight and buffer fill here");
+    cmd->add_option("--vcd-axi", c.vcd_axi,
+                    "Write a VCD of each channel's master port as AXI handshakes (ar/r/aw/w/b "
+                    "valid, ready, last, len, addr) here (bus.kind axi)");
+    cmd->add_flag("--trace-flows", c.trace_flows,
+                  "With --trace: arrows from each descriptor's fetch to its bursts, write-back "
+                  "and interrupt")
+        ->needs(trace);
     c.max_sim_cycles = tb::kDefaultMaxSimCycles;
     add_max_sim_cycles(*cmd, c.max_sim_cycles,
                        "Stop with an error if the run has not finished after this many "

@@ -17,6 +17,8 @@ struct RunCommand {
     std::string report;
     std::string trace;
     std::string vcd;
+    std::string vcd_axi;
+    bool trace_flows = false;
     std::string trace_window;  ///< "FROM:TO" in cycles; empty = the whole run
     uint64_t trace_max_mib = 256;
     uint64_t max_sim_cycles = 0;  ///< set from tb::kDefaultMaxSimCycles

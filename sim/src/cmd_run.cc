@@ -20,7 +20,7 @@ namespace {
 /// is checked before elaboration (exit 2 naming the option and why).
 void check_outputs(const RunCommand& c) {
     const std::pair<const char*, const std::string&> outputs[] = {
-        {"--report", c.report}, {"--trace", c.trace}, {"--vcd", c.vcd}};
+        {"--report", c.report}, {"--trace", c.trace}, {"--vcd", c.vcd}, {"--vcd-axi", c.vcd_axi}};
     for (const auto& [option, path] : outputs) {
         if (path.empty()) continue;
         if (std::string why = tb::unwritable(path); !why.empty())
@@ -33,6 +33,8 @@ void check_outputs(const RunCommand& c) {
 tb::RunOptions run_options(const RunCommand& c) {
     tb::RunOptions o{c.trace, c.vcd};
     o.max_sim_cycles = c.max_sim_cycles;
+    o.vcd_axi_path = c.vcd_axi;
+    o.trace_flows = c.trace_flows;
     o.trace_max_bytes = c.trace_max_mib << 20;
     if (c.trace_window.empty()) return o;
     const Location where{"--trace-window"};
@@ -64,6 +66,10 @@ int run_command(const RunCommand& c) {
     check_scenario(builder);
     check_outputs(c);
     const tb::SimConfig& config = builder.config();
+    if (!c.vcd_axi.empty() && config.platform.bus.kind != model::BusKind::axi)
+        throw ConfigError(Location{"--vcd-axi"},
+                          "AXI handshakes exist only on the on-chip bus (bus.kind: axi); this "
+                          "run's bus is a PCIe link");
 
     const auto start = std::chrono::steady_clock::now();
     const tb::RunResult result = tb::run_simulation(config, run_options(c));

@@ -63,7 +63,7 @@ _dmasim() {{
         return
     fi
     case "$sub" in
-        run) opts="--set --report --trace --trace-window --trace-max-mib --vcd --max-sim-cycles --quiet --help" ;;
+        run) opts="--set --report --trace --trace-window --trace-max-mib --trace-flows --vcd --vcd-axi --max-sim-cycles --quiet --help" ;;
         sweep) opts="--set --jobs --out --shard --resume --prune --no-plot --max-points --max-sim-cycles --slurm --slurm-option --slurm-wait --slurm-script-only --help" ;;
         advise) opts="--set --jobs --json --help" ;;
         merge) opts="--out --no-plot --help" ;;

@@ -46,6 +46,7 @@ public:
             return thread_event(i, e, ph[0], *ts);
         if (ph == "C") return counter(i, e);
         if (ph == "b" || ph == "e") return async(i, e, ph[0]);
+        if (ph == "s" || ph == "t" || ph == "f") return flow(i, e, ph[0], *ts);
         problem(i, fmt::format("phase '{}' is not one this checker knows", ph));
     }
 
@@ -73,8 +74,10 @@ public:
                     continue;
                 }
                 open.push_back(s);
+                if (s.phase != 'E') kept_[track].push_back(s);
             }
         }
+        bind_flows();
         for (const auto& [key, stack] : async_)
             for (size_t index : stack) problem(index, "async b never ended");
     }
@@ -144,22 +147,89 @@ private:
         stack.pop_back();
     }
 
+    struct FlowEvent {
+        size_t index;
+        char phase;
+        int64_t ts;
+        std::pair<int64_t, int64_t> track;
+        bool enclosing;  ///< binds to the slice open at ts, not the next one
+    };
+
+    void flow(size_t i, const json& e, char ph, int64_t ts) {
+        if (!e.contains("id")) return problem(i, "flow event without an id");
+        if (!e.contains("tid") || !e["tid"].is_number_integer())
+            return problem(i, "no integer \"tid\"");
+        const std::string key =
+            fmt::format("{}/{}/{}", e.value("cat", ""), e.value("name", ""), e["id"].dump());
+        if (!flows_.count(key)) flow_order_.push_back(key);
+        flows_[key].push_back(
+            {i, ph, ts, {e["pid"], e["tid"]}, ph != 'f' || e.value("bp", "") == "e"});
+    }
+
+    /// The slice a flow event binds to on its thread, if any: the innermost
+    /// one open at its ts, or the first to begin after it.
+    const Slice* bound_slice(const FlowEvent& f) const {
+        const auto found = kept_.find(f.track);
+        if (found == kept_.end()) return nullptr;
+        const Slice* best = nullptr;
+        for (const Slice& s : found->second) {
+            if (f.enclosing && s.start <= f.ts && f.ts < s.end) best = &s;
+            if (!f.enclosing && s.start > f.ts) return &s;
+        }
+        return best;
+    }
+
+    void bind_flows() {
+        for (const std::string& key : flow_order_) {
+            std::vector<FlowEvent>& events = flows_[key];
+            std::stable_sort(events.begin(), events.end(),
+                             [](const FlowEvent& a, const FlowEvent& b) { return a.ts < b.ts; });
+            const size_t starts = std::count_if(events.begin(), events.end(),
+                                                [](const FlowEvent& f) { return f.phase == 's'; });
+            const size_t ends = std::count_if(events.begin(), events.end(),
+                                              [](const FlowEvent& f) { return f.phase == 'f'; });
+            if (starts != 1 || ends != 1 || events.front().phase != 's' ||
+                events.back().phase != 'f') {
+                problem(events.front().index,
+                        fmt::format("flow {} has {} s and {} f events, not one s first and "
+                                    "one f last",
+                                    key, starts, ends));
+                continue;
+            }
+            std::vector<std::pair<std::string, std::string>> bound;
+            for (const FlowEvent& f : events) {
+                if (!bound_slice(f)) {
+                    problem(f.index, fmt::format("flow {} binds to no slice on thread {}:{}", key,
+                                                 f.track.first, f.track.second));
+                    continue;
+                }
+                bound.push_back(thread_name(f.track));
+            }
+            out_.flows.push_back(bound);
+        }
+    }
+
+    std::pair<std::string, std::string> thread_name(const std::pair<int64_t, int64_t>& track) {
+        const std::string process = process_names_.count(track.first)
+                                        ? process_names_[track.first]
+                                        : fmt::format("pid {}", track.first);
+        const std::string thread =
+            thread_names_.count(track) ? thread_names_[track] : fmt::format("tid {}", track.second);
+        return {process, thread};
+    }
+
 public:
     void name_threads() {
-        for (const auto& [track, count] : seen_) {
-            const std::string process = process_names_.count(track.first)
-                                            ? process_names_[track.first]
-                                            : fmt::format("pid {}", track.first);
-            const std::string thread = thread_names_.count(track)
-                                           ? thread_names_[track]
-                                           : fmt::format("tid {}", track.second);
-            out_.per_thread[{process, thread}] += count;
-        }
+        for (const auto& [track, count] : seen_) out_.per_thread[thread_name(track)] += count;
     }
 
 private:
     TraceCheck& out_;
     std::map<std::pair<int64_t, int64_t>, std::vector<Slice>> tracks_;
+    /// Per thread, the slices and instants the importer keeps, by start.
+    std::map<std::pair<int64_t, int64_t>, std::vector<Slice>> kept_;
+    std::map<std::string, std::vector<FlowEvent>> flows_;  ///< by (cat, name, id)
+    std::vector<std::string> flow_order_;
     std::map<std::pair<int64_t, int64_t>, size_t> seen_;
     std::map<std::string, std::vector<size_t>> async_;
     std::map<size_t, std::string> async_names_;

@@ -16,9 +16,15 @@
 //     closed is reported;
 //   - counters ("C") need a name and an "args" object whose values are all
 //     numbers (a non-numeric value is dropped);
-//   - metadata names a process or thread with a string args.name.
+//   - metadata names a process or thread with a string args.name;
+//   - flow events ("s", "t", "f", v1) need "id"; a flow is (cat, name, id)
+//     and binds, at its ts, to the slice open on its thread ("s", "t", and
+//     "f" with "bp":"e") or to the next slice to begin there ("f" without);
+//     one that binds to nothing, a flow with no "f", a second "s" or "f" for
+//     an id, and points out of time order are reported.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -33,6 +39,9 @@ struct TraceCheck {
     /// Slices and instants per (process name, thread name).
     std::map<std::pair<std::string, std::string>, size_t> per_thread;
     std::map<std::string, size_t> counters;  ///< counter event name -> events
+    /// Each flow, in order of its first event: the (process, thread) of
+    /// each slice it binds to, in time order.
+    std::vector<std::vector<std::pair<std::string, std::string>>> flows;
 };
 
 /// Applies the rules above to the JSON text of a trace.

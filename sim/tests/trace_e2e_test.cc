@@ -65,6 +65,29 @@ TEST(PerfettoRules, MissingTimestampNonNumericCounterAndStrayEndAreReported) {
     EXPECT_EQ(c.problems.size(), 5u);
 }
 
+TEST(PerfettoRules, FlowBindsToTheSliceAroundItAndTheNextOne) {
+    TraceCheck c = check_perfetto_rules(
+        trace_of(R"({"name":"a","ph":"X","ts":1,"dur":2,"pid":1,"tid":1},)"
+                 R"({"name":"b","ph":"X","ts":4,"dur":2,"pid":1,"tid":1},)"
+                 R"({"name":"irq","ph":"i","s":"t","ts":8,"pid":1,"tid":1},)"
+                 R"({"name":"d","cat":"flow","ph":"s","id":1,"ts":2,"pid":1,"tid":1},)"
+                 R"({"name":"d","cat":"flow","ph":"t","id":1,"ts":5,"pid":1,"tid":1},)"
+                 R"({"name":"d","cat":"flow","ph":"f","id":1,"ts":7,"pid":1,"tid":1})"));
+    EXPECT_TRUE(c.problems.empty()) << c.problems.front();
+    ASSERT_EQ(c.flows.size(), 1u);
+    EXPECT_EQ(c.flows[0].size(), 3u);
+}
+
+TEST(PerfettoRules, FlowOutsideAnySliceOrWithoutAnEndIsReported) {
+    // id 1: its "f" with bp e sits between slices; id 2 never ends.
+    TraceCheck c = check_perfetto_rules(
+        trace_of(R"({"name":"a","ph":"X","ts":1,"dur":2,"pid":1,"tid":1},)"
+                 R"({"name":"d","cat":"flow","ph":"s","id":1,"ts":2,"pid":1,"tid":1},)"
+                 R"({"name":"d","cat":"flow","ph":"f","id":1,"ts":4,"pid":1,"tid":1,"bp":"e"},)"
+                 R"({"name":"d","cat":"flow","ph":"s","id":2,"ts":2,"pid":1,"tid":1})"));
+    EXPECT_EQ(c.problems.size(), 2u);
+}
+
 TEST(PerfettoRules, TextThatIsNotJsonIsReported) {
     EXPECT_FALSE(check_perfetto_rules(R"({"traceEvents":[{"ph":"X",)").problems.empty());
 }

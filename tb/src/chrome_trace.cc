@@ -109,8 +109,9 @@ constexpr size_t kCounterEventBytes = 100;
 
 }  // namespace
 
-ChromeTrace::ChromeTrace(const std::string& path, double clock_mhz, const TraceLimits& limits)
-    : file_(path), clock_mhz_(clock_mhz), limits_(limits) {
+ChromeTrace::ChromeTrace(const std::string& path, double clock_mhz, const TraceLimits& limits,
+                         bool flows)
+    : file_(path), clock_mhz_(clock_mhz), limits_(limits), flows_(flows) {
     file_.write("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 }
 
@@ -182,6 +183,11 @@ void ChromeTrace::slice(TraceTrack track, unsigned channel, const char* what, ui
     event(fmt::format(
         R"({{"name":"{}","cat":"dma","ph":"X","ts":{},"dur":{},"pid":{},"tid":{},"args":{}}})",
         what, micros(start_ns), micros(end_ns - start_ns), pid_of(track, channel), tid, arg_text));
+    // A flow binds to the slice open at its ts: the middle of this one,
+    // strictly inside it whenever it lasts 2 ns or more.
+    if (flows_)
+        note_flow(track, channel, from, to,
+                  {start_ns + (end_ns - start_ns) / 2, pid_of(track, channel), tid}, args);
 }
 
 void ChromeTrace::instant(TraceTrack track, unsigned channel, const char* what, uint64_t at) {
@@ -190,6 +196,106 @@ void ChromeTrace::instant(TraceTrack track, unsigned channel, const char* what, 
     const unsigned tid = lane_tid(track, channel, ns, ns);
     event(fmt::format(R"({{"name":"{}","cat":"dma","ph":"i","s":"t","ts":{},"pid":{},"tid":{}}})",
                       what, micros(ns), pid_of(track, channel), tid));
+    if (flows_ && track == TraceTrack::irq)
+        irqs_[channel].push_back({at, {ns, pid_of(track, channel), tid}});
+}
+
+void ChromeTrace::note_flow(TraceTrack track, unsigned channel, uint64_t from, uint64_t to,
+                            const FlowPoint& point, const TraceArgs& args) {
+    if (track == TraceTrack::fetch && args.slots != TraceArgs::kUnset) {
+        fetches_[channel].push_back({args.address, args.bytes, to, point});
+        return;
+    }
+    const bool own = track == TraceTrack::decode || track == TraceTrack::read ||
+                     track == TraceTrack::write || track == TraceTrack::writeback;
+    if (!own || args.descriptor == TraceArgs::kUnset) return;
+    DescriptorSlices& d = descriptors_[{channel, args.descriptor}];
+    d.points.push_back(point);
+    d.end_cycle = std::max(d.end_cycle, to);
+    if (track == TraceTrack::decode) {
+        d.slot = args.address;
+        d.decoded_from = from;
+    }
+}
+
+// The fetch that read each descriptor: of the fetches whose bytes hold its
+// slot, the last to end by its decode (a ring reuses slots).
+std::map<std::pair<unsigned, uint64_t>, ChromeTrace::FlowPoint> ChromeTrace::fetch_points() const {
+    std::map<std::pair<unsigned, uint64_t>, FlowPoint> found;
+    for (const auto& [channel, fetches] : fetches_) {
+        std::map<uint64_t, std::vector<const FetchSlice*>> by_slot;  // slot -> fetches holding it
+        for (const auto& [key, d] : descriptors_)
+            if (key.first == channel && d.slot != TraceArgs::kUnset) by_slot[d.slot];
+        for (const FetchSlice& f : fetches)
+            for (auto it = by_slot.lower_bound(f.address);
+                 it != by_slot.end() && it->first < f.address + f.bytes; ++it)
+                it->second.push_back(&f);
+        for (const auto& [key, d] : descriptors_) {
+            if (key.first != channel || d.slot == TraceArgs::kUnset) continue;
+            const FetchSlice* best = nullptr;
+            for (const FetchSlice* f : by_slot[d.slot])
+                if (f->end_cycle <= d.decoded_from && (!best || f->end_cycle >= best->end_cycle))
+                    best = f;
+            if (best) found[key] = best->point;
+        }
+    }
+    return found;
+}
+
+// Where the flow of a descriptor completed at `cycle` reaches the first
+// interrupt of `channel` at or after it: 1 ns before that instant, so an
+// "f" without "bp":"e" binds to the next slice on its thread, the instant
+// itself (an instant is open for no time, so it cannot enclose one). None
+// if no interrupt follows, or the one before it is too close to tell apart.
+std::optional<ChromeTrace::FlowPoint> ChromeTrace::irq_after(unsigned channel,
+                                                             uint64_t cycle) const {
+    const auto found = irqs_.find(channel);
+    if (found == irqs_.end()) return std::nullopt;
+    const std::vector<Irq>& list = found->second;
+    const auto it = std::lower_bound(list.begin(), list.end(), cycle,
+                                     [](const Irq& irq, uint64_t c) { return irq.cycle < c; });
+    if (it == list.end() || it->point.ns == 0) return std::nullopt;
+    if (it != list.begin() && std::prev(it)->point.ns + 1 >= it->point.ns) return std::nullopt;
+    FlowPoint before = it->point;
+    before.ns -= 1;
+    return before;
+}
+
+// Flow v1 events, as Perfetto's JSON importer reads them
+// (trace_processor/importers/json/json_trace_parser_impl.cc, phases s, t
+// and f; the Trace Event Format's "Flow events"): one id per descriptor,
+// an "s" at its first slice, a "t" at each next one in time order and an
+// "f" at its last ("bp":"e": bound to the slice around it, not the next).
+// Each binds to the slice open on its thread at its ts, so a chain is
+// written whole or not at all.
+void ChromeTrace::write_flows() {
+    const auto fetched = fetch_points();
+    uint64_t id = 0;
+    for (const auto& [key, d] : descriptors_) {
+        std::vector<FlowPoint> chain = d.points;
+        if (const auto f = fetched.find(key); f != fetched.end()) chain.push_back(f->second);
+        std::stable_sort(chain.begin(), chain.end(),
+                         [](const FlowPoint& a, const FlowPoint& b) { return a.ns < b.ns; });
+        const std::optional<FlowPoint> irq = irq_after(key.first, d.end_cycle);
+        const bool to_irq = irq && irq->ns > chain.back().ns;
+        if (to_irq) chain.push_back(*irq);
+        if (chain.size() < 2) continue;
+        ++id;
+        std::string events;
+        for (size_t i = 0; i < chain.size(); ++i) {
+            const bool last = i + 1 == chain.size();
+            events += fmt::format(
+                R"({}{{"name":"descriptor","cat":"flow","ph":"{}","id":{},"ts":{},"pid":{},"tid":{}{}}})",
+                i ? ",\n" : "",
+                i == 0 ? "s"
+                : last ? "f"
+                       : "t",
+                id, micros(chain[i].ns), chain[i].pid, chain[i].tid,
+                last && !to_irq ? R"(,"bp":"e")" : "");
+        }
+        if (!admit(events.size(), d.end_cycle)) return;
+        event(events);
+    }
 }
 
 void ChromeTrace::counter(TraceCounter counter, unsigned channel, uint64_t at, int64_t delta) {
@@ -262,6 +368,7 @@ void ChromeTrace::account(unsigned channel, const model::CycleTimeline& timeline
 }
 
 std::string ChromeTrace::finish() {
+    if (flows_) write_flows();
     write_counters();
     file_.write("\n]}\n");
     return file_.commit();

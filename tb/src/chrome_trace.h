@@ -12,7 +12,10 @@
 //     level, bytes moved) per channel, written at the end in time order;
 //   - the cycle account of each channel over time: one counter per cause,
 //     its share of each of up to kAccountSamples equal slices of the run;
-//   - an optional window [from, to) in cycles and a size cap.
+//   - an optional window [from, to) in cycles and a size cap;
+//   - optionally, flow arrows that follow each descriptor from the fetch
+//     that read it through its decode, data bursts and write-back to the
+//     interrupt that reported it.
 #pragma once
 
 #include <dmasim/model/cycle_account.h>
@@ -37,7 +40,9 @@ struct TraceLimits {
 
 class ChromeTrace : public model::TraceSink {
 public:
-    ChromeTrace(const std::string& path, double clock_mhz, const TraceLimits& limits);
+    /// `flows`: also link each descriptor's slices with flow events.
+    ChromeTrace(const std::string& path, double clock_mhz, const TraceLimits& limits,
+                bool flows = false);
 
     void slice(model::TraceTrack track, unsigned channel, const char* what, uint64_t from,
                uint64_t to, const model::TraceArgs& args) override;
@@ -68,6 +73,26 @@ private:
         int64_t delta;
     };
     using CounterKey = std::pair<model::TraceCounter, unsigned>;
+    /// Where a flow event binds: a moment inside a slice of a thread.
+    struct FlowPoint {
+        uint64_t ns;
+        unsigned pid, tid;
+    };
+    struct FetchSlice {
+        uint64_t address, bytes, end_cycle;
+        FlowPoint point;
+    };
+    /// The slices of one descriptor (decode, bursts, write-back).
+    struct DescriptorSlices {
+        uint64_t slot = model::TraceArgs::kUnset;  ///< its slot's address, from its decode
+        uint64_t decoded_from = 0;                 ///< its decode's first cycle
+        uint64_t end_cycle = 0;                    ///< the last of its slices ends here
+        std::vector<FlowPoint> points;
+    };
+    struct Irq {
+        uint64_t cycle;
+        FlowPoint point;
+    };
 
     uint64_t ns_of(uint64_t cycle) const;
     bool admit(size_t estimated_bytes, uint64_t cycle);
@@ -76,6 +101,11 @@ private:
                       uint64_t end_ns);
     void event(const std::string& json);
     void write_counters();
+    void note_flow(model::TraceTrack track, unsigned channel, uint64_t from, uint64_t to,
+                   const FlowPoint& point, const model::TraceArgs& args);
+    std::map<std::pair<unsigned, uint64_t>, FlowPoint> fetch_points() const;
+    std::optional<FlowPoint> irq_after(unsigned channel, uint64_t cycle) const;
+    void write_flows();
 
     AtomicFile file_;
     double clock_mhz_;
@@ -89,6 +119,10 @@ private:
     std::map<CounterKey, int64_t> base_;  ///< sum of the changes before the window
     std::map<CounterKey, std::vector<Change>> changes_;
     uint64_t pending_counter_events_ = 0;
+    bool flows_;
+    std::map<unsigned, std::vector<FetchSlice>> fetches_;  ///< per channel
+    std::map<std::pair<unsigned, uint64_t>, DescriptorSlices> descriptors_;
+    std::map<unsigned, std::vector<Irq>> irqs_;  ///< per channel, in time order
 };
 
 }  // namespace dmasim::tb

@@ -10,6 +10,7 @@
 
 #include <memory>
 
+#include "axi_vcd.h"
 #include "chrome_trace.h"
 #include "counter_signals.h"
 #include "host_memory.h"
@@ -75,7 +76,8 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     if (!options.trace_path.empty())
         trace = std::make_unique<ChromeTrace>(
             options.trace_path, p.clock_mhz,
-            TraceLimits{options.trace_from_cycle, options.trace_to_cycle, options.trace_max_bytes});
+            TraceLimits{options.trace_from_cycle, options.trace_to_cycle, options.trace_max_bytes},
+            options.trace_flows);
     std::unique_ptr<CounterSignals> levels;
     std::unique_ptr<VcdWriter> vcd;
     if (!options.vcd_path.empty()) {
@@ -83,11 +85,18 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
         vcd = std::make_unique<VcdWriter>(options.vcd_path, platform, p.dma.channels, *levels,
                                           options.trace_max_bytes);
     }
-    std::unique_ptr<TraceTee> both;
-    if (trace && vcd) both = std::make_unique<TraceTee>(*trace, *vcd);
-    model::TraceSink* const sink = both    ? static_cast<model::TraceSink*>(both.get())
-                                   : trace ? static_cast<model::TraceSink*>(trace.get())
-                                           : vcd.get();
+    std::unique_ptr<AxiVcd> axi;
+    if (!options.vcd_axi_path.empty())
+        axi = std::make_unique<AxiVcd>(options.vcd_axi_path, platform.clock(), p.dma.channels,
+                                       options.trace_max_bytes);
+    std::vector<model::TraceSink*> sinks;
+    for (model::TraceSink* s :
+         {static_cast<model::TraceSink*>(trace.get()), static_cast<model::TraceSink*>(vcd.get()),
+          static_cast<model::TraceSink*>(axi.get())})
+        if (s) sinks.push_back(s);
+    std::unique_ptr<TraceTee> tee;
+    if (sinks.size() > 1) tee = std::make_unique<TraceTee>(sinks);
+    model::TraceSink* const sink = tee ? tee.get() : sinks.empty() ? nullptr : sinks.front();
     platform.set_trace(sink);
     tb.set_trace(sink);
     const unsigned long pages_before = sim_mem_pages_in_use();
@@ -117,10 +126,12 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     }
     result.scenario_results = tb.results();
     platform.set_trace(nullptr);
-    for (const std::string& note : {trace ? trace->cap_note() : "", vcd ? vcd->cap_note() : ""})
+    for (const std::string& note :
+         {trace ? trace->cap_note() : "", vcd ? vcd->cap_note() : "", axi ? axi->cap_note() : ""})
         if (!note.empty()) result.trace_note += (result.trace_note.empty() ? "" : "; ") + note;
     // A file that cannot be finished must not lose the simulated result.
-    for (const std::string& why : {trace ? trace->finish() : "", vcd ? vcd->finish() : ""})
+    for (const std::string& why :
+         {trace ? trace->finish() : "", vcd ? vcd->finish() : "", axi ? axi->finish() : ""})
         if (!why.empty()) result.output_errors.push_back(why);
     return result;
 }

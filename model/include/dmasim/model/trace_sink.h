@@ -46,6 +46,22 @@ struct TraceArgs {
     uint64_t over_prefetched = kUnset;  ///< fetch: slots read past an END or CHAIN slot
 };
 
+/// One access on a channel's master port as an AXI-like bus sees it, in
+/// cycles: the address is offered at `request` and accepted at `accepted`;
+/// its beats hold the data channel during [data, data_end) (a read's R
+/// beats, a write's W beats); `response` is a write's B cycle (a read's is
+/// data_end). Reported only where dmasim's own memory times the on-chip bus.
+struct PortBurst {
+    bool write = false;
+    uint64_t address = 0;
+    uint64_t beats = 0;
+    uint64_t request = 0;
+    uint64_t accepted = 0;
+    uint64_t data = 0;
+    uint64_t data_end = 0;
+    uint64_t response = 0;
+};
+
 /// Receives the model's activity, in cycles of the platform clock. Calls
 /// arrive in planning order, not time order. The model makes no call (and
 /// builds no arguments) while no sink is attached.
@@ -58,6 +74,9 @@ public:
     virtual void instant(TraceTrack track, unsigned channel, const char* what, uint64_t at) = 0;
     /// `counter` of `channel` changes by `delta` at cycle `at`.
     virtual void counter(TraceCounter counter, unsigned channel, uint64_t at, int64_t delta) = 0;
+    /// A burst on `channel`'s master port (descriptor fetch, data or
+    /// write-back); a sink that draws no bus handshakes ignores it.
+    virtual void port_burst(unsigned /*channel*/, const PortBurst& /*burst*/) {}
 };
 
 }  // namespace dmasim::model

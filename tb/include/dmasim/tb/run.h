@@ -105,6 +105,9 @@ struct RunOptions {
     uint64_t trace_max_bytes = 256ull << 20;  ///< the trace stops growing here
     /// The simulation stops here with an error if the scenario has not finished.
     uint64_t max_sim_cycles = kDefaultMaxSimCycles;
+    /// VCD of each channel's master port as AXI handshakes (bus.kind axi)
+    std::string vcd_axi_path;
+    bool trace_flows = false;  ///< the Chrome trace links each descriptor's slices
 };
 
 /// A figure a scenario adds to the report, CSV and summary (Bench::add_result).
