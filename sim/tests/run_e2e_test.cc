@@ -148,6 +148,23 @@ TEST(SimRunE2E, PlatformFileWithAnEngineKeyExits2NamingItsLine) {
     EXPECT_TRUE(contains(r.err, "none.yaml")) << r.err;
 }
 
+// config --resolve and advise read --platform as run does.
+TEST(SimRunE2E, ResolveAndAdviseTakeThePlatformFile) {
+    TempDir dir;
+    const std::string engine = DMASIM_SOURCE_DIR "/configs/engines/idma-desc64.yaml";
+    auto r = run_dmasim(dir, {"config", "--resolve", engine, "--platform",
+                              DMASIM_SOURCE_DIR "/configs/platforms/fpga-100mhz.yaml"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "\nbus.width_bytes: 4\n")) << r.out;
+    EXPECT_TRUE(contains(r.out, "\nmemory.read_latency_cycles: 5\n")) << r.out;
+    EXPECT_TRUE(contains(r.out, "\ndma.max_burst_beats: 256\n")) << r.out;  // iDMA's own
+    // An engine profile is no platform file: refused before anything runs.
+    r = run_dmasim(dir, {"advise", "--platform", engine, "-j", "1"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err, "idma-desc64.yaml:")) << r.err;
+    EXPECT_TRUE(contains(r.err, "is not a platform key")) << r.err;
+}
+
 TEST(SimRunE2E, OutOfRangeValueExits2WithoutAReport) {
     TempDir dir;
     const std::string report = dir.path() + "/r.json";
