@@ -76,11 +76,13 @@ naming the file and line where it was found).
 Engines and platforms: `dmasim run ENGINE.yaml --platform PLATFORM.yaml`
 puts an engine profile on another platform. The platform file (shipped
 ones in `configs/platforms/`) may set only platform keys, those of the
-sections `@PLATFORM_SECTIONS@` (the clock, interconnect, PCIe link,
-memory, IOMMU, stream device and other masters around the engine); any
-other key in it is an error naming its file and line. It is read after
-every config file, so its keys override theirs, and `--set` overrides
-both. A sweep file names one with `platform:` (docs/sweeps.md).
+sections
+`@PLATFORM_SECTIONS@`:
+the clock, interconnect, PCIe link, memory, IOMMU, stream device and
+other masters around the engine. Any other key in it is an error naming
+its file and line. It is read after every config file, so its keys
+override theirs, and `--set` overrides both. A sweep file names one with
+`platform:` (docs/sweeps.md).
 
 Units: size keys (unit bytes or MiB) accept `B`, `KiB`, `MiB`, `GiB`,
 `TiB` (powers of 1024) and `kB`, `MB`, `GB`, `TB` (powers of 1000), e.g.
