@@ -96,7 +96,7 @@ ChildJob run_job(const AdviseRequest& r, const WorkDir& work, size_t index,
 }  // namespace
 
 int run_advise(const AdviseRequest& r) {
-    const ConfigBuilder base = build_config(r.configs, r.sets);
+    const ConfigBuilder base = build_config(r.configs, r.sets, r.platform);
     if (r.check) r.check(base);
     // Every run reads the configuration's files again, in a process of its own.
     check_rereadable_inputs(base.config());

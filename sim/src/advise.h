@@ -17,6 +17,7 @@ namespace dmasim::sim {
 
 struct AdviseRequest {
     std::vector<std::string> configs;  ///< layered left to right
+    std::string platform;              ///< --platform FILE over the configs, or empty
     std::vector<std::string> sets;     ///< --set KEY=VALUE, after the configs
     std::string json;                  ///< --json OUT, or empty
     std::string dmasim_exe;            ///< the binary each run uses

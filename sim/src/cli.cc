@@ -33,6 +33,7 @@ struct ConfigCommand {
     bool resolve = false;
     bool schema = false;
     std::vector<std::string> args;  ///< KEYs for --explain, CONFIGs for --resolve
+    std::string platform;
     std::vector<std::string> sets;
 };
 
@@ -50,6 +51,13 @@ struct MergeCommand {
     bool no_plot = false;
 };
 
+/// `run`, `advise` and `config --resolve` take a platform file the same way.
+void add_platform(CLI::App& cmd, std::string& platform) {
+    cmd.add_option("--platform", platform,
+                   "A platform file (configs/platforms/) whose clock, bus, memory and other "
+                   "platform keys override the configs'");
+}
+
 /// `run` and `sweep` share the limit's name, default and range.
 void add_max_sim_cycles(CLI::App& cmd, uint64_t& value, const std::string& help) {
     cmd.add_option("--max-sim-cycles", value, help)
@@ -62,6 +70,7 @@ void add_run(CLI::App& app, RunCommand& c) {
     cmd->add_option("config", c.configs,
                     "YAML configs, later ones overriding earlier ones (default: "
                     "configs/default.yaml)");
+    add_platform(*cmd, c.platform);
     cmd->add_option("--set", c.sets, "Override a key: --set KEY=VALUE (repeatable)");
     cmd->add_option("--report", c.report, "Write the report JSON here");
     auto* trace =
@@ -136,6 +145,7 @@ void add_advise(CLI::App& app, AdviseRequest& a) {
     cmd->add_option("config", a.configs,
                     "YAML configs, later ones overriding earlier ones (default: "
                     "configs/default.yaml)");
+    add_platform(*cmd, a.platform);
     cmd->add_option("--set", a.sets, "Override a key: --set KEY=VALUE (repeatable)");
     a.jobs = std::max(1u, std::thread::hardware_concurrency());
     cmd->add_option("-j,--jobs", a.jobs, "Runs at a time (default: cores)")
@@ -196,6 +206,7 @@ void add_config(CLI::App& app, ConfigCommand& c) {
     cmd->add_flag("--resolve", c.resolve, "Print CONFIGs layered, with --set applied, every key");
     cmd->add_option("args", c.args,
                     "--explain: keys or sections; --resolve: configs (default: default.yaml)");
+    add_platform(*cmd, c.platform);
     cmd->add_option("--set", c.sets, "Override a key for --resolve: --set KEY=VALUE");
 }
 
@@ -270,9 +281,9 @@ int config_command(const ConfigCommand& c) {
     else if (c.schema)
         fmt::print("{}", config_schema());
     else if (c.resolve)
-        fmt::print("{}",
-                   resolved_yaml(load_config(
-                       c.args.empty() ? std::vector{default_config_path()} : c.args, c.sets)));
+        fmt::print("{}", resolved_yaml(load_config(
+                             c.args.empty() ? std::vector{default_config_path()} : c.args, c.sets,
+                             c.platform)));
     else
         fmt::print("{}", explain_text(c.args));
     return 0;

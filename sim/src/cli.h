@@ -13,6 +13,7 @@ int cli_main(int argc, char* argv[]);
 /// `dmasim run`'s options.
 struct RunCommand {
     std::vector<std::string> configs;  ///< layered left to right; none: configs/default.yaml
+    std::string platform;              ///< platform file over the configs, or empty
     std::vector<std::string> sets;
     std::string report;
     std::string trace;

@@ -61,8 +61,8 @@ tb::RunOptions run_options(const RunCommand& c) {
 
 int run_command(const RunCommand& c) {
     exit_cleanly_on_signals();
-    const ConfigBuilder builder =
-        build_config(c.configs.empty() ? std::vector{default_config_path()} : c.configs, c.sets);
+    const ConfigBuilder builder = build_config(
+        c.configs.empty() ? std::vector{default_config_path()} : c.configs, c.sets, c.platform);
     check_scenario(builder);
     check_outputs(c);
     const tb::SimConfig& config = builder.config();

@@ -9,6 +9,7 @@
 
 #include "config_keys.h"
 #include "config_loader.h"
+#include "platform_keys.h"
 #include "strict_yaml.h"
 
 namespace dmasim::sim {
@@ -71,6 +72,17 @@ Configs compose: `dmasim run a.yaml b.yaml` reads the files left to right
 `base: other.yaml` (relative to the file that names it; chains of up to
 @BASE_DEPTH@ files are followed, a cycle or a longer chain is an error
 naming the file and line where it was found).
+
+Engines and platforms: `dmasim run ENGINE.yaml --platform PLATFORM.yaml`
+puts an engine profile on another platform. The platform file (shipped
+ones in `configs/platforms/`) may set only platform keys, those of the
+sections
+`@PLATFORM_SECTIONS@`:
+the clock, interconnect, PCIe link, memory, IOMMU, stream device and
+other masters around the engine. Any other key in it is an error naming
+its file and line. It is read after every config file, so its keys
+override theirs, and `--set` overrides both. A sweep file names one with
+`platform:` (docs/sweeps.md).
 
 Units: size keys (unit bytes or MiB) accept `B`, `KiB`, `MiB`, `GiB`,
 `TiB` (powers of 1024) and `kB`, `MB`, `GB`, `TB` (powers of 1000), e.g.
@@ -183,6 +195,7 @@ std::string config_markdown() {
     std::string out = kMarkdownIntro;
     fill(out, "@RULES@\n", rules_markdown());
     fill(out, "@BASE_DEPTH@", std::to_string(kMaxBaseDepth));
+    fill(out, "@PLATFORM_SECTIONS@", platform_sections_text());
     fill(out, "@YAML_DEPTH@", std::to_string(kMaxYamlDepth));
     fill(out, "@TEXT_BYTES@", std::to_string(kMaxTextBytes));
     fill(out, "@QUOTED_CHARS@", std::to_string(kMaxQuotedChars));

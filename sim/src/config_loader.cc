@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "config_units.h"
+#include "platform_keys.h"
 #include "strict_yaml.h"
 #include "suggest.h"
 
@@ -60,23 +61,36 @@ const KeyDef& known_key(const std::string& name, const Location& where) {
     return *key;
 }
 
-std::string base_path(const YAML::Node& node, const std::string& including_file) {
+std::string config_path_at(const YAML::Node& node, const std::string& including_file,
+                           const std::string& section) {
     namespace fs = std::filesystem;
     if (!node.IsScalar() || node.Scalar().empty())
-        throw ConfigError(location_of(node, including_file), "base: expects a config path");
-    const fs::path base = fs::path(including_file).parent_path() / node.Scalar();
-    if (!fs::is_regular_file(base))
         throw ConfigError(location_of(node, including_file),
-                          fmt::format("base config {} not found", base.string()));
-    return base.lexically_normal().string();
+                          fmt::format("{}: expects a config path", section));
+    const fs::path file = fs::path(including_file).parent_path() / node.Scalar();
+    if (!fs::is_regular_file(file))
+        throw ConfigError(location_of(node, including_file),
+                          fmt::format("{} config {} not found", section, file.string()));
+    return file.lexically_normal().string();
+}
+
+void ConfigBuilder::apply_platform_file(const std::string& path) {
+    platform_only_ = true;
+    try {
+        apply_file(path);
+    } catch (...) {
+        platform_only_ = false;
+        throw;
+    }
+    platform_only_ = false;
 }
 
 void ConfigBuilder::apply_file(const std::string& path) {
-    YAML::Node root = load_strict_yaml(path, "config");
+    YAML::Node root = load_strict_yaml(path, platform_only_ ? "platform" : "config");
     if (root.IsNull()) return;  // an empty config keeps every default
     if (root.IsMap() && root["base"]) {
         const YAML::Node base = root["base"];
-        const std::string base_file = base_path(base, path);
+        const std::string base_file = config_path_at(base, path);
         const std::string next = std::filesystem::weakly_canonical(base_file).string();
         reading_.push_back(std::filesystem::weakly_canonical(path).string());
         if (reading_.size() >= kMaxBaseDepth)
@@ -110,6 +124,13 @@ void ConfigBuilder::apply_node(const std::string& prefix, const YAML::Node& map,
         const Location where = location_of(entry.first, file);
         const YAML::Node& value = entry.second;
         const KeyDef* key = find_key(name);
+        // Checked before the key exists: a whole engine section is refused
+        // at its own line, empty or not.
+        if (platform_only_ && (key || is_section(name)) && !is_platform_key(key ? key->name : name))
+            throw ConfigError(where, fmt::format("{} is not a platform key: a platform file sets "
+                                                 "only {}; give it in the engine's config or "
+                                                 "with --set",
+                                                 name, platform_sections_text()));
         if (value.IsMap() && !key) {
             // Checked here, not only at the leaves: an empty map has none.
             if (!is_section(name)) unknown_key(name, where);
@@ -191,9 +212,10 @@ Location ConfigBuilder::origin(const std::vector<std::string>& keys) const {
 }
 
 ConfigBuilder build_config(const std::vector<std::string>& paths,
-                           const std::vector<std::string>& sets) {
+                           const std::vector<std::string>& sets, const std::string& platform) {
     ConfigBuilder builder;
     for (const auto& path : paths) builder.apply_file(path);
+    if (!platform.empty()) builder.apply_platform_file(platform);
     for (const auto& assignment : sets) builder.apply_set(assignment);
     builder.validate();
     return builder;
@@ -204,8 +226,8 @@ ConfigBuilder build_config(const std::string& path, const std::vector<std::strin
 }
 
 tb::SimConfig load_config(const std::vector<std::string>& paths,
-                          const std::vector<std::string>& sets) {
-    return build_config(paths, sets).config();
+                          const std::vector<std::string>& sets, const std::string& platform) {
+    return build_config(paths, sets, platform).config();
 }
 
 tb::SimConfig load_config(const std::string& path, const std::vector<std::string>& sets) {

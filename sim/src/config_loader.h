@@ -25,6 +25,9 @@ public:
     /// chain of files its `base:` key names (relative to it; a cycle or a
     /// chain of more than kMaxBaseDepth files throws).
     void apply_file(const std::string& path);
+    /// Applies a platform file as apply_file() does, refusing (at its file
+    /// and line) any key that is not a platform key (platform_keys.h).
+    void apply_platform_file(const std::string& path);
     /// Applies an already parsed YAML map; `file` names it in errors.
     void apply_yaml(const YAML::Node& map, const std::string& file);
     /// Applies one "KEY=VALUE" assignment from the command line.
@@ -73,6 +76,7 @@ private:
     uint64_t assignments_ = 0;
     std::map<std::string, TimeValue> times_;
     std::vector<std::string> reading_;  ///< files whose base: chain is being read
+    bool platform_only_ = false;        ///< reading a platform file
 };
 
 /// Throws ConfigError (with a did-you-mean) unless `name` is a config key.
@@ -82,19 +86,22 @@ const KeyDef& known_key(const std::string& name, const Location& where);
 /// folder ("" for the working directory), as an absolute path.
 std::string path_from(const std::string& config_file, const std::string& path);
 
-/// The config file a `base:` node names, relative to the file holding it;
-/// throws ConfigError at the node if it is not a path to an existing file.
-std::string base_path(const YAML::Node& node, const std::string& including_file);
+/// The config file a `section:` node (`base:`, `platform:`) names,
+/// relative to the file holding it; throws ConfigError at the node if it
+/// is not a path to an existing file.
+std::string config_path_at(const YAML::Node& node, const std::string& including_file,
+                           const std::string& section = "base");
 
 /// Loads the files left to right (a later file overrides an earlier one),
+/// then the platform file if one is given (its keys override the files'),
 /// then each --set assignment, and validates the result.
 ConfigBuilder build_config(const std::vector<std::string>& paths,
-                           const std::vector<std::string>& sets);
+                           const std::vector<std::string>& sets, const std::string& platform = "");
 ConfigBuilder build_config(const std::string& path, const std::vector<std::string>& sets);
 
 /// build_config(), for callers that need only the config.
 tb::SimConfig load_config(const std::vector<std::string>& paths,
-                          const std::vector<std::string>& sets);
+                          const std::vector<std::string>& sets, const std::string& platform = "");
 tb::SimConfig load_config(const std::string& path, const std::vector<std::string>& sets);
 
 }  // namespace dmasim::sim

@@ -45,6 +45,7 @@ struct SweepContext {
     /// A base: sweep's configs, one per profile: a key varies if they differ.
     std::vector<Json> base_configs;
     std::vector<std::string> base_names;  ///< in file order, one per config
+    std::string platform;                 ///< the sweep's platform file (its stem), or empty
     Json plot = Json::object();
     Json config = Json::object();
     Json report = Json::object();
@@ -57,6 +58,8 @@ SweepContext sweep_context(const std::string& csv) {
     const Json manifest = read_manifest(dir.manifest());
     out.swept = manifest.value("swept_keys", std::vector<std::string>{});
     out.plot = manifest.value("plot", Json::object());
+    if (manifest.contains("platform_file") && manifest["platform_file"].is_string())
+        out.platform = fs::path(manifest["platform_file"].get<std::string>()).stem().string();
     const bool bases = std::find(out.swept.begin(), out.swept.end(), kBaseAxis) != out.swept.end();
     std::vector<std::string> seen_bases;
     for (const auto& point : manifest.value("points", Json::array())) {
@@ -184,7 +187,8 @@ std::string value_text(const Json& v, const std::string& unit) {
 
 /// The settings the sweep holds fixed: "clock 1000 MHz, bus width 16 B, ...";
 /// for profiles that bring platforms of their own (a base: sweep), each
-/// profile's: "axi-dma: clock 100 MHz, bus width 4 B; ...".
+/// profile's: "axi-dma: clock 100 MHz, bus width 4 B; ...". A sweep with a
+/// platform file names it first: "platform ddr-like: clock 1000 MHz, ...".
 std::string subtitle(const SweepContext& c) {
     std::vector<std::string> parts, own;
     for (const char* key : kHeadlineKeys) {
@@ -198,6 +202,7 @@ std::string subtitle(const SweepContext& c) {
             own.push_back(key);
     }
     std::string text = fmt::format("{}", fmt::join(parts, ", "));
+    if (!c.platform.empty()) text = fmt::format("platform {}: {}", c.platform, text);
     std::vector<std::string> profiles;
     for (size_t i = 0; i < c.base_configs.size() && !own.empty(); ++i) {
         std::vector<std::string> platform;

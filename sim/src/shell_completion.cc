@@ -63,15 +63,15 @@ _dmasim() {{
         return
     fi
     case "$sub" in
-        run) opts="--set --report --trace --trace-window --trace-max-mib --trace-flows --vcd --vcd-axi --max-sim-cycles --quiet --help" ;;
+        run) opts="--platform --set --report --trace --trace-window --trace-max-mib --trace-flows --vcd --vcd-axi --max-sim-cycles --quiet --help" ;;
         sweep) opts="--set --jobs --out --shard --resume --prune --no-plot --max-points --max-sim-cycles --slurm --slurm-option --slurm-wait --slurm-script-only --help" ;;
-        advise) opts="--set --jobs --json --help" ;;
+        advise) opts="--platform --set --jobs --json --help" ;;
         merge) opts="--out --no-plot --help" ;;
         plot) opts="--output --x --y --series --where --facet --logx --logy --heatmap --stack --title --xlabel --ylabel --help" ;;
         diff) opts="--threshold --check --help" ;;
         fit) opts="--points --key --output --work --jobs --max-sim-cycles --help" ;;
         stats) opts="--markdown --help" ;;
-        config) opts="--explain --markdown --resolve --schema --set --help" ;;
+        config) opts="--explain --markdown --resolve --schema --platform --set --help" ;;
         completion) opts="bash" ;;
     esac
     if [[ "$cur" == -* || "$sub" == completion ]]; then

@@ -109,6 +109,7 @@ Json make_manifest(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                      {"swept_keys", spec.swept_keys()},
                      {"plot", choose_plot(spec)},
                      {"points", list}};
+    if (!spec.platform.empty()) manifest["platform_file"] = spec.platform;
     // One platform for all points, unless each base brings its own.
     if (spec.base_files.empty())
         manifest["platform"] = platform_line(common_config(spec));

@@ -47,6 +47,7 @@ namespace {
 ConfigBuilder common_builder(const SweepSpec& spec, const std::string& base) {
     ConfigBuilder common;
     if (!base.empty()) common.apply_file(base);
+    if (!spec.platform.empty()) common.apply_platform_file(spec.platform);
     if (!spec.set.IsNull()) common.apply_yaml(spec.set, spec.file);
     const auto swept = spec.swept_keys();
     for (const auto& assignment : spec.cli_sets) {

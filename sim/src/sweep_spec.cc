@@ -72,7 +72,7 @@ SweepAxis base_axis(const YAML::Node& list, const std::string& file, const Point
     SweepAxis axis;
     axis.keys = {kBaseAxis};
     for (const auto& item : list) {
-        const std::string path = base_path(item, file);
+        const std::string path = config_path_at(item, file);
         const std::string name = std::filesystem::path(path).stem().string();
         if (!spec.base_files.emplace(name, path).second)
             throw ConfigError(where_of(item, file),
@@ -124,19 +124,21 @@ SweepSpec load_sweep(const std::string& path, const std::string& default_base,
                      uint64_t max_points) {
     const YAML::Node root = load_strict_yaml(path, "sweep");
     if (!root.IsMap())
-        throw ConfigError({path, 0}, "a sweep file is a map with base/set/sweep/zip");
+        throw ConfigError({path, 0}, "a sweep file is a map with base/platform/set/sweep/zip");
     SweepSpec spec;
     PointBudget budget{max_points};
     spec.file = path;
     spec.base = default_base;
-    const std::vector<std::string> sections = {"base", "set", "sweep", "zip"};
+    const std::vector<std::string> sections = {"base", "platform", "set", "sweep", "zip"};
     for (const auto& entry : root) {
         const std::string name = entry.first.Scalar();
         if (name == "base" && entry.second.IsSequence()) {
             spec.axes.push_back(base_axis(entry.second, path, budget, spec));
             budget.add(spec.axes.back());
         } else if (name == "base") {
-            spec.base = base_path(entry.second, path);
+            spec.base = config_path_at(entry.second, path);
+        } else if (name == "platform") {
+            spec.platform = config_path_at(entry.second, path, "platform");
         } else if (name == "set") {
             spec.set = entry.second;
         } else if (name == "sweep") {

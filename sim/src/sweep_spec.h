@@ -42,6 +42,8 @@ struct SweepSpec {
     std::string base;  ///< config file the points start from (a base axis: its first)
     /// A base axis's files by name (file stem); empty without one.
     std::map<std::string, std::string> base_files;
+    /// A platform file applied over every point's base (`platform:`), or empty.
+    std::string platform;
     YAML::Node set;  ///< fixed overrides applied to every point (may be null)
     /// `sweep --set KEY=VALUE` assignments, applied after `set:`.
     std::vector<std::string> cli_sets;
@@ -77,7 +79,7 @@ struct SweepPoint {
 };
 
 /// The config every point starts from: the base file (a base axis: the
-/// first) with `set:` applied.
+/// first) with the platform file and `set:` applied.
 tb::SimConfig common_config(const SweepSpec& spec);
 
 /// A check of a whole config beyond ConfigBuilder::validate() (the

@@ -6,27 +6,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include "shell_completion.h"
 #include "config_docs.h"
+#include "config_error_of.h"
 #include "config_loader.h"
 #include "config_schema.h"
+#include "shell_completion.h"
 #include "support.h"
 
 namespace dmasim::sim {
 namespace {
 
+using test::error_of;
 using test::TempDir;
-
-/// The message of the ConfigError `load` throws ("" if none).
-template <typename Load>
-std::string error_of(Load load) {
-    try {
-        load();
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    return "";
-}
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;

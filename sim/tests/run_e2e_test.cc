@@ -110,6 +110,61 @@ TEST(SimRunE2E, SetOverridesTheConfigFile) {
     EXPECT_EQ(read_json(report)["result"]["descriptors"], 8);
 }
 
+// AXI DMA's profile on the 1 GHz, 8-byte DDR-like platform: the platform's
+// clock, bus and memory land in the report, the engine's own keys stay,
+// and the run takes other cycles than the profile alone (4-byte bus,
+// 5-cycle memory).
+TEST(SimRunE2E, PlatformFileMovesAnEngineOntoItsClockBusAndMemory) {
+    TempDir dir;
+    const std::string engine = DMASIM_SOURCE_DIR "/configs/engines/axi-dma.yaml";
+    const std::string platform = DMASIM_SOURCE_DIR "/configs/platforms/ddr-like.yaml";
+    const std::string alone = dir.path() + "/alone.json", on = dir.path() + "/on.json";
+    ASSERT_EQ(run_dmasim(dir, {"run", engine, "--quiet", "--report", alone}).status, 0);
+    auto r = run_dmasim(dir, {"run", engine, "--platform", platform, "--quiet", "--report", on,
+                              "--set", "memory.write_latency_cycles=30"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json a = read_json(alone), p = read_json(on);
+    EXPECT_EQ(p["config"]["clock_mhz"], 1000.0);
+    EXPECT_EQ(p["config"]["bus.width_bytes"], 8);
+    EXPECT_EQ(p["config"]["memory.read_latency_cycles"], 50);
+    EXPECT_EQ(p["config"]["memory.write_latency_cycles"], 30);  // --set over the platform
+    EXPECT_EQ(p["config"]["dma.descriptor_setup_cycles"],
+              a["config"]["dma.descriptor_setup_cycles"]);
+    EXPECT_EQ(a["config"]["bus.width_bytes"], 4);
+    EXPECT_EQ(p["result"]["bytes"], a["result"]["bytes"]);
+    EXPECT_NE(p["result"]["cycles"], a["result"]["cycles"]);
+}
+
+TEST(SimRunE2E, PlatformFileWithAnEngineKeyExits2NamingItsLine) {
+    TempDir dir;
+    const std::string platform = dir.write("p.yaml", "clock_mhz: 100\ndma:\n  channels: 2\n");
+    const std::string report = dir.path() + "/r.json";
+    auto r = run_dmasim(dir, {"run", "--platform", platform, "--report", report});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err, "p.yaml:2: dma is not a platform key")) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(report));
+    r = run_dmasim(dir, {"run", "--platform", dir.path() + "/none.yaml"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err, "none.yaml")) << r.err;
+}
+
+// config --resolve and advise read --platform as run does.
+TEST(SimRunE2E, ResolveAndAdviseTakeThePlatformFile) {
+    TempDir dir;
+    const std::string engine = DMASIM_SOURCE_DIR "/configs/engines/idma-desc64.yaml";
+    auto r = run_dmasim(dir, {"config", "--resolve", engine, "--platform",
+                              DMASIM_SOURCE_DIR "/configs/platforms/fpga-100mhz.yaml"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "\nbus.width_bytes: 4\n")) << r.out;
+    EXPECT_TRUE(contains(r.out, "\nmemory.read_latency_cycles: 5\n")) << r.out;
+    EXPECT_TRUE(contains(r.out, "\ndma.max_burst_beats: 256\n")) << r.out;  // iDMA's own
+    // An engine profile is no platform file: refused before anything runs.
+    r = run_dmasim(dir, {"advise", "--platform", engine, "-j", "1"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(contains(r.err, "idma-desc64.yaml:")) << r.err;
+    EXPECT_TRUE(contains(r.err, "is not a platform key")) << r.err;
+}
+
 TEST(SimRunE2E, OutOfRangeValueExits2WithoutAReport) {
     TempDir dir;
     const std::string report = dir.path() + "/r.json";

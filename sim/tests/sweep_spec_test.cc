@@ -163,6 +163,57 @@ TEST(SimSweepExpand, ListedBasesAreAnAxisEachUnderSet) {
     for (const auto& p : points) EXPECT_EQ(p.config.workload.segment_bytes, 2048u);
 }
 
+// platform: puts every base on one platform file (relative to the sweep
+// file); set: and the swept keys still override it, and a non-platform key
+// in it is refused at its line.
+TEST(SimSweepExpand, PlatformOverridesEveryBaseUnderSetAndSweep) {
+    TempDir dir;
+    dir.write("engines/slow.yaml", "clock_mhz: 100\nbus.width_bytes: 4\ndma.max_burst_beats: 8\n");
+    dir.write("engines/fast.yaml", "clock_mhz: 500\nbus.width_bytes: 32\n");
+    dir.write("platforms/p.yaml",
+              "clock_mhz: 1000\nbus.width_bytes: 8\nmemory.read_latency_cycles: 7\n");
+    auto spec = load_sweep(dir.write("sweeps/s.yaml",
+                                     "base: [../engines/slow.yaml, ../engines/fast.yaml]\n"
+                                     "platform: ../platforms/p.yaml\n"
+                                     "set:\n  memory.read_latency_cycles: 9\n"
+                                     "sweep:\n  memory.write_latency_cycles: [3, 4]\n"),
+                           "");
+    EXPECT_EQ(spec.platform, dir.path() + "/platforms/p.yaml");
+    auto points = expand_sweep(spec);
+    ASSERT_EQ(points.size(), 4u);
+    for (const auto& p : points) {
+        EXPECT_EQ(p.config.platform.clock_mhz, 1000.0);
+        EXPECT_EQ(p.config.platform.bus.width_bytes, 8u);
+        EXPECT_EQ(p.config.platform.memory.read_latency_cycles, 9u);  // set: over platform
+    }
+    EXPECT_EQ(points[0].config.platform.dma.max_burst_beats, 8u);  // the engine's own key
+    EXPECT_EQ(points[1].config.platform.memory.write_latency_cycles, 4u);
+    EXPECT_EQ(common_config(spec).platform.bus.width_bytes, 8u);
+
+    dir.write("platforms/bad.yaml", "clock_mhz: 1000\nworkload.entries: 4\n");
+    auto bad = load_sweep(dir.write("sweeps/b.yaml",
+                                    "base: ../engines/fast.yaml\nplatform: ../platforms/bad.yaml\n"
+                                    "sweep:\n  workload.chain_depth: [1, 2]\n"),
+                          "");
+    try {
+        expand_sweep(bad);
+        ADD_FAILURE() << "a platform file setting workload.entries was accepted";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("bad.yaml:2: workload.entries is not a platform key"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(SimSweepSpec, PlatformMustNameOneExistingFile) {
+    EXPECT_NE(error_of("platform: nowhere.yaml\nsweep:\n  workload.entries: [1]\n")
+                  .find("sweep.yaml:2: platform config"),
+              std::string::npos);
+    EXPECT_NE(error_of("platform: [a.yaml]\nsweep:\n  workload.entries: [1]\n")
+                  .find("sweep.yaml:2: platform: expects a config path"),
+              std::string::npos);
+}
+
 // As in a config: a point's resolved config lives in another folder.
 TEST(SimSweepSpec, SweptFilesAreRelativeToTheSweepFile) {
     TempDir dir;
