@@ -56,7 +56,7 @@ void BusPort::invalidate(uint64_t start, uint64_t end) {
 }
 
 uint64_t BusPort::fault_cycles(uint64_t issue) {
-    if (fast()) return memory_->read_burst(issue + latency, 1, width).done - issue;
+    if (fast()) return memory_->read_burst(issue + latency, 0, 1, width).done - issue;
     uint8_t scratch[128];  // width is at most 128 bytes
     return foreign_read(issue, 0, width, scratch).done - issue;
 }
