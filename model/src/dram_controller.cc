@@ -13,22 +13,14 @@ DramController::DramController(const MemoryParams& params, double clock_mhz)
       burst_bytes_(uint64_t{params.channel_width_bits} / 8 * params.burst_length),
       bursts_per_row_(std::max(1u, params.columns / params.burst_length)) {
     const uint64_t faw = clocks_of(params.t_faw_ns);
-    t_ = {params.t_cl_clocks,
-          params.t_cwl_clocks,
-          clocks_of(params.t_rcd_ns),
-          clocks_of(params.t_rp_ns),
-          clocks_of(params.t_ras_ns),
-          clocks_of(params.t_rc_ns),
-          clocks_of(params.t_wr_ns),
-          params.t_ccd_l_clocks,
-          clocks_of(params.t_rrd_l_ns),
-          std::max(clocks_of(params.t_rrd_s_ns), (faw + 3) / 4),
-          clocks_of(params.t_wtr_s_ns),
-          clocks_of(params.t_wtr_l_ns),
-          params.t_rtw_clocks,
-          params.burst_length / 2u,
-          clocks_of(params.t_refi_ns),
-          clocks_of(params.t_rfc_ns)};
+    t_ = {params.t_cl_clocks,           params.t_cwl_clocks,
+          clocks_of(params.t_rcd_ns),   clocks_of(params.t_rp_ns),
+          clocks_of(params.t_ras_ns),   clocks_of(params.t_rc_ns),
+          clocks_of(params.t_wr_ns),    params.t_ccd_l_clocks,
+          clocks_of(params.t_rrd_l_ns), std::max(clocks_of(params.t_rrd_s_ns), (faw + 3) / 4),
+          clocks_of(params.t_wtr_s_ns), clocks_of(params.t_wtr_l_ns),
+          params.t_rtw_clocks,          params.burst_length / 2u,
+          clocks_of(params.t_refi_ns),  clocks_of(params.t_rfc_ns)};
     channels_.resize(params.channels);
     for (Channel& ch : channels_) {
         ch.ranks.resize(params.ranks);
@@ -167,8 +159,9 @@ DramController::Burst DramController::access(Channel& ch, const Place& at, uint6
         c = s + t_.rfc;
         a = attempt(ch, at, c, write);
     }
-    (a.row == Row::hit ? stats_.row_hits
-                       : a.row == Row::miss ? stats_.row_misses : stats_.row_conflicts) += 1;
+    (a.row == Row::hit    ? stats_.row_hits
+     : a.row == Row::miss ? stats_.row_misses
+                          : stats_.row_conflicts) += 1;
     if (ch.any && ch.last_was_write != write)
         (write ? stats_.read_to_write_turnarounds : stats_.write_to_read_turnarounds) += 1;
     ch.any = true;
@@ -187,9 +180,9 @@ DramController::Burst DramController::access(Channel& ch, const Place& at, uint6
 DramController::Attempt DramController::attempt(Channel& ch, const Place& at, uint64_t c,
                                                 bool write) {
     Rank& r = ch.ranks[at.rank];
-    Bank& b = ch.banks[(size_t{at.rank} * params_.bank_groups + at.group) *
-                           params_.banks_per_group +
-                       at.bank];
+    Bank& b =
+        ch.banks[(size_t{at.rank} * params_.bank_groups + at.group) * params_.banks_per_group +
+                 at.bank];
     // A refresh since the row opened closed it (refresh precharges all banks).
     const uint64_t refreshed = last_refresh(c);
     if (b.open && refreshed > b.act) {

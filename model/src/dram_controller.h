@@ -56,8 +56,8 @@ public:
 private:
     /// The timings in DRAM clocks.
     struct Clocks {
-        uint64_t cl, cwl, rcd, rp, ras, rc, wr, ccd_l, rrd_l, act_spacing, wtr_s, wtr_l, rtw,
-            burst, refi, rfc;
+        uint64_t cl, cwl, rcd, rp, ras, rc, wr, ccd_l, rrd_l, act_spacing, wtr_s, wtr_l, rtw, burst,
+            refi, rfc;
     };
     struct Place {
         unsigned channel, rank, group, bank;
@@ -71,7 +71,7 @@ private:
         uint64_t pre_ok = 0;  ///< earliest precharge (tRAS, tWR, read data out)
     };
     struct Rank {
-        Resource acts;                   ///< tRRD_S and tFAW spacing
+        Resource acts;                     ///< tRRD_S and tFAW spacing
         std::vector<Resource> group_acts;  ///< tRRD_L spacing per bank group
         std::vector<Resource> group_cols;  ///< tCCD_L spacing per bank group
         uint64_t write_end = 0;            ///< last write data, any group
@@ -81,11 +81,11 @@ private:
         Resource bus;
         std::vector<Rank> ranks;
         std::vector<Bank> banks;
-        std::vector<uint64_t> read_leaves;  ///< ring: each read's column command
-        std::vector<uint64_t> write_done;   ///< ring: each write's last data, platform cycles
-        std::vector<Place> pending;         ///< queued writes not yet drained, oldest first
+        std::vector<uint64_t> read_leaves;   ///< ring: each read's column command
+        std::vector<uint64_t> write_done;    ///< ring: each write's last data, platform cycles
+        std::vector<Place> pending;          ///< queued writes not yet drained, oldest first
         std::vector<uint64_t> pending_slot;  ///< their write_done slots
-        uint64_t reads = 0, writes = 0;     ///< bursts ever queued (ring positions)
+        uint64_t reads = 0, writes = 0;      ///< bursts ever queued (ring positions)
         uint64_t last_read_command = 0;
         bool read_seen = false, write_seen = false;
         bool any = false, last_was_write = false;
@@ -118,7 +118,7 @@ private:
     /// Start of the last refresh at or before c (0: none yet).
     uint64_t last_refresh(uint64_t c) const { return t_.refi ? c / t_.refi * t_.refi : 0; }
     void note_span(Channel& ch, uint64_t from, uint64_t to);
-    uint64_t to_clocks(uint64_t cycle) const;  ///< first DRAM clock at or after a cycle
+    uint64_t to_clocks(uint64_t cycle) const;   ///< first DRAM clock at or after a cycle
     uint64_t to_cycles(uint64_t clocks) const;  ///< first cycle at or after a DRAM clock
     uint64_t clocks_of(double ns) const;
 
@@ -131,7 +131,7 @@ private:
     std::vector<Channel> channels_;
     DramStats stats_;
     uint64_t first_ = UINT64_MAX, last_ = 0;  ///< DRAM clocks of the activity
-    uint64_t active_settled_ = 0;              ///< closed union spans, summed
+    uint64_t active_settled_ = 0;             ///< closed union spans, summed
 };
 
 }  // namespace dmasim::model

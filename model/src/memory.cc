@@ -47,8 +47,7 @@ Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t addr, uint64_t beats,
 
 // The channel's beats start with the DRAM's first data and end no earlier
 // than its last (a DRAM slower than the channel paces them).
-Memory::ReadTiming Memory::dram_read(uint64_t t, uint64_t addr, uint64_t beats,
-                                     uint64_t bytes) {
+Memory::ReadTiming Memory::dram_read(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes) {
     if (dram_->wants_settle()) dram_->settle(clock_.cycle_of(sc_core::sc_time_stamp()));
     const uint64_t occupancy = this->occupancy(beats);
     const DramController::Timing d = dram_->read(t + params_.read_latency_cycles, addr, bytes);
@@ -58,8 +57,7 @@ Memory::ReadTiming Memory::dram_read(uint64_t t, uint64_t addr, uint64_t beats,
     return {start, start + occupancy, d.dram_wait};
 }
 
-Memory::WriteTiming Memory::write_burst(uint64_t t, uint64_t addr, uint64_t beats,
-                                        uint64_t bytes) {
+Memory::WriteTiming Memory::write_burst(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes) {
     if (write_.wants_settle()) write_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
     uint64_t occ = occupancy(beats);
     uint64_t start = write_.book(t, occ, bytes);

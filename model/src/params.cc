@@ -169,20 +169,23 @@ const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
                  "{}, which must be at most memory.write_queue = {}",
                  m.write_low_watermark, m.write_high_watermark, m.write_queue);
          }},
-        {{{"memory.t_rc_ns", "memory.t_ras_ns"}, "`memory.t_rc_ns` must be at least `memory.t_ras_ns`"},
+        {{{"memory.t_rc_ns", "memory.t_ras_ns"},
+          "`memory.t_rc_ns` must be at least `memory.t_ras_ns`"},
          [](const PlatformParams& p) -> std::string {
              if (p.memory.t_rc_ns >= p.memory.t_ras_ns) return {};
-             return fmt::format("memory.t_rc_ns = {} must be at least memory.t_ras_ns = {} (a row "
-                                "is open tRAS of its tRC)",
-                                p.memory.t_rc_ns, p.memory.t_ras_ns);
+             return fmt::format(
+                 "memory.t_rc_ns = {} must be at least memory.t_ras_ns = {} (a row "
+                 "is open tRAS of its tRC)",
+                 p.memory.t_rc_ns, p.memory.t_ras_ns);
          }},
         {{{"memory.t_rfc_ns", "memory.t_refi_ns"},
           "`memory.t_rfc_ns` must be below `memory.t_refi_ns` (unless that is 0: no refresh)"},
          [](const PlatformParams& p) -> std::string {
              if (p.memory.t_refi_ns == 0 || p.memory.t_rfc_ns < p.memory.t_refi_ns) return {};
-             return fmt::format("memory.t_rfc_ns = {} must be below memory.t_refi_ns = {}: a "
-                                "refresh would never end",
-                                p.memory.t_rfc_ns, p.memory.t_refi_ns);
+             return fmt::format(
+                 "memory.t_rfc_ns = {} must be below memory.t_refi_ns = {}: a "
+                 "refresh would never end",
+                 p.memory.t_rfc_ns, p.memory.t_refi_ns);
          }},
         // Below the minimum a burst's occupancy (beats x width / bandwidth)
         // leaves the range cycles are counted in.

@@ -37,8 +37,8 @@ double clocks(double ns) { return std::ceil(ns / 0.625 - 0.01); }
 uint64_t address(unsigned group, unsigned bank, uint64_t row, uint64_t column = 0) {
     const MemoryParams m = ddr4();
     const uint64_t bursts_per_row = m.columns / m.burst_length;
-    const uint64_t n = group + m.bank_groups * (bank + m.banks_per_group *
-                                                          (column + bursts_per_row * row));
+    const uint64_t n =
+        group + m.bank_groups * (bank + m.banks_per_group * (column + bursts_per_row * row));
     return n * kBurst;
 }
 
@@ -81,8 +81,8 @@ TEST(ModelDram, RandomReadsAreNoFasterThanTheActivateBound) {
     const uint64_t n = 4096;
     uint64_t end = 0;
     for (uint64_t i = 0; i < n; ++i)
-        end = std::max(end, dram.read(0, rng() % (uint64_t{1} << 32) / kBurst * kBurst, kBurst)
-                                .data_end);
+        end = std::max(
+            end, dram.read(0, rng() % (uint64_t{1} << 32) / kBurst * kBurst, kBurst).data_end);
     const double bound = std::ceil(clocks(21) / 4) / kClocksPerCycle;
     EXPECT_GE(static_cast<double>(end) / n, 0.98 * bound);
     const DramStats s = dram.stats();

@@ -52,7 +52,7 @@ namespace dmasim::model {
       "memory.read_latency_cycles, memory.write_latency_cycles, bus.interconnect_latency_cycles")  \
     X(dram,                                                                                        \
       "data waits for DRAM timing beyond an open row: precharge and activate (row misses and "     \
-      "conflicts), refresh, bus turnarounds, activate and column spacing, a full write queue",    \
+      "conflicts), refresh, bus turnarounds, activate and column spacing, a full write queue",     \
       "memory.kind dram: each data read's DRAM wait after its idle latency; a write's wait for "   \
       "the DRAM's write queue after its last beat",                                                \
       "memory.mapping, memory.page_policy, memory.channels, memory.write_queue, "                  \

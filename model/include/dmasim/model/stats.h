@@ -99,30 +99,30 @@ struct StatDef {
       "one per failed translation; the channel stops with DMA_ERR_TRANSLATION")
 
 // memory.kind dram: counted per DRAM burst (burst_length beats of one channel).
-#define DMASIM_DRAM_COUNTERS(X)                                                                 \
-    X(reads, "bursts", "DRAM read bursts", "one per burst-sized piece of a read")                \
+#define DMASIM_DRAM_COUNTERS(X)                                                                    \
+    X(reads, "bursts", "DRAM read bursts", "one per burst-sized piece of a read")                  \
     X(writes, "bursts", "DRAM write bursts", "one per burst-sized piece of a write, when drained") \
-    X(row_hits, "bursts", "bursts to the bank's open row", "column command only")                \
-    X(row_misses, "bursts", "bursts to a closed bank", "activate, then column command")          \
-    X(row_conflicts, "bursts", "bursts to a bank with another row open",                         \
-      "precharge, activate, then column command")                                               \
-    X(refreshes, "refreshes", "all-bank refreshes of all ranks during the DRAM's activity",      \
-      "one per rank per memory.t_refi_ns from the first burst to the last")                     \
-    X(refresh_cycles, "cycles", "cycles ranks spent refreshing, summed over ranks",             \
-      "refreshes x memory.t_rfc_ns")                                                            \
-    X(refresh_wait_cycles, "cycles", "time bursts waited for a refresh to end",                  \
-      "summed over bursts that arrived during a refresh")                                       \
-    X(read_to_write_turnarounds, "turnarounds", "a write burst after a read on a channel",       \
-      "one per change of direction, in booking order")                                          \
-    X(write_to_read_turnarounds, "turnarounds", "a read burst after a write on a channel",       \
-      "one per change of direction, in booking order")                                          \
-    X(dram_wait_cycles, "cycles", "time bursts waited on DRAM timing beyond a row hit",          \
-      "each burst's arrival (in the queue) to its column command's earliest cycle, summed")     \
-    X(data_bus_cycles, "cycles", "cycles the channels' data buses carried bursts, summed",      \
-      "tBURST per burst")                                                                       \
-    X(bank_busy_cycles, "cycles", "cycles banks were busy, summed over banks",                   \
-      "each burst's first command to its last data")                                            \
-    X(active_cycles, "cycles", "cycles any bank of a channel was busy, summed over channels",    \
+    X(row_hits, "bursts", "bursts to the bank's open row", "column command only")                  \
+    X(row_misses, "bursts", "bursts to a closed bank", "activate, then column command")            \
+    X(row_conflicts, "bursts", "bursts to a bank with another row open",                           \
+      "precharge, activate, then column command")                                                  \
+    X(refreshes, "refreshes", "all-bank refreshes of all ranks during the DRAM's activity",        \
+      "one per rank per memory.t_refi_ns from the first burst to the last")                        \
+    X(refresh_cycles, "cycles", "cycles ranks spent refreshing, summed over ranks",                \
+      "refreshes x memory.t_rfc_ns")                                                               \
+    X(refresh_wait_cycles, "cycles", "time bursts waited for a refresh to end",                    \
+      "summed over bursts that arrived during a refresh")                                          \
+    X(read_to_write_turnarounds, "turnarounds", "a write burst after a read on a channel",         \
+      "one per change of direction, in booking order")                                             \
+    X(write_to_read_turnarounds, "turnarounds", "a read burst after a write on a channel",         \
+      "one per change of direction, in booking order")                                             \
+    X(dram_wait_cycles, "cycles", "time bursts waited on DRAM timing beyond a row hit",            \
+      "each burst's arrival (in the queue) to its column command's earliest cycle, summed")        \
+    X(data_bus_cycles, "cycles", "cycles the channels' data buses carried bursts, summed",         \
+      "tBURST per burst")                                                                          \
+    X(bank_busy_cycles, "cycles", "cycles banks were busy, summed over banks",                     \
+      "each burst's first command to its last data")                                               \
+    X(active_cycles, "cycles", "cycles any bank of a channel was busy, summed over channels",      \
       "union of the bursts' first command to last data, per channel")
 
 #define DMASIM_STAT_FIELD(field, unit, description, how) uint64_t field = 0;
@@ -158,8 +158,8 @@ struct IommuStats {
 /// Statistics of the DRAM (memory.kind dram), in the platform's cycles.
 struct DramStats {
     DMASIM_DRAM_COUNTERS(DMASIM_STAT_FIELD)
-    uint64_t bytes = 0;         ///< bytes the bursts carried
-    uint64_t span_cycles = 0;   ///< first burst's arrival to the last burst's data end
+    uint64_t bytes = 0;               ///< bytes the bursts carried
+    uint64_t span_cycles = 0;         ///< first burst's arrival to the last burst's data end
     double peak_bytes_per_cycle = 0;  ///< every channel's data bus, every cycle
 };
 
