@@ -5,13 +5,27 @@
 #include <cmath>
 
 namespace dmasim::model {
+namespace {
+
+unsigned log2(uint64_t power_of_two) {
+    unsigned bits = 0;
+    while ((uint64_t{1} << bits) < power_of_two) ++bits;
+    return bits;
+}
+
+}  // namespace
 
 DramController::DramController(const MemoryParams& params, double clock_mhz)
     : params_(params),
       ratio_(params.data_rate_mts / (2.0 * clock_mhz)),
       tck_ns_(2000.0 / params.data_rate_mts),
       burst_bytes_(uint64_t{params.channel_width_bits} / 8 * params.burst_length),
-      bursts_per_row_(std::max(1u, params.columns / params.burst_length)) {
+      bits_{log2(std::max(1u, params.columns / params.burst_length)),
+            log2(params.channels),
+            log2(params.bank_groups),
+            log2(params.banks_per_group),
+            log2(params.ranks),
+            log2(params.rows)} {
     const uint64_t faw = clocks_of(params.t_faw_ns);
     t_ = {params.t_cl_clocks,           params.t_cwl_clocks,
           clocks_of(params.t_rcd_ns),   clocks_of(params.t_rp_ns),
@@ -54,22 +68,23 @@ uint64_t DramController::to_cycles(uint64_t clocks) const {
 }
 
 // Peels the burst index's fields off from the lowest bits up, in the
-// mapping's order.
+// mapping's order (every count is a power of two: a shift and a mask).
 DramController::Place DramController::place(uint64_t n) const {
-    auto take = [&n](uint64_t count) {
-        const uint64_t v = n % count;
-        n /= count;
+    auto take = [&n](unsigned bits) {
+        const uint64_t v = n & ((uint64_t{1} << bits) - 1);
+        n >>= bits;
         return v;
     };
-    const MemoryParams& m = params_;
+    const Bits& b = bits_;
     Place p{};
-    if (m.mapping == DramMapping::row_bank_column) take(bursts_per_row_);
-    p.channel = static_cast<unsigned>(take(m.channels));
-    p.group = static_cast<unsigned>(take(m.bank_groups));
-    p.bank = static_cast<unsigned>(take(m.banks_per_group));
-    p.rank = static_cast<unsigned>(take(m.ranks));
-    if (m.mapping == DramMapping::bank_interleaved) take(bursts_per_row_);
-    p.row = take(m.rows);
+    const bool row_first = params_.mapping == DramMapping::row_bank_column;
+    if (row_first) take(b.column);
+    p.channel = static_cast<unsigned>(take(b.channel));
+    p.group = static_cast<unsigned>(take(b.group));
+    p.bank = static_cast<unsigned>(take(b.bank));
+    p.rank = static_cast<unsigned>(take(b.rank));
+    if (!row_first) take(b.column);
+    p.row = take(b.row);
     return p;
 }
 
@@ -202,6 +217,7 @@ DramController::Attempt DramController::attempt(Channel& ch, const Place& at, ui
     const uint64_t latency = write ? t_.cwl : t_.cl;
     const uint64_t data_start = ch.bus.book(command + latency, t_.burst, burst_bytes_);
     command = data_start - latency;
+    if (a.row == Row::hit) a.first = command;  // the bank is busy from its command
     const uint64_t data_end = data_start + t_.burst;
     if (write) {
         b.pre_ok = std::max(b.pre_ok, data_end + t_.wr);

@@ -127,7 +127,10 @@ private:
     double tck_ns_;
     Clocks t_;
     uint64_t burst_bytes_;
-    uint64_t bursts_per_row_;
+    /// Address bits of each field (memory.* counts are powers of two).
+    struct Bits {
+        unsigned column, channel, group, bank, rank, row;
+    } bits_;
     std::vector<Channel> channels_;
     DramStats stats_;
     uint64_t first_ = UINT64_MAX, last_ = 0;  ///< DRAM clocks of the activity

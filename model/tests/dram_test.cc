@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "dram_controller.h"
 
@@ -51,6 +52,8 @@ TEST(ModelDram, StreamingOpenPageReachesPeakLessRefresh) {
     const double refresh_share = clocks(350) / clocks(7800);
     const double expected = peak * (1 - refresh_share);
     const double achieved = static_cast<double>(bytes) / end;
+    RecordProperty("achieved_bytes_per_cycle", std::to_string(achieved));
+    RecordProperty("expected_bytes_per_cycle", std::to_string(expected));
     EXPECT_NEAR(achieved, expected, 0.02 * expected);
     const DramStats s = dram.stats();
     EXPECT_EQ(s.reads, bytes / kBurst);
@@ -70,6 +73,7 @@ TEST(ModelDram, RandomRowsOverManyBanksArePacedByActivates) {
         end = std::max(end, dram.read(0, address(i % 4, i / 4 % 4, i + 1), kBurst).data_end);
     const double per_access =
         std::max({clocks(2.5), std::ceil(clocks(21) / 4), 4.0}) / kClocksPerCycle;
+    RecordProperty("cycles_per_access", std::to_string(static_cast<double>(end) / n));
     EXPECT_NEAR(static_cast<double>(end) / n, per_access, 0.02 * per_access);
     EXPECT_EQ(dram.stats().row_hits, 0u);
 }
@@ -84,6 +88,7 @@ TEST(ModelDram, RandomReadsAreNoFasterThanTheActivateBound) {
         end = std::max(
             end, dram.read(0, rng() % (uint64_t{1} << 32) / kBurst * kBurst, kBurst).data_end);
     const double bound = std::ceil(clocks(21) / 4) / kClocksPerCycle;
+    RecordProperty("cycles_per_access", std::to_string(static_cast<double>(end) / n));
     EXPECT_GE(static_cast<double>(end) / n, 0.98 * bound);
     const DramStats s = dram.stats();
     EXPECT_GT(s.row_conflicts + s.row_misses, n * 9 / 10);
@@ -99,6 +104,8 @@ TEST(ModelDram, SingleBankRowConflictsCostTrcEach) {
         last = start;
     }
     const double per_access = clocks(45.75) / kClocksPerCycle;
+    RecordProperty("cycles_per_access",
+                   std::to_string(static_cast<double>(last - first) / (n - 1)));
     EXPECT_NEAR(static_cast<double>(last - first) / (n - 1), per_access, 0.02 * per_access);
     EXPECT_EQ(dram.stats().row_conflicts, n - 1);
 }
@@ -120,6 +127,7 @@ TEST(ModelDram, ReadWriteAlternationCostsTheTurnarounds) {
         last = start;
     }
     const double pair = (12 + 16 + 4 + clocks(7.5)) / kClocksPerCycle;
+    RecordProperty("cycles_per_pair", std::to_string(static_cast<double>(last - first) / (n - 1)));
     EXPECT_NEAR(static_cast<double>(last - first) / (n - 1), pair, 0.02 * pair);
     const DramStats s = dram.stats();
     EXPECT_EQ(s.read_to_write_turnarounds, n);
