@@ -75,7 +75,7 @@ PortBurst BusPort::handshakes(bool write, uint64_t t, uint64_t addr, uint64_t by
 }
 
 uint64_t BusPort::fault_cycles(uint64_t issue) {
-    if (fast()) return memory_->read_burst(issue + latency, 1, width).done - issue;
+    if (fast()) return memory_->read_burst(issue + latency, 0, 1, width).done - issue;
     uint8_t scratch[128];  // width is at most 128 bytes
     return foreign_read(issue, 0, width, scratch).done - issue;
 }

@@ -45,6 +45,9 @@ struct BusAccess {
     uint64_t data;  ///< read: first data beat; write: last beat accepted
     uint64_t done;  ///< read: last beat delivered; write: response
     BusFault fault = BusFault::none;
+    /// memory.kind dram: read: of the wait for `data`, DRAM timing beyond
+    /// a row hit; write: of `data` to `done`, a full DRAM write queue
+    uint64_t dram_wait = 0;
 };
 
 class BusPort {
@@ -81,8 +84,8 @@ public:
         if (into) std::memcpy(into, host(addr), bytes);
         const Memory::ReadTiming r =
             link_ ? link_->read(t + latency, addr, bytes)
-                  : memory_->read_burst(t + latency, beats_of(addr, bytes, width), bytes);
-        return {r.data_start, r.done};
+                  : memory_->read_burst(t + latency, addr, beats_of(addr, bytes, width), bytes);
+        return {r.data_start, r.done, BusFault::none, r.dram_wait};
     }
     /// Writes [addr, addr + bytes), whose data may go at cycle t, from
     /// `from` (none if null; the foreign path needs it), as read() does.
@@ -91,8 +94,8 @@ public:
         if (from) std::memcpy(host(addr), from, bytes);
         const Memory::WriteTiming w =
             link_ ? link_->write(t + latency, addr, bytes)
-                  : memory_->write_burst(t + latency, beats_of(addr, bytes, width), bytes);
-        return {w.data_end, w.response};
+                  : memory_->write_burst(t + latency, addr, beats_of(addr, bytes, width), bytes);
+        return {w.data_end, w.response, BusFault::none, w.dram_wait};
     }
 
     /// Cycles from asking for a read to its first beat when nothing else

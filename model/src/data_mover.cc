@@ -120,7 +120,7 @@ bool DataMover::plan_read(uint64_t horizon) {
         StreamTiming d = bounded(device_.pull(t, n), t);
         data_start = d.data_start;
         done = d.done;
-        account_burst(false, t, data_start, done, done - data_start, UINT64_MAX);
+        account_burst(false, t, data_start, done, done - data_start, UINT64_MAX, 0);
         if (staging_) device_.produce(stage(n), n);
     } else {
         const uint64_t addr = seg_.src + r_done_;
@@ -132,7 +132,7 @@ bool DataMover::plan_read(uint64_t horizon) {
         done = r.done;
         const BusPort& bus = port_.bus();
         account_burst(false, t, data_start, done, beats_of(addr, n, bus.width),
-                      bus.idle_read_cycles());
+                      bus.idle_read_cycles(), r.dram_wait);
     }
     stats_.max_reads_in_flight = std::max(stats_.max_reads_in_flight, reads_.in_flight_at(t) + 1);
     reads_.issue(done);
@@ -225,7 +225,7 @@ bool DataMover::plan_write() {
         d.done = std::max(d.done, data.last_in);
         release = response = d.done;
         first_out = d.data_start;
-        account_burst(true, t, d.data_start, d.done, d.done - d.data_start, UINT64_MAX);
+        account_burst(true, t, d.data_start, d.done, d.done - d.data_start, UINT64_MAX, 0);
         if (staging_) device_.consume(unstage(m), m);
     } else {
         const PortAccess w =
@@ -240,8 +240,10 @@ bool DataMover::plan_write() {
         release = std::max(release, data.last_in);
         response = std::max(response, release);
         first_out = release > t + beats ? release - beats : t;
-        account_burst(true, t, first_out, release, beats, port_.bus().idle_write_cycles());
-        tracks_.charge(Cause::memory_latency, release, response);
+        account_burst(true, t, first_out, release, beats, port_.bus().idle_write_cycles(), 0);
+        const uint64_t queued = std::min(response, release + w.dram_wait);
+        tracks_.charge(Cause::dram, release, queued);
+        tracks_.charge(Cause::memory_latency, queued, response);
     }
     stats_.max_writes_in_flight =
         std::max(stats_.max_writes_in_flight, writes_.in_flight_at(t) + 1);
@@ -308,14 +310,17 @@ void DataMover::trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uin
 // and the rest was spent queueing (a read's queue then lines up with the
 // beats of the bursts ahead of it, which arrive a latency after they were
 // booked); then its beats, and a read's delivery beyond them (a bandwidth
-// cap, or the link's rate).
+// cap, or the link's rate). Of the queueing, the first `dram` cycles were
+// the DRAM's timing (memory.kind dram).
 void DataMover::account_burst(bool write, uint64_t issue, uint64_t first, uint64_t end,
-                              uint64_t beats, uint64_t lead) {
+                              uint64_t beats, uint64_t lead, uint64_t dram) {
     settle_stalls(write, issue, first, lead);
     const Cause slow = port_.bus().over_link() ? Cause::pcie_link : Cause::bandwidth;
     const uint64_t latency_until = issue + std::min(first - issue, lead);
+    const uint64_t dram_until = std::min(first, latency_until + dram);
     tracks_.charge(Cause::memory_latency, issue, latency_until);
-    tracks_.charge(slow, latency_until, first);
+    tracks_.charge(Cause::dram, latency_until, dram_until);
+    tracks_.charge(slow, dram_until, first);
     const uint64_t beats_end = std::min(end, first + beats);
     tracks_.charge(Cause::data, first, beats_end);
     tracks_.charge(slow, beats_end, end);

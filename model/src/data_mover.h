@@ -131,9 +131,10 @@ private:
     void cover(uint64_t from, uint64_t to);
     void note_data_out(uint64_t first, uint64_t end);
     /// `first` >= `issue`: the burst's first beat; `end`: its last beat's end.
-    /// Also settles the stalls held for the burst (settle_stalls).
+    /// Also settles the stalls held for the burst (settle_stalls). `dram`:
+    /// of its wait for the first beat, cycles the DRAM's timing took.
     void account_burst(bool write, uint64_t issue, uint64_t first, uint64_t end, uint64_t beats,
-                       uint64_t lead);
+                       uint64_t lead, uint64_t dram);
     void trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uint64_t from,
                      uint64_t to) const;
 

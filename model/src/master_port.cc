@@ -13,7 +13,7 @@ PortAccess ended(uint64_t issue, const BusAccess& r, Carries what) {
     const dma_hw_error error = r.fault == BusFault::none
                                    ? DMA_ERR_NONE
                                    : BusPort::error_of(r.fault, what == Carries::descriptor);
-    return {issue, r.data, r.done, error};
+    return {issue, r.data, r.done, error, 0, r.dram_wait};
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ struct PortAccess {
     uint64_t done = 0;
     dma_hw_error error = DMA_ERR_NONE;
     uint64_t fault_iova = 0;  ///< error TRANSLATION: the IOVA that failed
+    uint64_t dram_wait = 0;   ///< memory.kind dram: BusAccess::dram_wait
 };
 
 /// Told before a data write is booked at cycle t, so that other writes due

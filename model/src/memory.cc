@@ -15,7 +15,10 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryParams& params, unsigne
       params_(params),
       width_(width_bytes),
       clock_(clock),
-      fault_from_(params.size_bytes) {
+      fault_from_(params.size_bytes),
+      dram_(params.kind == MemoryKind::dram
+                ? std::make_unique<DramController>(params, 1e-6 / clock.period().to_seconds())
+                : nullptr) {
     if (params.backing == nullptr || params.size_bytes == 0)
         throw std::invalid_argument("memory: backing and size_bytes must be set");
     if (params.bandwidth_bytes_per_cycle != 0 &&
@@ -32,31 +35,47 @@ uint64_t Memory::occupancy(uint64_t beats) const {
     return static_cast<uint64_t>(std::ceil(static_cast<double>(beats) * width_ / bw));
 }
 
-Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t beats, uint64_t bytes) {
+Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes) {
     if (read_.wants_settle()) read_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
+    if (dram_) return dram_read(t, addr, beats, bytes);
     uint64_t occ = occupancy(beats);
     uint64_t start = read_.book(t, occ, bytes);
     uint64_t data_start = start + params_.read_latency_cycles;
-    if (trace_) {
-        TraceArgs args;
-        args.bytes = bytes;
-        args.beats = beats;
-        trace_->slice(TraceTrack::ram_read, 0, "read", data_start, data_start + occ, args);
-    }
+    trace(TraceTrack::ram_read, "read", data_start, data_start + occ, beats, bytes);
     return {data_start, data_start + occ};
 }
 
-Memory::WriteTiming Memory::write_burst(uint64_t t, uint64_t beats, uint64_t bytes) {
+// The channel's beats start with the DRAM's first data and end no earlier
+// than its last (a DRAM slower than the channel paces them).
+Memory::ReadTiming Memory::dram_read(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes) {
+    if (dram_->wants_settle()) dram_->settle(clock_.cycle_of(sc_core::sc_time_stamp()));
+    const uint64_t occupancy = this->occupancy(beats);
+    const DramController::Timing d = dram_->read(t + params_.read_latency_cycles, addr, bytes);
+    const uint64_t paced = d.data_end > occupancy ? d.data_end - occupancy : 0;
+    const uint64_t start = read_.book(std::max(d.data_start, paced), occupancy, bytes);
+    trace(TraceTrack::ram_read, "read", start, start + occupancy, beats, bytes);
+    return {start, start + occupancy, d.dram_wait};
+}
+
+Memory::WriteTiming Memory::write_burst(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes) {
     if (write_.wants_settle()) write_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
     uint64_t occ = occupancy(beats);
     uint64_t start = write_.book(t, occ, bytes);
-    if (trace_) {
-        TraceArgs args;
-        args.bytes = bytes;
-        args.beats = beats;
-        trace_->slice(TraceTrack::ram_write, 0, "write", start, start + occ, args);
-    }
-    return {start + occ, start + occ + params_.write_latency_cycles};
+    trace(TraceTrack::ram_write, "write", start, start + occ, beats, bytes);
+    const uint64_t data_end = start + occ;
+    if (!dram_) return {data_end, data_end + params_.write_latency_cycles};
+    if (dram_->wants_settle()) dram_->settle(clock_.cycle_of(sc_core::sc_time_stamp()));
+    const uint64_t queued = dram_->write(data_end, addr, bytes);
+    return {data_end, queued + params_.write_latency_cycles, queued - data_end};
+}
+
+void Memory::trace(TraceTrack track, const char* what, uint64_t from, uint64_t to, uint64_t beats,
+                   uint64_t bytes) const {
+    if (!trace_) return;
+    TraceArgs args;
+    args.bytes = bytes;
+    args.beats = beats;
+    trace_->slice(track, 0, what, from, to, args);
 }
 
 void Memory::inject_fault_from(uint64_t from) { fault_from_ = from; }
@@ -64,6 +83,7 @@ void Memory::inject_fault_from(uint64_t from) { fault_from_ = from; }
 void Memory::reset_stats() {
     read_.reset_stats();
     write_.reset_stats();
+    if (dram_) dram_->reset_stats();
 }
 
 // Copies the payload, honouring byte enables (a write with all enables
@@ -103,8 +123,8 @@ void Memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& dela
     }
     uint64_t t = clock_.cycle_at_or_after(sc_core::sc_time_stamp() + delay);
     uint64_t beats = beats_of(addr, trans.get_data_length(), width_);
-    uint64_t done = trans.is_read() ? read_burst(t, beats, trans.get_data_length()).done
-                                    : write_burst(t, beats, trans.get_data_length()).response;
+    uint64_t done = trans.is_read() ? read_burst(t, addr, beats, trans.get_data_length()).done
+                                    : write_burst(t, addr, beats, trans.get_data_length()).response;
     delay = clock_.at(done) - sc_core::sc_time_stamp();
     trans.set_dmi_allowed(fault_from_ > 0);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -7,6 +7,9 @@
 //          [start + L, start + L + o); complete at start + L + o.
 //   write: start = max(t, write.free_at); beats during [start, start + o);
 //          response at start + o + WL.
+// With memory.kind dram (dram_controller.h) a read reaches the DRAM L after
+// t and its channel beats follow the DRAM's data; a write's last beat goes
+// into the DRAM's write queue, and the response is WL after it is taken.
 // The bytes live in MemoryParams::backing (sglist's linear map); DMI hands
 // the host pointer to masters so data moves by memcpy.
 #pragma once
@@ -17,9 +20,11 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
+#include <memory>
 #include <systemc>
 #include <tlm>
 
+#include "dram_controller.h"
 #include "resource.h"
 
 namespace dmasim::model {
@@ -47,15 +52,17 @@ public:
     struct ReadTiming {
         uint64_t data_start;  ///< first data beat on the read channel
         uint64_t done;        ///< last beat delivered
+        uint64_t dram_wait = 0;  ///< of the wait for data_start, DRAM timing beyond a row hit
     };
     struct WriteTiming {
         uint64_t data_end;  ///< last beat accepted (write buffer space freed)
         uint64_t response;  ///< write response
+        uint64_t dram_wait = 0;  ///< of data_end to response, a full DRAM write queue
     };
-    /// Books a read burst of `beats` beats requested at cycle t.
-    ReadTiming read_burst(uint64_t t, uint64_t beats, uint64_t bytes);
-    /// Books a write burst of `beats` beats whose first beat is ready at t.
-    WriteTiming write_burst(uint64_t t, uint64_t beats, uint64_t bytes);
+    /// Books a read burst of `beats` beats at `addr` requested at cycle t.
+    ReadTiming read_burst(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes);
+    /// Books a write burst of `beats` beats at `addr` whose first beat is ready at t.
+    WriteTiming write_burst(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes);
     /// Cycles a burst of `beats` beats holds a channel: `beats`, or more
     /// when memory.bandwidth_bytes_per_cycle is below the width.
     uint64_t occupancy(uint64_t beats) const;
@@ -65,7 +72,13 @@ public:
     void inject_fault_from(uint64_t from);
 
     uint64_t size() const { return params_.size_bytes; }
-    uint64_t read_latency() const { return params_.read_latency_cycles; }
+    /// Cycles from a read request to its first beat on an idle memory
+    /// (with a DRAM: to an open row).
+    uint64_t read_latency() const {
+        return params_.read_latency_cycles + (dram_ ? dram_->hit_latency() : 0);
+    }
+    /// memory.kind dram: the DRAM's counters.
+    const DramController* dram() const { return dram_.get(); }
     uint8_t* backing() const { return params_.backing; }
     const Resource& read_channel() const { return read_; }
     const Resource& write_channel() const { return write_; }
@@ -78,6 +91,10 @@ private:
     bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
     bool copy_data(tlm::tlm_generic_payload& trans);
+    /// Reads the channel and books what the DRAM says of the burst.
+    ReadTiming dram_read(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes);
+    void trace(TraceTrack track, const char* what, uint64_t from, uint64_t to, uint64_t beats,
+               uint64_t bytes) const;
 
     MemoryParams params_;
     unsigned width_;
@@ -85,6 +102,7 @@ private:
     uint64_t fault_from_;
     Resource read_;
     Resource write_;
+    std::unique_ptr<DramController> dram_;  ///< memory.kind dram
     TraceSink* trace_ = nullptr;
 };
 

@@ -155,6 +155,38 @@ const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
                  "ps) or {:.10g} MHz ({} ps)",
                  p.clock_mhz, period_ps, 1e6 / below, below, 1e6 / above, above);
          }},
+        // A drain must start below a full queue and leave writes behind it.
+        {{{"memory.write_low_watermark", "memory.write_high_watermark", "memory.write_queue"},
+          "`memory.write_low_watermark` must be below `memory.write_high_watermark`, which must "
+          "be at most `memory.write_queue`"},
+         [](const PlatformParams& p) -> std::string {
+             const MemoryParams& m = p.memory;
+             if (m.write_low_watermark < m.write_high_watermark &&
+                 m.write_high_watermark <= m.write_queue)
+                 return {};
+             return fmt::format(
+                 "memory.write_low_watermark = {} must be below memory.write_high_watermark = "
+                 "{}, which must be at most memory.write_queue = {}",
+                 m.write_low_watermark, m.write_high_watermark, m.write_queue);
+         }},
+        {{{"memory.t_rc_ns", "memory.t_ras_ns"},
+          "`memory.t_rc_ns` must be at least `memory.t_ras_ns`"},
+         [](const PlatformParams& p) -> std::string {
+             if (p.memory.t_rc_ns >= p.memory.t_ras_ns) return {};
+             return fmt::format(
+                 "memory.t_rc_ns = {} must be at least memory.t_ras_ns = {} (a row "
+                 "is open tRAS of its tRC)",
+                 p.memory.t_rc_ns, p.memory.t_ras_ns);
+         }},
+        {{{"memory.t_rfc_ns", "memory.t_refi_ns"},
+          "`memory.t_rfc_ns` must be below `memory.t_refi_ns` (unless that is 0: no refresh)"},
+         [](const PlatformParams& p) -> std::string {
+             if (p.memory.t_refi_ns == 0 || p.memory.t_rfc_ns < p.memory.t_refi_ns) return {};
+             return fmt::format(
+                 "memory.t_rfc_ns = {} must be below memory.t_refi_ns = {}: a "
+                 "refresh would never end",
+                 p.memory.t_rfc_ns, p.memory.t_refi_ns);
+         }},
         // Below the minimum a burst's occupancy (beats x width / bandwidth)
         // leaves the range cycles are counted in.
         {{{"memory.bandwidth_bytes_per_cycle"},

@@ -67,7 +67,7 @@ Memory::ReadTiming PcieLink::read(uint64_t t, uint64_t addr, uint64_t bytes) {
         const double sent =
             send(upstream_free_, take_tag(static_cast<double>(t)), request_overhead_);
         const Memory::ReadTiming m =
-            memory_.read_burst(whole_cycle(sent + half_trip), beats_of(a, n, width_), n);
+            memory_.read_burst(whole_cycle(sent + half_trip), a, beats_of(a, n, width_), n);
         double request_done = 0;
         for (uint64_t c = 0; c < n;) {
             const uint64_t limit = (a + c + mps) / rcb * rcb;  // last RCB boundary within MPS
@@ -111,7 +111,7 @@ Memory::WriteTiming PcieLink::write(uint64_t t, uint64_t addr, uint64_t bytes) {
         if (sent < port_free_) sent = upstream_free_ = port_free_;
         const uint64_t arrival = whole_cycle(sent + half_trip);
         const uint64_t occupancy = memory_.occupancy(beats);
-        const uint64_t start = memory_.write_burst(arrival, beats, n).data_end - occupancy;
+        const uint64_t start = memory_.write_burst(arrival, a, beats, n).data_end - occupancy;
         if (occupancy > beats) {
             if (start > arrival) sent = upstream_free_ = static_cast<double>(start) - half_trip;
             const double streaming = static_cast<double>(n + request_overhead_) / rate_;

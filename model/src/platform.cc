@@ -69,6 +69,20 @@ StatGroup channel_group(unsigned i, const ChannelStats& s) {
     return group;
 }
 
+StatGroup dram_group(const DramStats& s) {
+    StatGroup group = table_group("dram", kDramCounterDefs, counter_values(s));
+    const double achieved =
+        s.span_cycles ? static_cast<double>(s.bytes) / static_cast<double>(s.span_cycles) : 0;
+    const double parallelism =
+        s.active_cycles ? static_cast<double>(s.bank_busy_cycles) / s.active_cycles : 0;
+    const double values[] = {parallelism, s.peak_bytes_per_cycle, achieved,
+                             100.0 * achieved / s.peak_bytes_per_cycle};
+    static_assert(std::size(values) == std::size(kDramDerivedDefs));
+    for (size_t i = 0; i < std::size(values); ++i)
+        group.counters.push_back({kDramDerivedDefs[i].name, values[i], kDramDerivedDefs[i].unit});
+    return group;
+}
+
 StatGroup resource_group(const std::string& name, const ResourceStats& s) {
     return table_group(name, kResourceCounterDefs, counter_values(s));
 }
@@ -126,6 +140,8 @@ std::vector<StatGroup> Platform::statistics() const {
     // CSV columns stay as they were.
     if (impl_->params.iommu.enabled)
         groups.push_back(table_group("iommu", kIommuCounterDefs, counter_values(iommu_stats())));
+    if (const DramController* dram = impl_->memory.dram())
+        groups.push_back(dram_group(dram->stats()));
     return groups;
 }
 

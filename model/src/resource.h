@@ -26,6 +26,9 @@ public:
     /// the transfer starts.
     uint64_t book(uint64_t earliest, uint64_t occupancy, uint64_t bytes) {
         uint64_t start = std::max(earliest, settled_end_);
+        // No gap from packed_from_ on: only the end is free there.
+        if (start >= packed_from_ && start < free_at_) start = free_at_;
+        if (start > free_at_) packed_from_ = start;
         size_t i = first_ending_after(start);
         for (; i < booked_.size() && start + occupancy > booked_.at(i).start; ++i)
             start = std::max(start, booked_.at(i).end);
@@ -87,6 +90,9 @@ private:
         return lo;
     }
     uint64_t free_at_ = 0;
+    /// Bookings from here to free_at_ leave no gap: a saturated channel's
+    /// backlog is not scanned for one.
+    uint64_t packed_from_ = 0;
     ResourceStats stats_;
     static constexpr size_t kSettleBatch = 64;
     Fifo<Booking> booked_;             ///< not yet settled, in time order

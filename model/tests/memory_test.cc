@@ -60,8 +60,8 @@ TEST(ModelMemory, SecondReadQueuesBehindTheFirstOnTheReadChannel) {
     PlatformParams p;
     Rig rig(p);
     const uint64_t L = p.memory.read_latency_cycles, b = 16;
-    rig.memory().read_burst(0, b, b * 16);
-    Memory::ReadTiming second = rig.memory().read_burst(0, b, b * 16);
+    rig.memory().read_burst(0, 0, b, b * 16);
+    Memory::ReadTiming second = rig.memory().read_burst(0, 0, b, b * 16);
     // Data beats of the second follow those of the first: [L + b, L + 2b).
     EXPECT_EQ(second.data_start, L + b);
     EXPECT_EQ(second.done, L + 2 * b);
@@ -71,8 +71,8 @@ TEST(ModelMemory, ReadAndWriteChannelsAreIndependent) {
     PlatformParams p;
     Rig rig(p);
     const uint64_t b = 16;
-    rig.memory().read_burst(0, b, b * 16);
-    Memory::WriteTiming w = rig.memory().write_burst(0, b, b * 16);
+    rig.memory().read_burst(0, 0, b, b * 16);
+    Memory::WriteTiming w = rig.memory().write_burst(0, 0, b, b * 16);
     EXPECT_EQ(w.response, b + p.memory.write_latency_cycles);
 }
 
@@ -81,7 +81,7 @@ TEST(ModelMemory, BandwidthCapStretchesEachBeat) {
     p.memory.bandwidth_bytes_per_cycle = 4;  // a quarter of the 16-byte bus
     Rig rig(p);
     const uint64_t b = 8;
-    Memory::ReadTiming r = rig.memory().read_burst(0, b, b * 16);
+    Memory::ReadTiming r = rig.memory().read_burst(0, 0, b, b * 16);
     EXPECT_EQ(r.done, p.memory.read_latency_cycles + b * 16 / 4);
 }
 

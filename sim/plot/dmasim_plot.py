@@ -49,6 +49,7 @@ CAUSE_STYLES = {
     "bandwidth": ("#74a9dc", "//"),
     "pcie_link": ("#17becf", "\\\\"),
     "memory_latency": ("#ff7f0e", ".."),
+    "dram": ("#b15928", "|/"),
     "outstanding_limit": ("#fdc086", "xx"),
     "buffer_space": ("#8c564b", "oo"),
     "iommu": ("#9467bd", "++"),

@@ -23,7 +23,7 @@ import tempfile
 
 DMASIM, ROOT = sys.argv[1], sys.argv[2]
 SWEEPS = os.path.join(ROOT, "configs", "sweeps")
-CAUSES = ["data", "bandwidth", "pcie_link", "memory_latency", "outstanding_limit",
+CAUSES = ["data", "bandwidth", "pcie_link", "memory_latency", "dram", "outstanding_limit",
           "buffer_space", "iommu", "descriptor_fetch", "chain_link", "setup", "writeback",
           "start_latency", "irq_latency", "idle"]
 # Scenario results some doc plots draw (request streams).

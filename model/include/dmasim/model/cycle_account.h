@@ -50,6 +50,13 @@ namespace dmasim::model {
       "each data burst's first idle-latency cycles after its issue; a write's last beat to "       \
       "its response; the whole wait of a device burst or of a foreign target's burst",             \
       "memory.read_latency_cycles, memory.write_latency_cycles, bus.interconnect_latency_cycles")  \
+    X(dram,                                                                                        \
+      "data waits for DRAM timing beyond an open row: precharge and activate (row misses and "     \
+      "conflicts), refresh, bus turnarounds, activate and column spacing, a full write queue",     \
+      "memory.kind dram: each data read's DRAM wait after its idle latency; a write's wait for "   \
+      "the DRAM's write queue after its last beat",                                                \
+      "memory.mapping, memory.page_policy, memory.channels, memory.write_queue, "                  \
+      "memory.t_* (configs/memory/*.yaml), workload.placement")                                    \
     X(outstanding_limit,                                                                           \
       "the next burst waits for a slot: the bursts in flight are at "                              \
       "dma.max_outstanding_reads (or _writes) and no beat moves",                                  \

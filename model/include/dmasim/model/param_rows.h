@@ -63,14 +63,91 @@
       "Share of link time for ACK and flow-control DLLPs and SKP ordered sets (0.0814: "          \
       "pcie-bench's Gen3 x8, MPS 256)")
 
-#define DMASIM_MEMORY_PARAMS(X)                                                                 \
-    X(unsigned, read_latency_cycles, 50, "memory.read_latency_cycles", "cycles",                \
-      (IntRange{0, kMaxCycles}), halved(kPlatform), "Read request accepted to first data beat") \
-    X(unsigned, write_latency_cycles, 20, "memory.write_latency_cycles", "cycles",              \
-      (IntRange{0, kMaxCycles}), halved(kPlatform), "Last write beat to write response")        \
-    X(double, bandwidth_bytes_per_cycle, 0, "memory.bandwidth_bytes_per_cycle", "bytes/cycle",  \
-      (RealRange{0, 4096}), doubled(kPlatform),                                                 \
-      "Memory bandwidth per channel; 0 = one bus beat per cycle")
+#define DMASIM_MEMORY_PARAMS(X)                                                                   \
+    X(unsigned, read_latency_cycles, 50, "memory.read_latency_cycles", "cycles",                  \
+      (IntRange{0, kMaxCycles}), halved(kPlatform), "Read request accepted to first data beat")   \
+    X(unsigned, write_latency_cycles, 20, "memory.write_latency_cycles", "cycles",                \
+      (IntRange{0, kMaxCycles}), halved(kPlatform), "Last write beat to write response")          \
+    X(double, bandwidth_bytes_per_cycle, 0, "memory.bandwidth_bytes_per_cycle", "bytes/cycle",    \
+      (RealRange{0, 4096}), doubled(kPlatform),                                                   \
+      "Memory bandwidth per channel; 0 = one bus beat per cycle (kind fixed)")                    \
+    X(MemoryKind, kind, MemoryKind::fixed, "memory.kind", "", choices(kMemoryKinds), kNotAdvised, \
+      "fixed: the latencies above and the bus's bandwidth; dram: banks, rows, refresh and "       \
+      "turnarounds behind the port, the memory.* DRAM keys below (docs/memory.md)")               \
+    DMASIM_DRAM_PARAMS(X)
+
+// The DRAM's rows (memory.kind dram). Defaults are DDR4-3200AA x8 (JESD79-4,
+// configs/memory/ddr4-3200.yaml cites each figure). "clocks" are the DRAM's
+// own clock (data rate / 2); ns timings are rounded up to whole DRAM clocks.
+#define DMASIM_DRAM_PARAMS(X)                                                                      \
+    X(unsigned, data_rate_mts, 3200, "memory.data_rate_mts", "MT/s", (IntRange{200, 20000}),       \
+      kNotAdvised, "DRAM transfers per second per pin (its clock is half this)")                   \
+    X(unsigned, channels, 1, "memory.channels", "channels", (IntRange{1, 64, true}),               \
+      doubled(kPlatform), "Independent DRAM channels, each with its own data bus and queues")      \
+    X(unsigned, channel_width_bits, 64, "memory.channel_width_bits", "bits",                       \
+      (IntRange{8, 1024, true}), kNotAdvised, "Data bus width of one channel")                     \
+    X(unsigned, burst_length, 8, "memory.burst_length", "beats", (IntRange{2, 32, true}),          \
+      kNotAdvised, "Beats per DRAM burst; tBURST = burst_length / 2 clocks")                       \
+    X(unsigned, ranks, 1, "memory.ranks", "ranks", (IntRange{1, 8, true}), kNotAdvised,            \
+      "Ranks per channel")                                                                         \
+    X(unsigned, bank_groups, 4, "memory.bank_groups", "groups", (IntRange{1, 16, true}),           \
+      kNotAdvised, "Bank groups per rank (1: no groups, the _S and _L timings are one)")           \
+    X(unsigned, banks_per_group, 4, "memory.banks_per_group", "banks", (IntRange{1, 64, true}),    \
+      kNotAdvised, "Banks in each bank group")                                                     \
+    X(unsigned, rows, 65536, "memory.rows", "rows", (IntRange{16, 1u << 20, true}), kNotAdvised,   \
+      "Rows per bank")                                                                             \
+    X(unsigned, columns, 1024, "memory.columns", "columns", (IntRange{16, 1u << 16, true}),        \
+      kNotAdvised, "Columns per row, one channel-wide beat each (row = columns x width bytes)")    \
+    X(DramMapping, mapping, DramMapping::row_bank_column, "memory.mapping", "",                    \
+      choices(kDramMappings), set_to("bank_interleaved", kPlatform),                               \
+      "Address bits, low to high: row_bank_column = column, channel, bank group, bank, rank, "     \
+      "row (a row's bursts are contiguous); bank_interleaved = channel, bank group, bank, rank, "  \
+      "column, row (consecutive bursts in different banks)")                                       \
+    X(PagePolicy, page_policy, PagePolicy::open, "memory.page_policy", "", choices(kPagePolicies), \
+      kNotAdvised,                                                                                 \
+      "open: a row stays open for the next access; closed: precharge after each access")           \
+    X(unsigned, read_queue, 32, "memory.read_queue", "requests", (IntRange{1, 1024}),              \
+      doubled(kPlatform), "Read queue entries per channel; a full queue holds the next read")      \
+    X(unsigned, write_queue, 32, "memory.write_queue", "requests", (IntRange{1, 1024}),            \
+      doubled(kPlatform), "Write queue entries per channel; a full queue holds the next write")    \
+    X(unsigned, write_high_watermark, 24, "memory.write_high_watermark", "requests",               \
+      (IntRange{1, 1024}), kNotAdvised, "Queued writes that start a drain")                        \
+    X(unsigned, write_low_watermark, 8, "memory.write_low_watermark", "requests",                  \
+      (IntRange{0, 1023}), kNotAdvised, "Queued writes a drain leaves")                            \
+    X(unsigned, t_cl_clocks, 22, "memory.t_cl_clocks", "clocks", (IntRange{1, 1000}), kNotAdvised, \
+      "tCL: read command to first data")                                                           \
+    X(unsigned, t_cwl_clocks, 16, "memory.t_cwl_clocks", "clocks", (IntRange{1, 1000}),            \
+      kNotAdvised, "tCWL: write command to first data")                                            \
+    X(double, t_rcd_ns, 13.75, "memory.t_rcd_ns", "ns", (RealRange{0, 1000}), kNotAdvised,         \
+      "tRCD: activate to column command")                                                          \
+    X(double, t_rp_ns, 13.75, "memory.t_rp_ns", "ns", (RealRange{0, 1000}), kNotAdvised,           \
+      "tRP: precharge to activate")                                                                \
+    X(double, t_ras_ns, 32, "memory.t_ras_ns", "ns", (RealRange{0, 1000}), kNotAdvised,            \
+      "tRAS: activate to precharge")                                                               \
+    X(double, t_rc_ns, 45.75, "memory.t_rc_ns", "ns", (RealRange{0, 1000}), kNotAdvised,           \
+      "tRC: activate to activate, same bank")                                                      \
+    X(double, t_wr_ns, 15, "memory.t_wr_ns", "ns", (RealRange{0, 1000}), kNotAdvised,              \
+      "tWR: last write data to precharge, same bank")                                              \
+    X(unsigned, t_ccd_s_clocks, 4, "memory.t_ccd_s_clocks", "clocks", (IntRange{1, 100}),          \
+      kNotAdvised, "tCCD_S: column to column, different bank groups")                              \
+    X(unsigned, t_ccd_l_clocks, 8, "memory.t_ccd_l_clocks", "clocks", (IntRange{1, 100}),          \
+      kNotAdvised, "tCCD_L: column to column, same bank group")                                    \
+    X(double, t_rrd_s_ns, 2.5, "memory.t_rrd_s_ns", "ns", (RealRange{0, 1000}), kNotAdvised,       \
+      "tRRD_S: activate to activate, different bank groups")                                       \
+    X(double, t_rrd_l_ns, 4.9, "memory.t_rrd_l_ns", "ns", (RealRange{0, 1000}), kNotAdvised,       \
+      "tRRD_L: activate to activate, same bank group")                                             \
+    X(double, t_faw_ns, 21, "memory.t_faw_ns", "ns", (RealRange{0, 1000}), kNotAdvised,            \
+      "tFAW: window holding at most four activates per rank")                                      \
+    X(double, t_wtr_s_ns, 2.5, "memory.t_wtr_s_ns", "ns", (RealRange{0, 1000}), kNotAdvised,       \
+      "tWTR_S: last write data to read command, different bank groups")                            \
+    X(double, t_wtr_l_ns, 7.5, "memory.t_wtr_l_ns", "ns", (RealRange{0, 1000}), kNotAdvised,       \
+      "tWTR_L: last write data to read command, same bank group")                                  \
+    X(unsigned, t_rtw_clocks, 12, "memory.t_rtw_clocks", "clocks", (IntRange{0, 1000}),            \
+      kNotAdvised, "tRTW: read command to write command (tCL + tBURST + 2 - tCWL)")                \
+    X(double, t_refi_ns, 7800, "memory.t_refi_ns", "ns", (RealRange{0, 100000}), kNotAdvised,      \
+      "tREFI: refresh interval per rank; 0 = no refresh")                                          \
+    X(double, t_rfc_ns, 350, "memory.t_rfc_ns", "ns", (RealRange{0, 10000}), kNotAdvised,          \
+      "tRFC: all-bank refresh, the rank's banks closed and blocked")
 
 #define DMASIM_DMA_PARAMS(X)                                                                      \
     X(unsigned, channels, 1, "dma.channels", "channels", (IntRange{1, DMA_MAX_CHANNELS}),         \

@@ -39,6 +39,12 @@ enum class Submission { start, tail_pointer };
 enum class DescriptorPort { shared, separate };
 /// What the DMA engine's master port reaches host memory through.
 enum class BusKind { axi, pcie };
+/// The memory behind the bus: a fixed latency, or a DRAM (docs/memory.md).
+enum class MemoryKind { fixed, dram };
+/// Which address bits pick a DRAM burst's channel, bank and row.
+enum class DramMapping { row_bank_column, bank_interleaved };
+/// Whether a DRAM row stays open after an access.
+enum class PagePolicy { open, closed };
 /// translation is not injected by the model: the testbench's driver
 /// revokes an IOMMU mapping (iommu.enabled), and the IOMMU faults on it.
 enum class FaultKind { none, descriptor, data, translation };
@@ -61,6 +67,13 @@ inline constexpr Spelling<DescriptorFetch> kDescriptorFetches[] = {
     {"word", DescriptorFetch::word},
     {"speculative", DescriptorFetch::speculative}};
 inline constexpr Spelling<BusKind> kBusKinds[] = {{"axi", BusKind::axi}, {"pcie", BusKind::pcie}};
+inline constexpr Spelling<MemoryKind> kMemoryKinds[] = {{"fixed", MemoryKind::fixed},
+                                                        {"dram", MemoryKind::dram}};
+inline constexpr Spelling<DramMapping> kDramMappings[] = {
+    {"row_bank_column", DramMapping::row_bank_column},
+    {"bank_interleaved", DramMapping::bank_interleaved}};
+inline constexpr Spelling<PagePolicy> kPagePolicies[] = {{"open", PagePolicy::open},
+                                                         {"closed", PagePolicy::closed}};
 inline constexpr Spelling<FaultKind> kFaultKinds[] = {{"none", FaultKind::none},
                                                       {"descriptor", FaultKind::descriptor},
                                                       {"data", FaultKind::data},

@@ -98,6 +98,33 @@ struct StatDef {
     X(translation_faults, "faults", "translations that found no mapping or no write permission", \
       "one per failed translation; the channel stops with DMA_ERR_TRANSLATION")
 
+// memory.kind dram: counted per DRAM burst (burst_length beats of one channel).
+#define DMASIM_DRAM_COUNTERS(X)                                                                    \
+    X(reads, "bursts", "DRAM read bursts", "one per burst-sized piece of a read")                  \
+    X(writes, "bursts", "DRAM write bursts", "one per burst-sized piece of a write, when drained") \
+    X(row_hits, "bursts", "bursts to the bank's open row", "column command only")                  \
+    X(row_misses, "bursts", "bursts to a closed bank", "activate, then column command")            \
+    X(row_conflicts, "bursts", "bursts to a bank with another row open",                           \
+      "precharge, activate, then column command")                                                  \
+    X(refreshes, "refreshes", "all-bank refreshes of all ranks during the DRAM's activity",        \
+      "one per rank per memory.t_refi_ns from the first burst to the last")                        \
+    X(refresh_cycles, "cycles", "cycles ranks spent refreshing, summed over ranks",                \
+      "refreshes x memory.t_rfc_ns")                                                               \
+    X(refresh_wait_cycles, "cycles", "time bursts waited for a refresh to end",                    \
+      "summed over bursts that arrived during a refresh")                                          \
+    X(read_to_write_turnarounds, "turnarounds", "a write burst after a read on a channel",         \
+      "one per change of direction, in booking order")                                             \
+    X(write_to_read_turnarounds, "turnarounds", "a read burst after a write on a channel",         \
+      "one per change of direction, in booking order")                                             \
+    X(dram_wait_cycles, "cycles", "time bursts waited on DRAM timing beyond a row hit",            \
+      "each burst's arrival (in the queue) to its column command's earliest cycle, summed")        \
+    X(data_bus_cycles, "cycles", "cycles the channels' data buses carried bursts, summed",         \
+      "tBURST per burst")                                                                          \
+    X(bank_busy_cycles, "cycles", "cycles banks were busy, summed over banks",                     \
+      "each burst's first command to its last data")                                               \
+    X(active_cycles, "cycles", "cycles any bank of a channel was busy, summed over channels",      \
+      "union of the bursts' first command to last data, per channel")
+
 #define DMASIM_STAT_FIELD(field, unit, description, how) uint64_t field = 0;
 #define DMASIM_STAT_DEF(field, unit, description, how) {#field, unit, description, how},
 
@@ -128,9 +155,18 @@ struct IommuStats {
     DMASIM_IOMMU_COUNTERS(DMASIM_STAT_FIELD)
 };
 
+/// Statistics of the DRAM (memory.kind dram), in the platform's cycles.
+struct DramStats {
+    DMASIM_DRAM_COUNTERS(DMASIM_STAT_FIELD)
+    uint64_t bytes = 0;               ///< bytes the bursts carried
+    uint64_t span_cycles = 0;         ///< first burst's arrival to the last burst's data end
+    double peak_bytes_per_cycle = 0;  ///< every channel's data bus, every cycle
+};
+
 inline constexpr StatDef kChannelCounterDefs[] = {DMASIM_CHANNEL_COUNTERS(DMASIM_STAT_DEF)};
 inline constexpr StatDef kResourceCounterDefs[] = {DMASIM_RESOURCE_COUNTERS(DMASIM_STAT_DEF)};
 inline constexpr StatDef kIommuCounterDefs[] = {DMASIM_IOMMU_COUNTERS(DMASIM_STAT_DEF)};
+inline constexpr StatDef kDramCounterDefs[] = {DMASIM_DRAM_COUNTERS(DMASIM_STAT_DEF)};
 
 /// The counters' values in table order.
 #define DMASIM_STAT_VALUE(field, unit, description, how) static_cast<double>(s.field),
@@ -142,6 +178,9 @@ inline std::vector<double> counter_values(const ResourceStats& s) {
 }
 inline std::vector<double> counter_values(const IommuStats& s) {
     return {DMASIM_IOMMU_COUNTERS(DMASIM_STAT_VALUE)};
+}
+inline std::vector<double> counter_values(const DramStats& s) {
+    return {DMASIM_DRAM_COUNTERS(DMASIM_STAT_VALUE)};
 }
 #undef DMASIM_STAT_VALUE
 
@@ -187,6 +226,17 @@ inline std::vector<StatDef> account_defs() {
     return defs;
 }
 
+/// The DRAM's figures derived from its counters (after the counters).
+inline constexpr StatDef kDramDerivedDefs[] = {
+    {"bank_parallelism", "banks", "banks busy at once, on average, while any was",
+     "bank_busy_cycles / active_cycles"},
+    {"peak_bytes_per_cycle", "B/cycle", "the channels' peak: width x data rate, per cycle",
+     "channels x channel_width_bits / 8 x data_rate_mts / clock_mhz"},
+    {"achieved_bytes_per_cycle", "B/cycle", "bytes the bursts carried per cycle of the DRAM's span",
+     "bursts' bytes / (first arrival to last data end)"},
+    {"bandwidth_efficiency", "%", "achieved against peak", "achieved / peak x 100"},
+};
+
 inline constexpr StatDef kTrafficDefs[] = {
     {"bytes", "B", "bytes the background master moved", "burst bytes per burst issued"},
     {"bursts", "bursts", "bursts the background master issued", "one per burst"},
@@ -199,6 +249,13 @@ struct StatGroupDef {
     const char* description;
     std::vector<StatDef> stats;
 };
+inline StatGroupDef dram_group() {
+    StatGroupDef dram{"dram", "the DRAM behind the bus (reported with memory.kind dram)", {}};
+    for (const StatDef& d : kDramCounterDefs) dram.stats.push_back(d);
+    for (const StatDef& d : kDramDerivedDefs) dram.stats.push_back(d);
+    return dram;
+}
+
 inline std::vector<StatGroupDef> statistic_groups() {
     StatGroupDef channel{"dma.ch{N}", "one DMA channel", {}};
     for (const StatDef& d : kChannelCounterDefs) channel.stats.push_back(d);
@@ -229,7 +286,8 @@ inline std::vector<StatGroupDef> statistic_groups() {
              {std::begin(kTrafficDefs), std::end(kTrafficDefs)}},
             {"iommu",
              "the IOMMU shared by the channels (reported with iommu.enabled)",
-             {std::begin(kIommuCounterDefs), std::end(kIommuCounterDefs)}}};
+             {std::begin(kIommuCounterDefs), std::end(kIommuCounterDefs)}},
+            dram_group()};
 }
 
 }  // namespace dmasim::model

@@ -1,0 +1,172 @@
+// memory.kind dram: the controller against the arithmetic of its timings
+// (docs/memory.md). The platform clock is 1000 MHz and the DRAM the
+// DDR4-3200 defaults (0.625 ns clock), so 1.6 DRAM clocks make a cycle.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "dram_controller.h"
+
+namespace dmasim::model::test {
+namespace {
+
+constexpr double kClockMhz = 1000;
+constexpr double kClocksPerCycle = 1.6;
+constexpr uint64_t kBurst = 64;  // 64-bit channel x BL8
+
+MemoryParams ddr4() {
+    MemoryParams m;
+    m.kind = MemoryKind::dram;
+    m.mapping = DramMapping::bank_interleaved;
+    m.size_bytes = uint64_t{1} << 32;
+    return m;
+}
+
+MemoryParams without_refresh() {
+    MemoryParams m = ddr4();
+    m.t_refi_ns = 0;
+    return m;
+}
+
+/// DRAM clocks of a time in ns, rounded up as JEDEC does.
+double clocks(double ns) { return std::ceil(ns / 0.625 - 0.01); }
+
+/// Address of burst `n` in (group, bank) and `row` with bank_interleaved:
+/// channel, group, bank, rank, column, row from the low bits.
+uint64_t address(unsigned group, unsigned bank, uint64_t row, uint64_t column = 0) {
+    const MemoryParams m = ddr4();
+    const uint64_t bursts_per_row = m.columns / m.burst_length;
+    const uint64_t n =
+        group + m.bank_groups * (bank + m.banks_per_group * (column + bursts_per_row * row));
+    return n * kBurst;
+}
+
+TEST(ModelDram, StreamingOpenPageReachesPeakLessRefresh) {
+    DramController dram(ddr4(), kClockMhz);
+    const uint64_t bytes = 8u << 20;  // ~330 us at peak: ~42 refreshes
+    uint64_t end = 0;
+    for (uint64_t a = 0; a < bytes; a += 256) end = std::max(end, dram.read(0, a, 256).data_end);
+    const double peak = 64 / 8.0 * 3200 / kClockMhz;  // 25.6 B/cycle
+    const double refresh_share = clocks(350) / clocks(7800);
+    const double expected = peak * (1 - refresh_share);
+    const double achieved = static_cast<double>(bytes) / end;
+    RecordProperty("achieved_bytes_per_cycle", std::to_string(achieved));
+    RecordProperty("expected_bytes_per_cycle", std::to_string(expected));
+    EXPECT_NEAR(achieved, expected, 0.02 * expected);
+    const DramStats s = dram.stats();
+    EXPECT_EQ(s.reads, bytes / kBurst);
+    EXPECT_GT(s.refreshes, 30u);
+    // A bank's row changes once its 8 KiB are read; refreshes close the 16 banks.
+    EXPECT_LE(s.row_conflicts + s.row_misses, bytes / 8192 + 16 * (s.refreshes + 1));
+    EXPECT_GT(s.row_hits, s.reads * 9 / 10);
+}
+
+// Every burst opens a new row in the next bank: activates pace them, one per
+// max(tRRD_S, tFAW / 4, tBURST) clocks (tFAW as a spacing, docs/memory.md).
+TEST(ModelDram, RandomRowsOverManyBanksArePacedByActivates) {
+    DramController dram(without_refresh(), kClockMhz);
+    const uint64_t n = 4096;
+    uint64_t end = 0;
+    for (uint64_t i = 0; i < n; ++i)
+        end = std::max(end, dram.read(0, address(i % 4, i / 4 % 4, i + 1), kBurst).data_end);
+    const double per_access =
+        std::max({clocks(2.5), std::ceil(clocks(21) / 4), 4.0}) / kClocksPerCycle;
+    RecordProperty("cycles_per_access", std::to_string(static_cast<double>(end) / n));
+    EXPECT_NEAR(static_cast<double>(end) / n, per_access, 0.02 * per_access);
+    EXPECT_EQ(dram.stats().row_hits, 0u);
+}
+
+// Random addresses can only be slower than that bound.
+TEST(ModelDram, RandomReadsAreNoFasterThanTheActivateBound) {
+    DramController dram(without_refresh(), kClockMhz);
+    std::mt19937_64 rng(7);
+    const uint64_t n = 4096;
+    uint64_t end = 0;
+    for (uint64_t i = 0; i < n; ++i)
+        end = std::max(
+            end, dram.read(0, rng() % (uint64_t{1} << 32) / kBurst * kBurst, kBurst).data_end);
+    const double bound = std::ceil(clocks(21) / 4) / kClocksPerCycle;
+    RecordProperty("cycles_per_access", std::to_string(static_cast<double>(end) / n));
+    EXPECT_GE(static_cast<double>(end) / n, 0.98 * bound);
+    const DramStats s = dram.stats();
+    EXPECT_GT(s.row_conflicts + s.row_misses, n * 9 / 10);
+}
+
+TEST(ModelDram, SingleBankRowConflictsCostTrcEach) {
+    DramController dram(without_refresh(), kClockMhz);
+    const uint64_t n = 1000;
+    uint64_t first = 0, last = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t start = dram.read(0, address(1, 2, i), kBurst).data_start;
+        if (i == 0) first = start;
+        last = start;
+    }
+    const double per_access = clocks(45.75) / kClocksPerCycle;
+    RecordProperty("cycles_per_access",
+                   std::to_string(static_cast<double>(last - first) / (n - 1)));
+    EXPECT_NEAR(static_cast<double>(last - first) / (n - 1), per_access, 0.02 * per_access);
+    EXPECT_EQ(dram.stats().row_conflicts, n - 1);
+}
+
+// A read and a write to one open row, over and over, with every write
+// drained at once: each pair costs read-to-write (tRTW) plus the write's
+// data (tCWL + tBURST) plus write-to-read in one bank group (tWTR_L).
+TEST(ModelDram, ReadWriteAlternationCostsTheTurnarounds) {
+    MemoryParams m = without_refresh();
+    m.write_high_watermark = 1;
+    m.write_low_watermark = 0;
+    DramController dram(m, kClockMhz);
+    const uint64_t n = 1000;
+    uint64_t first = 0, last = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t start = dram.read(0, address(0, 0, 5, i % 64), kBurst).data_start;
+        dram.write(0, address(0, 0, 5, (i + 1) % 64), kBurst);
+        if (i == 0) first = start;
+        last = start;
+    }
+    const double pair = (12 + 16 + 4 + clocks(7.5)) / kClocksPerCycle;
+    RecordProperty("cycles_per_pair", std::to_string(static_cast<double>(last - first) / (n - 1)));
+    EXPECT_NEAR(static_cast<double>(last - first) / (n - 1), pair, 0.02 * pair);
+    const DramStats s = dram.stats();
+    EXPECT_EQ(s.read_to_write_turnarounds, n);
+    EXPECT_EQ(s.write_to_read_turnarounds, n - 1);
+    EXPECT_EQ(s.row_misses, 1u);
+}
+
+// Writes below the high watermark wait in the queue; reaching it drains
+// down to the low watermark in one run, so the bus turns around once.
+TEST(ModelDram, WritesDrainByWatermarks) {
+    DramController dram(without_refresh(), kClockMhz);
+    const MemoryParams m = ddr4();
+    for (uint64_t i = 0; i + 1 < m.write_high_watermark; ++i)
+        dram.write(0, address(0, 0, 1, i), kBurst);
+    EXPECT_EQ(dram.stats().writes, 0u);
+    dram.write(0, address(0, 0, 1, m.write_high_watermark), kBurst);
+    EXPECT_EQ(dram.stats().writes, m.write_high_watermark - m.write_low_watermark);
+    dram.read(0, address(1, 0, 1), kBurst);
+    EXPECT_EQ(dram.stats().write_to_read_turnarounds, 1u);
+}
+
+TEST(ModelDram, ClosedPageMakesEveryAccessAMiss) {
+    MemoryParams m = without_refresh();
+    m.page_policy = PagePolicy::closed;
+    DramController dram(m, kClockMhz);
+    for (uint64_t i = 0; i < 100; ++i) dram.read(0, address(0, 0, 3, i % 64), kBurst);
+    EXPECT_EQ(dram.stats().row_misses, 100u);
+    EXPECT_EQ(dram.stats().row_hits, 0u);
+}
+
+TEST(ModelDram, AnOpenRowHitTakesTclAfterArrival) {
+    DramController dram(without_refresh(), kClockMhz);
+    dram.read(0, address(0, 0, 3), kBurst);
+    const uint64_t t = 10000;
+    const DramController::Timing hit = dram.read(t, address(0, 0, 3, 1), kBurst);
+    EXPECT_EQ(hit.data_start, t + dram.hit_latency());
+    EXPECT_EQ(hit.dram_wait, 0u);
+    EXPECT_EQ(dram.hit_latency(), static_cast<uint64_t>(std::ceil(22 / kClocksPerCycle)));
+}
+
+}  // namespace
+}  // namespace dmasim::model::test
