@@ -232,6 +232,76 @@ TEST(ModelWalker, SpeculationHidesTheRoundTripsOnlyWhenItHits) {
     EXPECT_GE(t_apart, dependent);
 }
 
+/// n linked descriptors of `bytes` each, every one in a chunk of its own
+/// (each next pointer misses), from `base`.
+uint64_t write_scattered(Rig& rig, unsigned n, uint32_t bytes, uint64_t base, uint64_t dst) {
+    std::vector<uint64_t> chunks;
+    for (unsigned i = 0; i < n; ++i) chunks.push_back(base + 0x1000 * i);
+    return write_linked(rig.host(0), segments(kSrc, dst, n, bytes, bytes), chunks);
+}
+
+/// Cycles a scattered list of 2n descriptors takes beyond one of n: the
+/// per-descriptor cost n times over, the start and the tail cancelled.
+uint64_t marginal_of_n(const PlatformParams& p, unsigned n, uint32_t bytes) {
+    Rig rig(p);
+    const uint64_t a = write_scattered(rig, n, bytes, 0x40000, kDst);
+    const uint64_t b = write_scattered(rig, 2 * n, bytes, 0x80000, kDst2);
+    const auto [t_n, t_2n] =
+        cycles_of_two(rig, {a, DMA_HW_FMT_LINKED_LIST}, {b, DMA_HW_FMT_LINKED_LIST});
+    return t_2n - t_n;
+}
+
+// The guesses stop once the awaited descriptor's next pointer is in, with
+// its second beat: a read issued at i has its first beat at i + L, so with
+// L = 1 guesses go out at i + 1 and i + 2 only, not P; with a long latency
+// all P do (docs/timing-model.md, "Speculative fetch").
+TEST(ModelWalker, SpeculationStopsOnceTheNextPointerIsIn) {
+    for (unsigned latency : {1u, 50u}) {
+        PlatformParams p = speculating();
+        p.memory.read_latency_cycles = latency;
+        Rig rig(p);
+        uint64_t d = write_linked(rig.host(0), segments(kSrc, kDst, 1, 64, 64), {0x10000});
+        run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST));
+        const uint64_t guesses = latency == 1 ? 2 : p.dma.descriptor_prefetch;
+        EXPECT_EQ(rig.platform().channel_stats(0).speculative_reads, guesses) << latency;
+    }
+}
+
+// dma.speculation_miss_waits false (iDMA desc64): a miss's read issues as
+// soon as the next pointer is in, the second beat of the read before it, so
+// a list whose every pointer misses costs L + 2 per descriptor when the
+// latency outweighs the read channel's beats (the dropped guesses' beats
+// still take their place on it). Waiting for them to drain costs more.
+TEST(ModelWalker, SpeculationMissIssuesAtTheNextPointerUnlessItWaits) {
+    PlatformParams p = speculating();
+    p.memory.read_latency_cycles = 200;
+    p.dma.speculation_miss_waits = false;
+    const unsigned n = 4;
+    const uint64_t at_once = marginal_of_n(p, n, 64);
+    EXPECT_EQ(at_once, n * (p.memory.read_latency_cycles + 2));
+    p.dma.speculation_miss_waits = true;
+    EXPECT_GT(marginal_of_n(p, n, 64), at_once);
+}
+
+// dma.fetch_in_read_order: no fetch is booked past the mover's next data
+// read, so the read channel returns every read in issue order and, where
+// it is the bottleneck (segments of D beats longer than L), each scattered
+// descriptor costs its read, its P dropped guesses (b beats each) and its
+// data: (1 + P) b + D. Fetches run ahead of the data otherwise, and the
+// long data reads wait for gaps between them.
+TEST(ModelWalker, FetchInReadOrderKeepsTheReadChannelBusy) {
+    PlatformParams p = speculating();
+    p.memory.read_latency_cycles = 100;
+    p.dma.speculation_miss_waits = false;
+    p.dma.fetch_in_read_order = true;
+    const unsigned n = 4, bytes = 2048, width = p.bus.width_bytes;
+    const uint64_t b = DMA_HW_LL_DESC_SIZE / width, D = bytes / width;
+    const uint64_t in_order = marginal_of_n(p, n, bytes);
+    EXPECT_EQ(in_order, n * ((1 + p.dma.descriptor_prefetch) * b + D));
+    p.dma.fetch_in_read_order = false;
+    EXPECT_GT(marginal_of_n(p, n, bytes), in_order);
+}
+
 TEST(ModelWalker, ChainLinksCostRoundTripsWhenDataCannotHideThem) {
     // 64-byte segments give the mover 4 beats of work per descriptor, far
     // less than a chain link's dependent fetch (L + beats + C), so every
