@@ -253,53 +253,77 @@ uint64_t marginal_of_n(const PlatformParams& p, unsigned n, uint32_t bytes) {
 
 // The guesses stop once the awaited descriptor's next pointer is in, with
 // its second beat: a read issued at i has its first beat at i + L, so with
-// L = 1 guesses go out at i + 1 and i + 2 only, not P; with a long latency
-// all P do (docs/timing-model.md, "Speculative fetch").
+// L = 1 guesses go out at i + 1 and i + 2 only, not P (with a long latency
+// all P do: SpeculationHitsEveryDescriptorOfAContiguousList;
+// docs/timing-model.md, "Speculative fetch").
 TEST(ModelWalker, SpeculationStopsOnceTheNextPointerIsIn) {
-    for (unsigned latency : {1u, 50u}) {
-        PlatformParams p = speculating();
-        p.memory.read_latency_cycles = latency;
-        Rig rig(p);
-        uint64_t d = write_linked(rig.host(0), segments(kSrc, kDst, 1, 64, 64), {0x10000});
-        run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST));
-        const uint64_t guesses = latency == 1 ? 2 : p.dma.descriptor_prefetch;
-        EXPECT_EQ(rig.platform().channel_stats(0).speculative_reads, guesses) << latency;
-    }
+    PlatformParams p = speculating();
+    p.memory.read_latency_cycles = 1;
+    Rig rig(p);
+    uint64_t d = write_linked(rig.host(0), segments(kSrc, kDst, 1, 64, 64), {0x10000});
+    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST));
+    EXPECT_EQ(rig.platform().channel_stats(0).speculative_reads, 2u);
+}
+
+/// A list whose every next pointer misses, at a latency that outweighs the
+/// read channel's beats.
+PlatformParams missing_at_latency(bool waits) {
+    PlatformParams p = speculating();
+    p.memory.read_latency_cycles = 200;
+    p.dma.speculation_miss_waits = waits;
+    return p;
 }
 
 // dma.speculation_miss_waits false (iDMA desc64): a miss's read issues as
 // soon as the next pointer is in, the second beat of the read before it, so
-// a list whose every pointer misses costs L + 2 per descriptor when the
-// latency outweighs the read channel's beats (the dropped guesses' beats
-// still take their place on it). Waiting for them to drain costs more.
-TEST(ModelWalker, SpeculationMissIssuesAtTheNextPointerUnlessItWaits) {
-    PlatformParams p = speculating();
-    p.memory.read_latency_cycles = 200;
-    p.dma.speculation_miss_waits = false;
+// each descriptor costs L + 2 (the dropped guesses' beats still take their
+// place on the read channel, behind it).
+TEST(ModelWalker, SpeculationMissReadsAsSoonAsTheNextPointerIsIn) {
+    const PlatformParams p = missing_at_latency(false);
     const unsigned n = 4;
-    const uint64_t at_once = marginal_of_n(p, n, 64);
-    EXPECT_EQ(at_once, n * (p.memory.read_latency_cycles + 2));
-    p.dma.speculation_miss_waits = true;
-    EXPECT_GT(marginal_of_n(p, n, 64), at_once);
+    EXPECT_EQ(marginal_of_n(p, n, 64), n * (p.memory.read_latency_cycles + 2));
 }
 
-// dma.fetch_in_read_order: no fetch is booked past the mover's next data
-// read, so the read channel returns every read in issue order and, where
-// it is the bottleneck (segments of D beats longer than L), each scattered
-// descriptor costs its read, its P dropped guesses (b beats each) and its
-// data: (1 + P) b + D. Fetches run ahead of the data otherwise, and the
-// long data reads wait for gaps between them.
-TEST(ModelWalker, FetchInReadOrderKeepsTheReadChannelBusy) {
+// Waiting for the guesses to drain first costs more than L + 2.
+TEST(ModelWalker, SpeculationMissThatWaitsForTheDrainCostsMore) {
+    const PlatformParams p = missing_at_latency(true);
+    const unsigned n = 4;
+    EXPECT_GT(marginal_of_n(p, n, 64), n * (p.memory.read_latency_cycles + 2));
+}
+
+/// Scattered 2 KiB segments at L = 100: D = 128 beats a segment, more than
+/// L, so the read channel is the bottleneck.
+PlatformParams channel_bound(bool in_order) {
     PlatformParams p = speculating();
     p.memory.read_latency_cycles = 100;
     p.dma.speculation_miss_waits = false;
-    p.dma.fetch_in_read_order = true;
-    const unsigned n = 4, bytes = 2048, width = p.bus.width_bytes;
-    const uint64_t b = DMA_HW_LL_DESC_SIZE / width, D = bytes / width;
-    const uint64_t in_order = marginal_of_n(p, n, bytes);
-    EXPECT_EQ(in_order, n * ((1 + p.dma.descriptor_prefetch) * b + D));
-    p.dma.fetch_in_read_order = false;
-    EXPECT_GT(marginal_of_n(p, n, bytes), in_order);
+    p.dma.fetch_in_read_order = in_order;
+    return p;
+}
+constexpr uint32_t kChannelBoundBytes = 2048;
+
+/// (1 + P) b + D: a descriptor's read, its P dropped guesses of b beats
+/// each and its data, back to back on the read channel.
+uint64_t channel_beats_per_descriptor(const PlatformParams& p) {
+    const uint64_t b = DMA_HW_LL_DESC_SIZE / p.bus.width_bytes;
+    return (1 + p.dma.descriptor_prefetch) * b + kChannelBoundBytes / p.bus.width_bytes;
+}
+
+// dma.fetch_in_read_order: no fetch is booked past the mover's next data
+// read, so the read channel returns every read in issue order and stays
+// busy: each scattered descriptor costs (1 + P) b + D.
+TEST(ModelWalker, FetchInReadOrderKeepsTheReadChannelBusy) {
+    const PlatformParams p = channel_bound(true);
+    const unsigned n = 4;
+    EXPECT_EQ(marginal_of_n(p, n, kChannelBoundBytes), n * channel_beats_per_descriptor(p));
+}
+
+// Fetches booked ahead of the data leave gaps the long data reads do not
+// fit, so the same list costs more.
+TEST(ModelWalker, FetchesAheadOfTheDataLeaveTheReadChannelIdle) {
+    const PlatformParams p = channel_bound(false);
+    const unsigned n = 4;
+    EXPECT_GT(marginal_of_n(p, n, kChannelBoundBytes), n * channel_beats_per_descriptor(p));
 }
 
 TEST(ModelWalker, ChainLinksCostRoundTripsWhenDataCannotHideThem) {
