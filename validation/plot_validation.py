@@ -85,7 +85,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for engine in engines:
             d = scored(dmasim, engine, tmp)
-            out = os.path.join(ROOT, "docs", "img", f"validation-{engine}.png")
+            img = os.environ.get("DOC_PLOTS_IMG", os.path.join(ROOT, "docs", "img"))
+            out = os.path.join(img, f"validation-{engine}.png")
             draw(engine, d, out)
             print(f"{out}: {len(d)} points")
 
