@@ -100,7 +100,7 @@ WalkItem DescriptorWalker::pop() {
     return item;
 }
 
-void DescriptorWalker::refill(uint64_t now, bool demand) {
+void DescriptorWalker::refill(uint64_t now, bool demand, uint64_t horizon) {
     const unsigned window = std::max(1u, params_.descriptor_prefetch);
     const unsigned queue = params_.descriptor_queue;
     auto room = [&] {
@@ -114,7 +114,10 @@ void DescriptorWalker::refill(uint64_t now, bool demand) {
             decode_link(held_link_.target, std::max(held_link_.done, now));
         }
         if (!room()) return;
-        fetch(std::max(ready_, now));
+        const uint64_t issue = std::max(ready_, now);
+        const bool waited_on = demand && fifo_.empty();
+        if (params_.fetch_in_read_order && issue > horizon && !waited_on) return;
+        fetch(issue);
     }
 }
 
@@ -132,34 +135,44 @@ unsigned DescriptorWalker::batch_slots(uint64_t addr) const {
 // src/frontend/desc64/idma_desc64_ar_gen_prefetch.sv): while it waits for a
 // descriptor it reads the ones that follow it in memory, each a read of its
 // own, one address a cycle. A descriptor already read there is a hit; any
-// other address drains the reads in flight first, then is read.
-uint64_t DescriptorWalker::speculative_read(uint64_t addr, uint64_t issue) {
+// other address is read after the reads in flight have drained, or at once
+// behind them with dma.speculation_miss_waits false.
+DescriptorWalker::SlotRead DescriptorWalker::speculative_read(uint64_t addr, uint64_t issue) {
     uint64_t done;
     if (!speculation_.empty() && speculation_.front().addr == addr) {
         done = speculation_.front().done;
         speculation_.pop_front();
     } else {
+        // The dropped reads keep their read-channel bookings either way.
         uint64_t drained = issue;
-        for (size_t i = 0; i < speculation_.size(); ++i)
-            drained = std::max(drained, speculation_.at(i).done);
+        if (params_.speculation_miss_waits)
+            for (size_t i = 0; i < speculation_.size(); ++i)
+                drained = std::max(drained, speculation_.at(i).done);
         stats_.speculative_reads_dropped += speculation_.size();
         speculation_.clear();
         done = read_slot(addr, drained, "fetch");
         predicted_ = addr + stride_;
     }
-    speculate(issue);
-    return std::max(done, issue);
+    // Its next pointer is in with its second beat: no read is guessed
+    // after, and the next read (a hit's successor or a miss) goes then.
+    const uint64_t beats = beats_of(addr, size_, port_.bus().width);
+    const uint64_t next_in = done - beats + std::min<uint64_t>(beats, 2);
+    speculate(issue, next_in - 1);
+    return {std::max(done, issue), std::max(next_in, issue)};
 }
 
 // Reads of the predicted slots while fewer than descriptor_prefetch are in
-// flight and the descriptor queue has a free place for each (the RTL's
-// NSpeculation and its idma_req FIFO's free slots).
-void DescriptorWalker::speculate(uint64_t now) {
+// flight, the descriptor queue has a free place for each (the RTL's
+// NSpeculation and its idma_req FIFO's free slots) and the awaited
+// descriptor's next pointer is not in yet (at `until`, when the RTL flushes
+// or commits).
+void DescriptorWalker::speculate(uint64_t now, uint64_t until) {
     const size_t queued = fifo_.size() + 1;  // and the one being fetched
     const unsigned queue = params_.descriptor_queue;
     const size_t room = queue == kUnboundedQueue ? SIZE_MAX : queue > queued ? queue - queued : 0;
     const size_t cap = std::min<size_t>(std::max(1u, params_.descriptor_prefetch), room);
-    while (speculation_.size() < cap && port_.in_reach(predicted_, size_)) {
+    while (speculation_.size() < cap && std::max(now, next_ar_) <= until &&
+           port_.in_reach(predicted_, size_)) {
         speculation_.push_back({predicted_, read_slot(predicted_, now, "speculative fetch")});
         ++stats_.speculative_reads;
         predicted_ += stride_;
@@ -198,9 +211,11 @@ void DescriptorWalker::fetch(uint64_t issue) {
     // 0x40 alignment) is read too, the last slot's only up to its end.
     unsigned n = batch_slots(addr);
     uint64_t bytes = uint64_t(n - 1) * stride_ + size_;
-    uint64_t done;
+    uint64_t done, next_in;
     if (speculating_) {
-        done = speculative_read(addr, issue);
+        const SlotRead r = speculative_read(addr, issue);
+        done = r.done;
+        next_in = r.next_in;
     } else {
         // Where the port is direct, slots are decoded from memory itself.
         uint8_t* into = nullptr;
@@ -213,7 +228,7 @@ void DescriptorWalker::fetch(uint64_t issue) {
             finish(r.error, r.done, r.fault_iova);
             return;
         }
-        done = r.done;
+        done = next_in = r.done;
     }
     if (!speculating_) stats_.descriptor_bytes_fetched += bytes;  // read_slot counted its own
     auto& m = stats_.milestones;
@@ -223,7 +238,7 @@ void DescriptorWalker::fetch(uint64_t issue) {
     }
     tracks_.charge(Cause::descriptor_fetch, issue, done);
     const uint64_t chunk = links_;
-    ready_ = done;
+    ready_ = next_in;
     next_addr_ = addr + uint64_t(n) * stride_;
     burst_ = {addr, 0, n, issue, done};
     decode_burst();

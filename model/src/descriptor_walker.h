@@ -73,8 +73,10 @@ public:
     bool parked() const { return parked_; }
     /// Fetches while the FIFO has room, no earlier than cycle `now`; with
     /// `demand`, the mover waits for a descriptor, so an empty FIFO is
-    /// refilled whatever dma.descriptor_queue allows ahead.
-    void refill(uint64_t now, bool demand);
+    /// refilled whatever dma.descriptor_queue allows ahead. With
+    /// dma.fetch_in_read_order no fetch issues after `horizon` (the mover's
+    /// next data read) unless the mover waits on an empty FIFO.
+    void refill(uint64_t now, bool demand, uint64_t horizon = UINT64_MAX);
     /// Stops fetching (abort or error downstream).
     void halt();
     /// Makes the `fetch`-th descriptor fetch of every walk (0 = the first)
@@ -90,8 +92,12 @@ public:
 private:
     void fetch(uint64_t issue);
     unsigned batch_slots(uint64_t addr) const;
-    uint64_t speculative_read(uint64_t addr, uint64_t issue);
-    void speculate(uint64_t now);
+    /// A speculative fetch: its last byte, and when its next pointer is in.
+    struct SlotRead {
+        uint64_t done, next_in;
+    };
+    SlotRead speculative_read(uint64_t addr, uint64_t issue);
+    void speculate(uint64_t now, uint64_t until);
     uint64_t read_slot(uint64_t addr, uint64_t at, const char* what);
     /// Decodes one fetched slot; returns false once the walk stops or moves.
     bool decode_slot(const Descriptor& d, dma_hw_error err, uint64_t issue, uint64_t done);

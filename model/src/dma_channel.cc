@@ -109,7 +109,7 @@ void DmaChannel::plan(uint64_t horizon, uint64_t max_reads) {
         // The mover asks when it can start the next descriptor: a serial
         // one, at the previous one's end. (With a queue the walker asks for
         // nothing then, except to follow a link held until asked.)
-        walker_.refill(next_start(), true);
+        walker_.refill(next_start(), true, next_start());
         if (walker_.empty()) {
             if (walker_.parked())
                 go_idle();
@@ -165,7 +165,12 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     mover_.begin(
         {d.src, d.dst, d.length, item.index, item.chunk, (d.flags & DMA_DESC_DEBURST) != 0}, dir,
         launched(ready));
-    walker_.refill(ready, false);
+    // In read order, the next fetch goes when its address is known (the
+    // walker's own ready cycle), before this descriptor's first data read.
+    if (params_.fetch_in_read_order)
+        walker_.refill(0, false, mover_.frontier());
+    else
+        walker_.refill(ready, false);
     return true;
 }
 

@@ -232,6 +232,100 @@ TEST(ModelWalker, SpeculationHidesTheRoundTripsOnlyWhenItHits) {
     EXPECT_GE(t_apart, dependent);
 }
 
+/// n linked descriptors of `bytes` each, every one in a chunk of its own
+/// (each next pointer misses), from `base`.
+uint64_t write_scattered(Rig& rig, unsigned n, uint32_t bytes, uint64_t base, uint64_t dst) {
+    std::vector<uint64_t> chunks;
+    for (unsigned i = 0; i < n; ++i) chunks.push_back(base + 0x1000 * i);
+    return write_linked(rig.host(0), segments(kSrc, dst, n, bytes, bytes), chunks);
+}
+
+/// Cycles a scattered list of 2n descriptors takes beyond one of n: the
+/// per-descriptor cost n times over, the start and the tail cancelled.
+uint64_t marginal_of_n(const PlatformParams& p, unsigned n, uint32_t bytes) {
+    Rig rig(p);
+    const uint64_t a = write_scattered(rig, n, bytes, 0x40000, kDst);
+    const uint64_t b = write_scattered(rig, 2 * n, bytes, 0x80000, kDst2);
+    const auto [t_n, t_2n] =
+        cycles_of_two(rig, {a, DMA_HW_FMT_LINKED_LIST}, {b, DMA_HW_FMT_LINKED_LIST});
+    return t_2n - t_n;
+}
+
+// The guesses stop once the awaited descriptor's next pointer is in, with
+// its second beat: a read issued at i has its first beat at i + L, so with
+// L = 1 guesses go out at i + 1 and i + 2 only, not P (with a long latency
+// all P do: SpeculationHitsEveryDescriptorOfAContiguousList;
+// docs/timing-model.md, "Speculative fetch").
+TEST(ModelWalker, SpeculationStopsOnceTheNextPointerIsIn) {
+    PlatformParams p = speculating();
+    p.memory.read_latency_cycles = 1;
+    Rig rig(p);
+    uint64_t d = write_linked(rig.host(0), segments(kSrc, kDst, 1, 64, 64), {0x10000});
+    run_one(rig, d, ctrl_word(DMA_HW_MEM_TO_MEM, DMA_HW_FMT_LINKED_LIST));
+    EXPECT_EQ(rig.platform().channel_stats(0).speculative_reads, 2u);
+}
+
+/// A list whose every next pointer misses, at a latency that outweighs the
+/// read channel's beats.
+PlatformParams missing_at_latency(bool waits) {
+    PlatformParams p = speculating();
+    p.memory.read_latency_cycles = 200;
+    p.dma.speculation_miss_waits = waits;
+    return p;
+}
+
+// dma.speculation_miss_waits false (iDMA desc64): a miss's read issues as
+// soon as the next pointer is in, the second beat of the read before it, so
+// each descriptor costs L + 2 (the dropped guesses' beats still take their
+// place on the read channel, behind it).
+TEST(ModelWalker, SpeculationMissReadsAsSoonAsTheNextPointerIsIn) {
+    const PlatformParams p = missing_at_latency(false);
+    const unsigned n = 4;
+    EXPECT_EQ(marginal_of_n(p, n, 64), n * (p.memory.read_latency_cycles + 2));
+}
+
+// Waiting for the guesses to drain first costs more than L + 2.
+TEST(ModelWalker, SpeculationMissThatWaitsForTheDrainCostsMore) {
+    const PlatformParams p = missing_at_latency(true);
+    const unsigned n = 4;
+    EXPECT_GT(marginal_of_n(p, n, 64), n * (p.memory.read_latency_cycles + 2));
+}
+
+/// Scattered 2 KiB segments at L = 100: D = 128 beats a segment, more than
+/// L, so the read channel is the bottleneck.
+PlatformParams channel_bound(bool in_order) {
+    PlatformParams p = speculating();
+    p.memory.read_latency_cycles = 100;
+    p.dma.speculation_miss_waits = false;
+    p.dma.fetch_in_read_order = in_order;
+    return p;
+}
+constexpr uint32_t kChannelBoundBytes = 2048;
+
+/// (1 + P) b + D: a descriptor's read, its P dropped guesses of b beats
+/// each and its data, back to back on the read channel.
+uint64_t channel_beats_per_descriptor(const PlatformParams& p) {
+    const uint64_t b = DMA_HW_LL_DESC_SIZE / p.bus.width_bytes;
+    return (1 + p.dma.descriptor_prefetch) * b + kChannelBoundBytes / p.bus.width_bytes;
+}
+
+// dma.fetch_in_read_order: no fetch is booked past the mover's next data
+// read, so the read channel returns every read in issue order and stays
+// busy: each scattered descriptor costs (1 + P) b + D.
+TEST(ModelWalker, FetchInReadOrderKeepsTheReadChannelBusy) {
+    const PlatformParams p = channel_bound(true);
+    const unsigned n = 4;
+    EXPECT_EQ(marginal_of_n(p, n, kChannelBoundBytes), n * channel_beats_per_descriptor(p));
+}
+
+// Fetches booked ahead of the data leave gaps the long data reads do not
+// fit, so the same list costs more.
+TEST(ModelWalker, FetchesAheadOfTheDataLeaveTheReadChannelIdle) {
+    const PlatformParams p = channel_bound(false);
+    const unsigned n = 4;
+    EXPECT_GT(marginal_of_n(p, n, kChannelBoundBytes), n * channel_beats_per_descriptor(p));
+}
+
 TEST(ModelWalker, ChainLinksCostRoundTripsWhenDataCannotHideThem) {
     // 64-byte segments give the mover 4 beats of work per descriptor, far
     // less than a chain link's dependent fetch (L + beats + C), so every

@@ -36,5 +36,7 @@ void expect_within_bounds(const std::string& engine) {
 
 TEST(Validation, AxisgdmaMatchesItsRtlPoints) { expect_within_bounds("axisgdma"); }
 
+TEST(Validation, IdmaDesc64MatchesItsRtlPoints) { expect_within_bounds("idma-desc64"); }
+
 }  // namespace
 }  // namespace dmasim::sim

@@ -172,6 +172,17 @@
       "word at a time), or speculative (iDMA desc64: up to dma.descriptor_prefetch "              \
       "one-descriptor reads of the slots that follow in flight, capped by the free places of "    \
       "dma.descriptor_queue; a next pointer elsewhere drains them)")                              \
+    X(bool, speculation_miss_waits, true, "dma.speculation_miss_waits", "", BoolValues{},         \
+      set_to("false", kEngine),                                                                   \
+      "dma.descriptor_fetch speculative: on a miss the right read issues only once the "          \
+      "speculative reads in flight have drained; false: at once, behind them on the in-order "    \
+      "read channel, as iDMA's desc64 (the flushed reads are not cancelled, their beats still "   \
+      "cost read-channel cycles)")                                                                \
+    X(bool, fetch_in_read_order, false, "dma.fetch_in_read_order", "", BoolValues{}, kNotAdvised, \
+      "Descriptor and data reads share one in-order read return path: the walker issues no "      \
+      "fetch later than the data read of the descriptor the mover has just taken, so each "       \
+      "read's beats come back behind those issued before it (iDMA desc64's reads through one "    \
+      "AXI port); false: fetches run ahead of the data reads")                                    \
     X(unsigned, buffer_bytes, 8192, "dma.buffer_bytes", "bytes", (IntRange{1, 1u << 24}),         \
       doubled(kEngine), "Read-to-write data buffer per channel")                                  \
     X(WritePolicy, write_policy, WritePolicy::cut_through, "dma.write_policy", "",                \
