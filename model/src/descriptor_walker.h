@@ -3,7 +3,7 @@
 // It reads descriptors ahead of the data mover into a FIFO of at most
 // 2 x descriptor_prefetch entries (one fetch burst being consumed while
 // the next arrives) and fetches again once the FIFO has drained to
-// descriptor_prefetch; a descriptor_queue below 256 caps the descriptors
+// descriptor_prefetch; a descriptor_queue below kUnboundedQueue caps the descriptors
 // waiting ahead of the mover instead (0: fetch only when the mover waits).
 // One fetch is in flight at a time.
 //   chained_pages: a fetch burst reads up to descriptor_prefetch slots and

@@ -105,16 +105,6 @@ const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
                  "delay timer at least 1 cycle, or set dma.irq_coalesce_count = 1",
                  p.dma.irq_coalesce_count);
          }},
-        {{{"pcie.request_header_bytes"},
-          "`pcie.request_header_bytes` must be 12 (32-bit addresses) or 16 (64-bit)"},
-         [](const PlatformParams& p) -> std::string {
-             const unsigned h = p.bus.pcie.request_header_bytes;
-             if (h == 12 || h == 16) return {};
-             return fmt::format(
-                 "pcie.request_header_bytes = {} must be 12 (32-bit addresses) "
-                 "or 16 (64-bit addresses)",
-                 h);
-         }},
         // The IOTLB's set index is IOVA bits (checked whether or not the
         // IOMMU is on, so a config that turns it on later carries no bad value).
         {{{"iommu.iotlb_ways", "iommu.iotlb_entries"},
@@ -129,15 +119,6 @@ const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
                  "iommu.iotlb_ways = {} must divide iommu.iotlb_entries = {} into a power-of-two "
                  "number of sets (the set index is IOVA bits)",
                  m.iotlb_ways, m.iotlb_entries);
-         }},
-        {{{"iommu.page_size"}, "`iommu.page_size` must be 4KiB or 2MiB"},
-         [](const PlatformParams& p) -> std::string {
-             const uint64_t b = p.iommu.page_bytes;
-             if (b == 4096 || b == 2097152) return {};
-             return fmt::format(
-                 "iommu.page_size = {} must be 4096 (4KiB) or 2097152 (2MiB): the sglist IOMMU "
-                 "layer maps 4 KiB and 2 MiB pages",
-                 b);
          }},
         // Time is counted in whole picoseconds (SystemC's resolution), so
         // the period must be one (to 0.0001 ps, so that 333.333333 MHz is
@@ -208,6 +189,13 @@ const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
 
 std::optional<ParamProblem> range_problem(const std::string& key, uint64_t value,
                                           const IntRange& range) {
+    if (!range.values.empty()) {
+        if (std::find(range.values.begin(), range.values.end(), value) != range.values.end())
+            return std::nullopt;
+        return ParamProblem{
+            {key},
+            fmt::format("{} = {} is not one of {}", key, value, fmt::join(range.values, ", "))};
+    }
     const bool power_of_two = (value & (value - 1)) == 0;
     if (value >= range.min && value <= range.max && (power_of_two || !range.power_of_two))
         return std::nullopt;

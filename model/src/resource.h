@@ -1,6 +1,6 @@
 // resource.h - a shared channel (bus read or write channel, device
 // stream) that serves one transfer at a time and remembers when it is
-// booked. This is the whole timing engine of design §4: a transfer that
+// booked. This is the whole timing engine (docs/timing-model.md): a transfer that
 // asks at cycle t starts in the first free gap at or after t long enough
 // for its occupancy; no clock process, no event per beat.
 //

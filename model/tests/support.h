@@ -123,7 +123,7 @@ std::vector<Seg> segments(uint64_t src, uint64_t dst, unsigned count, uint32_t l
                           uint64_t stride);
 
 /// Data descriptors per chunk when `entries` are split over `depth` chunks
-/// (design §7: the first entries mod depth chunks get one more).
+/// (the first entries mod depth chunks get one more: docs/descriptor-formats.md).
 std::vector<unsigned> chunk_sizes(unsigned entries, unsigned depth);
 
 /// Writes a chained_pages list over the given chunk addresses, in the

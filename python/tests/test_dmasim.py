@@ -28,7 +28,7 @@ class SweepTest(unittest.TestCase):
         self.assertIsInstance(df, pandas.DataFrame)
         self.assertEqual(list(df["workload.entries"]), [4, 4, 8, 8])
         self.assertEqual(list(df["workload.chain_depth"]), [1, 2, 1, 2])
-        # bytes = entries x 1024; chain_links = depth - 1 (design section 7).
+        # bytes = entries x 1024; chain_links = depth - 1 (docs/descriptor-formats.md).
         self.assertEqual(list(df["bytes"]), [e * 1024 for e in df["workload.entries"]])
         self.assertEqual(list(df["chain_links"]), [d - 1 for d in df["workload.chain_depth"]])
         self.assertTrue((df["integrity"] == "pass").all())

@@ -1,5 +1,5 @@
 // cli.h - the dmasim command line: subcommands run, sweep, advise, merge,
-// plot and config, and the mapping of errors to exit status (design §5):
+// plot and config, and the mapping of errors to exit status (docs/cli.md):
 // 0 success, 1 simulation error, 2 bad usage or bad config.
 #pragma once
 

@@ -21,6 +21,7 @@ std::vector<KeyDef> build_table() {
         k.int_min = row.int_range.min;
         k.int_max = row.int_range.max;
         k.power_of_two = row.int_range.power_of_two;
+        k.int_values = row.int_range.values;
         k.real_min = row.real_range.min;
         k.real_max = row.real_range.max;
         k.choices = row.choices;

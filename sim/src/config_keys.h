@@ -31,6 +31,7 @@ struct KeyDef {
     std::string unit;                   ///< empty when the value has no unit
     uint64_t int_min = 0, int_max = 0;  ///< integer keys: inclusive range
     bool power_of_two = false;          ///< integer keys: value must be 2^k
+    std::vector<uint64_t> int_values;   ///< integer keys: if any, the only values allowed
     double real_min = 0, real_max = 0;  ///< real keys: inclusive range
     std::vector<std::string> choices;   ///< choice keys: allowed spellings
     bool path = false;  ///< text keys naming a file, relative to the config setting it

@@ -27,6 +27,7 @@ const char* unit_pattern(const KeyDef& key) {
 Json plain_schema(const KeyDef& key) {
     switch (key.type) {
         case KeyType::integer:
+            if (!key.int_values.empty()) return {{"type", "integer"}, {"enum", key.int_values}};
             return {{"type", "integer"}, {"minimum", key.int_min}, {"maximum", key.int_max}};
         case KeyType::real:
             return {{"type", "number"}, {"minimum", key.real_min}, {"maximum", key.real_max}};

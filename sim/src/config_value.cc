@@ -44,6 +44,9 @@ Value parse_integer(const KeyDef& key, const std::string& text) {
     const uint64_t v = *n.magnitude;
     if (v < key.int_min || v > key.int_max) reject(key, text, "out of range");
     if (key.power_of_two && !is_power_of_two(v)) reject(key, text, "not a power of two");
+    if (!key.int_values.empty() &&
+        std::find(key.int_values.begin(), key.int_values.end(), v) == key.int_values.end())
+        reject(key, text, "not an allowed value");
     return v;
 }
 
@@ -92,6 +95,7 @@ std::string format_value(const Value& value) {
 std::string describe_allowed(const KeyDef& key) {
     switch (key.type) {
         case KeyType::integer:
+            if (!key.int_values.empty()) return fmt::format("{}", fmt::join(key.int_values, ", "));
             return fmt::format("{} .. {}{}", key.int_min, key.int_max,
                                key.power_of_two ? ", power of two" : "");
         case KeyType::real:

@@ -79,10 +79,10 @@ FitKey parse_fit_key(const std::string& arg, double clock_mhz) {
     const std::string name = arg.substr(0, eq);
     const KeyDef* key = find_key(name);
     if (!key) throw ConfigError({"--key", 0}, fmt::format("unknown key '{}'", name));
-    if (key->type != KeyType::integer)
+    if (key->type != KeyType::integer || !key->int_values.empty())
         throw ConfigError({"--key", 0},
-                          fmt::format("'{}' cannot be fitted: only whole-number keys can "
-                                      "(it accepts {})",
+                          fmt::format("'{}' cannot be fitted: only whole-number keys with a "
+                                      "range can (it accepts {})",
                                       name, describe_allowed(*key)),
                           {name});
     FitKey fit{key, parse_bound(*key, arg.substr(eq + 1, dots - eq - 1), arg, clock_mhz),

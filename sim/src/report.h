@@ -1,5 +1,5 @@
 // report.h - what a run tells the user: the one-line platform, the human
-// summary and the report JSON of design §5/§7.
+// summary and the report JSON (docs/cli.md, "The report").
 #pragma once
 
 #include <dmasim/tb/atomic_file.h>

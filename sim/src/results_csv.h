@@ -11,7 +11,7 @@
 
 namespace dmasim::sim {
 
-/// The result keys of design §5 (tb/results.h), in column order.
+/// The result keys (tb/results.h), in column order.
 const std::vector<std::string>& result_keys();
 
 /// One CSV field: the value's text, quoted when it holds , " or a newline.

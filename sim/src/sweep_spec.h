@@ -1,4 +1,4 @@
-// sweep_spec.h - a sweep file (design §7): base config, fixed overrides and
+// sweep_spec.h - a sweep file (docs/sweeps.md): base config, fixed overrides and
 // the axes whose cross product gives the points.
 #pragma once
 

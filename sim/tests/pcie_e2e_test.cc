@@ -132,7 +132,8 @@ TEST(SimPcieE2E, BadLinkParametersExitTwoNamingTheKey) {
              {"pcie.max_read_request_bytes=64", {"pcie.max_read_request_bytes", "128 .. 4096"}},
              {"pcie.gen=6", {"pcie.gen", "1 .. 5"}},
              {"pcie.lanes=3", {"pcie.lanes", "power of two"}},
-             {"pcie.request_header_bytes=14", {"pcie.request_header_bytes = 14", "12", "16"}},
+             {"pcie.request_header_bytes=14",
+              {"pcie.request_header_bytes", "not an allowed value", "12, 16"}},
              {"bus.kind=hypertransport", {"bus.kind", "axi, pcie"}}}) {
         auto r = run_dmasim(dir, {"run", "--set", "bus.kind=pcie", "--set", c.set});
         EXPECT_EQ(r.status, 2) << c.set;

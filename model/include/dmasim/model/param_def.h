@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -15,14 +16,45 @@
 
 namespace dmasim::model {
 
-/// Inclusive range of an integer parameter; with power_of_two, only 2^k.
+/// The part of a row's range the randomized soak (sim/soak) draws from:
+/// all of it, unless the row narrows it where the whole range would make a
+/// soak point too slow to run by the hundred.
+template <class T>
+struct SoakRange {
+    bool narrowed = false;
+    T min{}, max{};
+};
+
+/// Inclusive range of an integer parameter; with power_of_two, only 2^k;
+/// with values, only those (one_of).
 struct IntRange {
     uint64_t min, max;
     bool power_of_two = false;
+    std::vector<uint64_t> values = {};
+    SoakRange<uint64_t> soak = {};
+
+    /// This range, soaked only within [lo, hi].
+    IntRange soaked(uint64_t lo, uint64_t hi) const {
+        IntRange r = *this;
+        r.soak = {true, lo, hi};
+        return r;
+    }
 };
+/// An integer parameter that takes only `values` (ascending).
+inline IntRange one_of(std::initializer_list<uint64_t> values) {
+    return IntRange{*values.begin(), *(values.end() - 1), false, values};
+}
 /// Inclusive range of a real parameter.
 struct RealRange {
     double min, max;
+    SoakRange<double> soak = {};
+
+    /// This range, soaked only within [lo, hi].
+    RealRange soaked(double lo, double hi) const {
+        RealRange r = *this;
+        r.soak = {true, lo, hi};
+        return r;
+    }
 };
 /// A parameter that is true or false.
 struct BoolValues {};

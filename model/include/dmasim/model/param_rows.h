@@ -19,10 +19,10 @@
     X(unsigned, width_bytes, 16, "bus.width_bytes", "bytes", (IntRange{1, 128, true}),           \
       doubled(kPlatform), "Data bytes per bus beat")                                             \
     X(unsigned, interconnect_latency_cycles, 0, "bus.interconnect_latency_cycles", "cycles",     \
-      (IntRange{0, kMaxCycles}), halved(kPlatform),                                              \
+      kCycles, halved(kPlatform),                                                                \
       "Latency the interconnect adds to every request")                                          \
     X(unsigned, mmio_latency_cycles, 10, "bus.mmio_latency_cycles", "cycles",                    \
-      (IntRange{0, kMaxCycles}), halved(kPlatform), "Cost of one CPU register access")           \
+      kCycles, halved(kPlatform), "Cost of one CPU register access")                             \
     X(BusKind, kind, BusKind::axi, "bus.kind", "", choices(kBusKinds), kNotAdvised,              \
       "axi: an on-chip bus straight to RAM; pcie: a PCIe link (pcie.* keys) to host RAM, reads " \
       "non-posted, writes posted (docs/pcie.md)")
@@ -42,7 +42,7 @@
       "bytes", (IntRange{64, 128, true}), doubled(kPlatform),                                     \
       "Read completion boundary (RCB): completions end on it, all but the last")                  \
     X(unsigned, request_header_bytes, 16, "pcie.request_header_bytes", "bytes",                   \
-      (IntRange{12, 16}), kNotAdvised,                                                            \
+      (one_of({12, 16})), kNotAdvised,                                                            \
       "Read and write request header: 16 (64-bit addresses) or 12 (32-bit)")                      \
     X(unsigned, completion_header_bytes, 12, "pcie.completion_header_bytes", "bytes",             \
       (IntRange{12, 16}), kNotAdvised, "Completion header")                                       \
@@ -53,7 +53,7 @@
     X(unsigned, lcrc_bytes, 4, "pcie.lcrc_bytes", "bytes", (IntRange{0, 8}), kNotAdvised,         \
       "Data-link CRC per TLP")                                                                    \
     X(unsigned, read_latency_cycles, 500, "pcie.read_latency_cycles", "cycles",                   \
-      (IntRange{0, kMaxCycles}), halved(kPlatform),                                               \
+      kCycles, halved(kPlatform),                                                                 \
       "Non-posted round trip through root complex and link, beyond serialisation and "            \
       "memory.read_latency_cycles (descriptor fetches and data reads)")                           \
     X(unsigned, tags, 32, "pcie.tags", "requests", (IntRange{1, 1024}), doubled(kEngine),         \
@@ -65,11 +65,11 @@
 
 #define DMASIM_MEMORY_PARAMS(X)                                                                   \
     X(unsigned, read_latency_cycles, 50, "memory.read_latency_cycles", "cycles",                  \
-      (IntRange{0, kMaxCycles}), halved(kPlatform), "Read request accepted to first data beat")   \
+      kCycles, halved(kPlatform), "Read request accepted to first data beat")   \
     X(unsigned, write_latency_cycles, 20, "memory.write_latency_cycles", "cycles",                \
-      (IntRange{0, kMaxCycles}), halved(kPlatform), "Last write beat to write response")          \
+      kCycles, halved(kPlatform), "Last write beat to write response")          \
     X(double, bandwidth_bytes_per_cycle, 0, "memory.bandwidth_bytes_per_cycle", "bytes/cycle",    \
-      (RealRange{0, 4096}), doubled(kPlatform),                                                   \
+      (RealRange{0, 4096}.soaked(1, 4096)), doubled(kPlatform),                                                   \
       "Memory bandwidth per channel; 0 = one bus beat per cycle (kind fixed)")                    \
     X(MemoryKind, kind, MemoryKind::fixed, "memory.kind", "", choices(kMemoryKinds), kNotAdvised, \
       "fixed: the latencies above and the bus's bandwidth; dram: banks, rows, refresh and "       \
@@ -164,8 +164,8 @@
     X(unsigned, descriptor_queue, kUnboundedQueue, "dma.descriptor_queue", "descriptors",         \
       (IntRange{0, kUnboundedQueue}), doubled(kEngine),                                           \
       "Decoded descriptors the engine fetches ahead of its data mover (AXI DMA queues 4); 0 = "   \
-      "fetch on demand, when the mover needs the next one; 256: as far as the prefetch window "   \
-      "goes (fetch again once drained to dma.descriptor_prefetch)")                               \
+      "fetch on demand, when the mover needs the next one; the maximum: as far as the prefetch "  \
+      "window goes (fetch again once drained to dma.descriptor_prefetch)")                        \
     X(DescriptorFetch, descriptor_fetch, DescriptorFetch::burst, "dma.descriptor_fetch", "",      \
       choices(kDescriptorFetches), set_to("burst", kEngine),                                      \
       "Descriptor reads: burst (up to dma.descriptor_prefetch slots per read), word (one bus "    \
@@ -183,8 +183,9 @@
       "fetch later than the data read of the descriptor the mover has just taken, so each "       \
       "read's beats come back behind those issued before it (iDMA desc64's reads through one "    \
       "AXI port); false: fetches run ahead of the data reads")                                    \
-    X(unsigned, buffer_bytes, 8192, "dma.buffer_bytes", "bytes", (IntRange{1, 1u << 24}),         \
-      doubled(kEngine), "Read-to-write data buffer per channel")                                  \
+    X(unsigned, buffer_bytes, 8192, "dma.buffer_bytes", "bytes",                                  \
+      (IntRange{1, 1u << 24}.soaked(256, 1u << 20)), doubled(kEngine),                            \
+      "Read-to-write data buffer per channel")                                                    \
     X(WritePolicy, write_policy, WritePolicy::cut_through, "dma.write_policy", "",                \
       choices(kWritePolicies), set_to("cut_through", kEngine),                                    \
       "Writes start as read data arrives, or only once a whole segment is buffered")              \
@@ -193,12 +194,12 @@
       "Write policy of device-to-memory (S2MM) writes: the same as dma.write_policy, or their "   \
       "own (PG022 Table 1: store-and-forward is an S2MM option)")                                 \
     X(unsigned, stream_write_latency_cycles, 0, "dma.stream_write_latency_cycles", "cycles",      \
-      (IntRange{0, kMaxCycles}), halved(kEngine),                                                 \
+      kCycles, halved(kEngine),                                                                   \
       "Device-to-memory (S2MM) writes: cycles from the write policy letting a write go to its "   \
       "issue, a pipeline stage paid once per stream (PG021 Table 1: tvalid to awvalid 39 = 1 + "  \
       "38)")                                                                                      \
     X(unsigned, write_issue_latency_cycles, 0, "dma.write_issue_latency_cycles", "cycles",        \
-      (IntRange{0, kMaxCycles}), halved(kEngine),                                                 \
+      kCycles, halved(kEngine),                                                                   \
       "Every write burst: cycles from the write policy letting it go to its issue, a stage "      \
       "between buffer and write port (axisgdma: 2); device-to-memory writes add "                 \
       "dma.stream_write_latency_cycles")                                                          \
@@ -221,9 +222,9 @@
       "Width of a separate descriptor port (dma.descriptor_port: separate), at most "             \
       "bus.width_bytes")                                                                          \
     X(unsigned, descriptor_setup_cycles, 2, "dma.descriptor_setup_cycles", "cycles",              \
-      (IntRange{0, kMaxCycles}), halved(kEngine), "Decode cost per data descriptor")              \
+      kCycles, halved(kEngine), "Decode cost per data descriptor")                                \
     X(unsigned, chain_link_cycles, 4, "dma.chain_link_cycles", "cycles",                          \
-      (IntRange{0, kMaxCycles}), halved(kEngine), "Decode cost per chain descriptor")             \
+      kCycles, halved(kEngine), "Decode cost per chain descriptor")                               \
     X(bool, chain_link_on_demand, false, "dma.chain_link_on_demand", "", BoolValues{},            \
       set_to("false", kEngine),                                                                   \
       "chained_pages: the walker decodes a chain slot only when the mover asks for the "          \
@@ -231,23 +232,24 @@
       "soon as the slot is read; a serial mover then pays the link and the dependent fetch "      \
       "after each chunk's last descriptor")                                                       \
     X(unsigned, descriptor_launch_cycles, 0, "dma.descriptor_launch_cycles", "cycles",            \
-      (IntRange{0, kMaxCycles}), halved(kEngine),                                                 \
+      kCycles, halved(kEngine),                                                                   \
       "A serial data mover (dma.data_overlap false): cycles from one descriptor's completion "    \
       "(or START) to the next one's first data read, a launch on the critical path that no "      \
       "fetch-ahead hides (axisgdma: 9)")                                                          \
-    X(unsigned, max_chain_depth, 4096, "dma.max_chain_depth", "links", (IntRange{1, UINT32_MAX}), \
-      kNotAdvised, "Chain links per transfer before the engine reports CHAIN_LOOP")               \
+    X(unsigned, max_chain_depth, 4096, "dma.max_chain_depth", "links",                            \
+      (IntRange{1, UINT32_MAX}.soaked(64, UINT32_MAX)), kNotAdvised,                              \
+      "Chain links per transfer before the engine reports CHAIN_LOOP")                            \
     X(uint64_t, max_descriptors, 1u << 24, "dma.max_descriptors", "descriptors",                  \
-      (IntRange{1, UINT32_MAX}), kNotAdvised,                                                     \
+      (IntRange{1, UINT32_MAX}.soaked(4096, UINT32_MAX)), kNotAdvised,                            \
       "Descriptors per transfer before the engine reports CHAIN_LOOP")                            \
     X(unsigned, irq_latency_cycles, 5, "dma.irq_latency_cycles", "cycles",                        \
-      (IntRange{0, kMaxCycles}), halved(kEngine), "Completion to interrupt line raised")          \
+      kCycles, halved(kEngine), "Completion to interrupt line raised")                            \
     X(unsigned, irq_coalesce_count, 1, "dma.irq_coalesce_count", "completions",                   \
       (IntRange{1, 255}), doubled(kDriver),                                                       \
       "Interrupt threshold (AXI DMA IRQThreshold, PG021): completions of descriptors flagged "    \
       "DMA_DESC_IRQ per interrupt; 1 = one each. The stop interrupt reports any pending")         \
     X(uint64_t, irq_coalesce_timeout_cycles, 0, "dma.irq_coalesce_timeout_cycles", "cycles",      \
-      (IntRange{0, kMaxCycles}), kNotAdvised,                                                     \
+      kCycles, kNotAdvised,                                                                       \
       "Interrupt delay (AXI DMA IRQDelay, PG021): an interrupt is raised this long after the "    \
       "latest completion if the threshold was not reached; 0 = no timer")                         \
     X(dma_hw_writeback, status_writeback, DMA_HW_WB_PER_DESCRIPTOR, "dma.status_writeback", "",   \
@@ -272,7 +274,7 @@
       "Reads wait until this much buffer space is free, then fill it; 0 = one burst, each read "  \
       "waits only for its own space")                                                             \
     X(unsigned, start_latency_cycles, 0, "dma.start_latency_cycles", "cycles",                    \
-      (IntRange{0, kMaxCycles}), halved(kEngine),                                                 \
+      kCycles, halved(kEngine),                                                                   \
       "START register write to the first descriptor fetch")                                       \
     X(Submission, submission, Submission::start, "dma.submission", "", choices(kSubmissions),     \
       kNotAdvised,                                                                                \
@@ -302,7 +304,7 @@
     X(unsigned, iotlb_ways, 4, "iommu.iotlb_ways", "entries", (IntRange{1, 65536}),                \
       doubled(kEngine),                                                                            \
       "IOTLB associativity (entries per set); iommu.iotlb_entries = fully associative")            \
-    X(uint64_t, page_bytes, 4096, "iommu.page_size", "bytes", (IntRange{4096, 2097152, true}),     \
+    X(uint64_t, page_bytes, 4096, "iommu.page_size", "bytes", (one_of({4096, 2097152})),           \
       set_to("2097152", kDriver),                                                                  \
       "Largest page the driver maps: 4KiB, or 2MiB (a 2 MiB leaf wherever a buffer is 2 MiB "      \
       "aligned and contiguous, as Linux's iommu_map)")                                             \
@@ -319,7 +321,7 @@
 
 #define DMASIM_DEVICE_PARAMS(X)                                                       \
     X(double, rate_bytes_per_cycle, 16, "device.rate_bytes_per_cycle", "bytes/cycle", \
-      (RealRange{0.001, 4096}), doubled(kPlatform),                                   \
+      (RealRange{0.001, 4096}.soaked(0.5, 64)), doubled(kPlatform),                   \
       "Stream port rate (dev_to_mem and mem_to_dev)")
 
 #define DMASIM_TRAFFIC_PARAMS(X)                                                                  \

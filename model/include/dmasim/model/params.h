@@ -100,6 +100,10 @@ inline constexpr unsigned kUnboundedQueue = 256;
 
 /// Any latency beyond this many cycles is a typo.
 inline constexpr uint64_t kMaxCycles = 1000000;
+/// The range of a latency or cost in cycles. The soak draws up to 1,000,
+/// so a point's simulated time, and the polls and background bursts over
+/// it, stay short.
+inline const IntRange kCycles = IntRange{0, kMaxCycles}.soaked(0, 1000);
 
 /// A PCIe link between the DMA engine (an endpoint) and host memory
 /// (docs/pcie.md): reads are non-posted (request, then completions), writes

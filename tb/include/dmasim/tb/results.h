@@ -1,4 +1,4 @@
-// results.h - the run's result keys (design §5/§7), each declared once:
+// results.h - the run's result keys (docs/cli.md, "The report"), each declared once:
 // name, unit, the label a reader sees, description and how it is measured,
 // and the RunResult field holding it. The report's `result` object, the
 // run summary, results.csv's result columns, plot labels and
