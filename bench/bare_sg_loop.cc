@@ -8,14 +8,14 @@
 #include "bare_sg_loop.h"
 
 #include <sys/mman.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <cstring>
 #include <stdexcept>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 namespace dmasim::bench {
 namespace {
@@ -74,8 +74,7 @@ struct LoopEngine : sc_core::sc_module {
         keeper.reset();
         tlm::tlm_generic_payload t;
         uint8_t buffer[kBurstBytes];
-        auto access = [&](tlm::tlm_command command, uint64_t address, void* data,
-                          uint32_t length) {
+        auto access = [&](tlm::tlm_command command, uint64_t address, void* data, uint32_t length) {
             sc_core::sc_time delay = keeper.get_local_time();
             t.set_command(command);
             t.set_address(address);
@@ -97,7 +96,8 @@ struct LoopEngine : sc_core::sc_module {
                 continue;
             }
             for (uint64_t done = 0; done < slot.length; done += kBurstBytes) {
-                const auto n = static_cast<uint32_t>(std::min<uint64_t>(kBurstBytes, slot.length - done));
+                const auto n =
+                    static_cast<uint32_t>(std::min<uint64_t>(kBurstBytes, slot.length - done));
                 access(tlm::TLM_READ_COMMAND, slot.src + done, buffer, n);
                 access(tlm::TLM_WRITE_COMMAND, slot.dst + done, buffer, n);
             }

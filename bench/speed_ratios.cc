@@ -77,10 +77,9 @@ ChildCost run_child(const std::string& program, const std::vector<std::string>& 
 /// descriptor chunks with a quarter spare, in powers of two from 1 GiB.
 uint64_t memory_mib(uint64_t entries, uint64_t segment) {
     const uint64_t frag_block = 8 * kPage;
-    const uint64_t data_pages = segment < kPage
-                                    ? (entries + frag_block / segment - 1) /
-                                          (frag_block / segment) * (frag_block / kPage)
-                                    : entries * ((segment + kPage - 1) / kPage);
+    const uint64_t data_pages = segment < kPage ? (entries + frag_block / segment - 1) /
+                                                      (frag_block / segment) * (frag_block / kPage)
+                                                : entries * ((segment + kPage - 1) / kPage);
     const uint64_t need =
         (2 * data_pages * kPage + 2 * entries * 32 * 2 + entries * 32 * 2) * 5 / 4 + (64 << 20);
     uint64_t mib = 1024;
@@ -106,16 +105,16 @@ int dmasim_child(uint64_t entries, uint64_t segment, const std::string& payload)
     const auto result = dmasim::tb::run_simulation(config, dmasim::tb::RunOptions{});
     if (!result.integrity) throw std::runtime_error("dmasim run: " + result.failure);
     if (result.descriptors != entries)
-        throw std::runtime_error(fmt::format("dmasim ran {} descriptors, not {}",
-                                             result.descriptors, entries));
+        throw std::runtime_error(
+            fmt::format("dmasim ran {} descriptors, not {}", result.descriptors, entries));
     return 0;
 }
 
 int loop_child(uint64_t entries, uint64_t segment) {
     const uint64_t walked = run_bare_sg_loop(entries, static_cast<uint32_t>(segment));
     if (walked != entries)
-        throw std::runtime_error(fmt::format("bare loop walked {} descriptors, not {}", walked,
-                                             entries));
+        throw std::runtime_error(
+            fmt::format("bare loop walked {} descriptors, not {}", walked, entries));
     return 0;
 }
 
@@ -135,15 +134,22 @@ Sizes parse_sizes(int argc, char** argv) {
         char* end = nullptr;
         const uint64_t value = std::strtoull(argv[i + 1], &end, 0);
         if (*end != '\0' || value == 0)
-            throw std::runtime_error(fmt::format("{} {}: expected a positive integer", flag,
-                                                 argv[i + 1]));
-        if (flag == "--divide") divide = value;
-        else if (flag == "--big-bytes") s.big_bytes = value;
-        else if (flag == "--small-entries") s.small_entries = value;
-        else if (flag == "--tiny-entries") s.tiny_entries = value;
-        else if (flag == "--checked-bytes") s.checked_bytes = value;
-        else throw std::runtime_error(flag + ": unknown option (see the comment at the top of "
-                                             "bench/speed_ratios.cc)");
+            throw std::runtime_error(
+                fmt::format("{} {}: expected a positive integer", flag, argv[i + 1]));
+        if (flag == "--divide")
+            divide = value;
+        else if (flag == "--big-bytes")
+            s.big_bytes = value;
+        else if (flag == "--small-entries")
+            s.small_entries = value;
+        else if (flag == "--tiny-entries")
+            s.tiny_entries = value;
+        else if (flag == "--checked-bytes")
+            s.checked_bytes = value;
+        else
+            throw std::runtime_error(flag +
+                                     ": unknown option (see the comment at the top of "
+                                     "bench/speed_ratios.cc)");
     }
     for (uint64_t* size : {&s.big_bytes, &s.small_entries, &s.tiny_entries, &s.checked_bytes})
         *size = std::max<uint64_t>(1, *size / divide);
@@ -166,37 +172,43 @@ void loop_row(const std::string& self, const char* label, uint64_t entries, uint
     const ChildCost d = run_child(self, {"--child", "dmasim", e, s, payload});
     const ChildCost l = run_child(self, {"--child", "loop", e, s});
     const double gb = double(entries * segment) / 1e9;
-    fmt::print("| {} | {:.2f} s, {:.2f} GB/s, {:.2f} M desc/s, {:.0f} MiB | {:.2f} s, "
-               "{:.2f} GB/s, {:.2f} M desc/s | {:.2f} |\n",
-               label, d.cpu_seconds, gb / d.cpu_seconds, entries / d.cpu_seconds / 1e6,
-               d.peak_rss_mib, l.cpu_seconds, gb / l.cpu_seconds, entries / l.cpu_seconds / 1e6,
-               l.cpu_seconds / d.cpu_seconds);
+    fmt::print(
+        "| {} | {:.2f} s, {:.2f} GB/s, {:.2f} M desc/s, {:.0f} MiB | {:.2f} s, "
+        "{:.2f} GB/s, {:.2f} M desc/s | {:.2f} |\n",
+        label, d.cpu_seconds, gb / d.cpu_seconds, entries / d.cpu_seconds / 1e6, d.peak_rss_mib,
+        l.cpu_seconds, gb / l.cpu_seconds, entries / l.cpu_seconds / 1e6,
+        l.cpu_seconds / d.cpu_seconds);
 }
 
 int parent(int argc, char** argv) {
     const Sizes s = parse_sizes(argc, argv);
     const std::string self = argv[0];
-    fmt::print("speed_ratios: CPU seconds (user + system) of each whole child process; "
-               "load average {}\n\n",
-               load_average());
-    fmt::print("| run | dmasim: CPU, rate, peak RSS | bare loop / floor: CPU, rate | ratio |\n"
-               "|---|---|---|---:|\n");
+    fmt::print(
+        "speed_ratios: CPU seconds (user + system) of each whole child process; "
+        "load average {}\n\n",
+        load_average());
+    fmt::print(
+        "| run | dmasim: CPU, rate, peak RSS | bare loop / floor: CPU, rate | ratio |\n"
+        "|---|---|---|---:|\n");
     loop_row(self, fmt::format("{} MiB in 4 KiB, none", s.big_bytes >> 20).c_str(),
              s.big_bytes / kPage, kPage, "none");
-    loop_row(self, fmt::format("{} x 256 B, none", s.small_entries).c_str(), s.small_entries,
-             256, "none");
-    loop_row(self, fmt::format("{} x 64 B, none, packed", s.tiny_entries).c_str(),
-             s.tiny_entries, 64, "none");
-    const ChildCost d = run_child(self, {"--child", "dmasim", std::to_string(s.checked_bytes / kPage),
-                                         std::to_string(kPage), "checked"});
+    loop_row(self, fmt::format("{} x 256 B, none", s.small_entries).c_str(), s.small_entries, 256,
+             "none");
+    loop_row(self, fmt::format("{} x 64 B, none, packed", s.tiny_entries).c_str(), s.tiny_entries,
+             64, "none");
+    const ChildCost d =
+        run_child(self, {"--child", "dmasim", std::to_string(s.checked_bytes / kPage),
+                         std::to_string(kPage), "checked"});
     const ChildCost f = run_child(MEM_FLOOR_PATH, {std::to_string(s.checked_bytes)});
-    fmt::print("| {} MiB checked in 4 KiB vs memory floor | {:.2f} s, {:.0f} MiB | {:.2f} s, "
-               "{:.0f} MiB | {:.2f} x floor |\n",
-               s.checked_bytes >> 20, d.cpu_seconds, d.peak_rss_mib, f.cpu_seconds,
-               f.peak_rss_mib, d.cpu_seconds / f.cpu_seconds);
-    fmt::print("\nratio: the loop's CPU seconds over dmasim's (>= 1: dmasim is faster), "
-               "or dmasim's CPU seconds over the floor's; load average at the end {}\n",
-               load_average());
+    fmt::print(
+        "| {} MiB checked in 4 KiB vs memory floor | {:.2f} s, {:.0f} MiB | {:.2f} s, "
+        "{:.0f} MiB | {:.2f} x floor |\n",
+        s.checked_bytes >> 20, d.cpu_seconds, d.peak_rss_mib, f.cpu_seconds, f.peak_rss_mib,
+        d.cpu_seconds / f.cpu_seconds);
+    fmt::print(
+        "\nratio: the loop's CPU seconds over dmasim's (>= 1: dmasim is faster), "
+        "or dmasim's CPU seconds over the floor's; load average at the end {}\n",
+        load_average());
     return 0;
 }
 

@@ -28,8 +28,8 @@ std::pair<UnionIt, UnionIt> meeting(const IntervalUnion& u, uint64_t from, uint6
 
 /// Union of a sorted disjoint list and the part of `u` inside [from, to),
 /// read in place rather than copied out.
-std::vector<Interval> unite(const std::vector<Interval>& a, const IntervalUnion& u,
-                            uint64_t from, uint64_t to) {
+std::vector<Interval> unite(const std::vector<Interval>& a, const IntervalUnion& u, uint64_t from,
+                            uint64_t to) {
     const auto [b, b_end] = meeting(u, from, to);
     std::vector<Interval> out;
     out.reserve(a.size() + static_cast<size_t>(b_end - b));
@@ -39,9 +39,9 @@ std::vector<Interval> unite(const std::vector<Interval>& a, const IntervalUnion&
     size_t i = 0;
     UnionIt j = b;
     while (i < a.size() || j != b_end) {
-        const Interval next =
-            j == b_end || (i < a.size() && a[i].from < std::max(j->from, from)) ? a[i++]
-                                                                               : clipped(j++);
+        const Interval next = j == b_end || (i < a.size() && a[i].from < std::max(j->from, from))
+                                  ? a[i++]
+                                  : clipped(j++);
         if (!out.empty() && next.from <= out.back().to)
             out.back().to = std::max(out.back().to, next.to);
         else
