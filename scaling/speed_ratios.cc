@@ -1,0 +1,243 @@
+// speed_ratios.cc - `speed_ratios`: the four speed figures of issue 39 in
+// one process run, so a change can be judged on any machine, loaded or not:
+// each side of a ratio is a child process of this one (SystemC elaborates
+// once per process), timed by its own user + system CPU seconds from
+// wait4(), so both sides of a ratio see the same machine.
+//
+//   a) a whole dmasim run against a bare loosely-timed TLM-2.0 loop
+//      (bare_sg_loop.cc): 1 GiB in 4 KiB segments and 262,144 x 256 B,
+//      payload none;
+//   b) 16 Mi x 64 B, payload none, packed: descriptor rate against the
+//      loop's, and dmasim's peak RSS;
+//   c) 1 GiB checked in 4 KiB segments against the memory floor
+//      (mem_floor: fresh map + touch + memcpy of the same bytes).
+//
+// Usage: speed_ratios [--divide N] [--big-bytes B] [--small-entries N]
+//                     [--tiny-entries N] [--checked-bytes B]
+// --divide N divides every size by N (a quick check: --divide 16).
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "bare_sg_loop.h"
+#include "config_loader.h"
+#include "paths.h"
+#include "scenario_keys.h"
+
+namespace {
+
+using dmasim::bench::run_bare_sg_loop;
+
+constexpr uint64_t kPage = 4096;
+constexpr uint64_t kPerChunk = 256;  // descriptors per chained chunk, as bench/run-scaling
+
+/// What one child process cost: whole-process CPU seconds and peak RSS.
+struct ChildCost {
+    double cpu_seconds;
+    double peak_rss_mib;
+};
+
+/// Runs this program (or another) with ARGS and waits for it; a failing
+/// child stops the bench, naming the command.
+ChildCost run_child(const std::string& program, const std::vector<std::string>& args) {
+    std::vector<char*> argv{const_cast<char*>(program.c_str())};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error(fmt::format("fork: {}", std::strerror(errno)));
+    if (pid == 0) {
+        // Only the parent prints: mem_floor's own line would split the table.
+        if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDOUT_FILENO);
+        execv(program.c_str(), argv.data());
+        std::_Exit(127);
+    }
+    int status = 0;
+    rusage usage{};
+    if (wait4(pid, &status, 0, &usage) != pid)
+        throw std::runtime_error(fmt::format("wait4: {}", std::strerror(errno)));
+    std::string command = program;
+    for (const auto& a : args) command += " " + a;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error(fmt::format("child failed ({}): {}", status, command));
+    auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+    return {seconds(usage.ru_utime) + seconds(usage.ru_stime), double(usage.ru_maxrss) / 1024};
+}
+
+/// Simulated RAM a mem_to_mem run of ENTRIES x SEGMENT needs, as
+/// bench/run-scaling sizes it: both lists' buffers, scatterlists and
+/// descriptor chunks with a quarter spare, in powers of two from 1 GiB.
+uint64_t memory_mib(uint64_t entries, uint64_t segment) {
+    const uint64_t frag_block = 8 * kPage;
+    const uint64_t data_pages = segment < kPage ? (entries + frag_block / segment - 1) /
+                                                      (frag_block / segment) * (frag_block / kPage)
+                                                : entries * ((segment + kPage - 1) / kPage);
+    const uint64_t need =
+        (2 * data_pages * kPage + 2 * entries * 32 * 2 + entries * 32 * 2) * 5 / 4 + (64 << 20);
+    uint64_t mib = 1024;
+    while ((mib << 20) < need) mib *= 2;
+    return mib;
+}
+
+/// Child mode "dmasim": the default config with the workload set as the
+/// bench's runs need, through the same calls as `dmasim run`.
+int dmasim_child(uint64_t entries, uint64_t segment, const std::string& payload) {
+    const uint64_t depth = std::max<uint64_t>(1, entries / kPerChunk);
+    const std::vector<std::string> sets{
+        fmt::format("workload.entries={}", entries),
+        fmt::format("workload.segment_bytes={}", segment),
+        fmt::format("workload.chain_depth={}", depth),
+        fmt::format("dma.max_chain_depth={}", std::max<uint64_t>(depth, 4096)),
+        fmt::format("memory.size_mib={}", memory_mib(entries, segment)),
+        "workload.payload=" + payload,
+        std::string("workload.buffers=") + (segment < kPage ? "packed" : "pages")};
+    if (const auto mistakes = dmasim::sim::register_scenario_keys(); !mistakes.empty())
+        throw std::runtime_error(mistakes.front());
+    const auto config = dmasim::sim::load_config(dmasim::sim::default_config_path(), sets);
+    const auto result = dmasim::tb::run_simulation(config, dmasim::tb::RunOptions{});
+    if (!result.integrity) throw std::runtime_error("dmasim run: " + result.failure);
+    if (result.descriptors != entries)
+        throw std::runtime_error(
+            fmt::format("dmasim ran {} descriptors, not {}", result.descriptors, entries));
+    return 0;
+}
+
+int loop_child(uint64_t entries, uint64_t segment) {
+    const uint64_t walked = run_bare_sg_loop(entries, static_cast<uint32_t>(segment));
+    if (walked != entries)
+        throw std::runtime_error(
+            fmt::format("bare loop walked {} descriptors, not {}", walked, entries));
+    return 0;
+}
+
+struct Sizes {
+    uint64_t big_bytes = 1ull << 30;
+    uint64_t small_entries = 262144;
+    uint64_t tiny_entries = 16ull << 20;
+    uint64_t checked_bytes = 1ull << 30;
+};
+
+Sizes parse_sizes(int argc, char** argv) {
+    Sizes s;
+    uint64_t divide = 1;
+    for (int i = 1; i < argc; i += 2) {
+        const std::string flag = argv[i];
+        if (i + 1 >= argc) throw std::runtime_error(flag + ": needs a value");
+        char* end = nullptr;
+        const uint64_t value = std::strtoull(argv[i + 1], &end, 0);
+        if (*end != '\0' || value == 0)
+            throw std::runtime_error(
+                fmt::format("{} {}: expected a positive integer", flag, argv[i + 1]));
+        if (flag == "--divide")
+            divide = value;
+        else if (flag == "--big-bytes")
+            s.big_bytes = value;
+        else if (flag == "--small-entries")
+            s.small_entries = value;
+        else if (flag == "--tiny-entries")
+            s.tiny_entries = value;
+        else if (flag == "--checked-bytes")
+            s.checked_bytes = value;
+        else
+            throw std::runtime_error(flag +
+                                     ": unknown option (see the comment at the top of "
+                                     "bench/speed_ratios.cc)");
+    }
+    for (uint64_t* size : {&s.big_bytes, &s.small_entries, &s.tiny_entries, &s.checked_bytes})
+        *size = std::max<uint64_t>(1, *size / divide);
+    if (s.big_bytes % kPage || s.checked_bytes % kPage)
+        throw std::runtime_error("--big-bytes and --checked-bytes must be multiples of 4096");
+    return s;
+}
+
+std::string load_average() {
+    double load[3]{};
+    if (getloadavg(load, 3) != 3) return "unknown";
+    return fmt::format("{:.1f} {:.1f} {:.1f}", load[0], load[1], load[2]);
+}
+
+/// One row of a ratio against the loop: same entries and segment, the
+/// rate in both units, ratio = the loop's CPU seconds over dmasim's.
+void loop_row(const std::string& self, const char* label, uint64_t entries, uint64_t segment,
+              const char* payload) {
+    const auto e = std::to_string(entries), s = std::to_string(segment);
+    const ChildCost d = run_child(self, {"--child", "dmasim", e, s, payload});
+    const ChildCost l = run_child(self, {"--child", "loop", e, s});
+    const double gb = double(entries * segment) / 1e9;
+    fmt::print(
+        "| {} | {:.2f} s, {:.2f} GB/s, {:.2f} M desc/s, {:.0f} MiB | {:.2f} s, "
+        "{:.2f} GB/s, {:.2f} M desc/s | {:.2f} |\n",
+        label, d.cpu_seconds, gb / d.cpu_seconds, entries / d.cpu_seconds / 1e6, d.peak_rss_mib,
+        l.cpu_seconds, gb / l.cpu_seconds, entries / l.cpu_seconds / 1e6,
+        l.cpu_seconds / d.cpu_seconds);
+}
+
+int parent(int argc, char** argv) {
+    const Sizes s = parse_sizes(argc, argv);
+    const std::string self = argv[0];
+    fmt::print(
+        "speed_ratios: CPU seconds (user + system) of each whole child process; "
+        "load average {}\n\n",
+        load_average());
+    fmt::print(
+        "| run | dmasim: CPU, rate, peak RSS | bare loop / floor: CPU, rate | ratio |\n"
+        "|---|---|---|---:|\n");
+    loop_row(self, fmt::format("{} MiB in 4 KiB, none", s.big_bytes >> 20).c_str(),
+             s.big_bytes / kPage, kPage, "none");
+    loop_row(self, fmt::format("{} x 256 B, none", s.small_entries).c_str(), s.small_entries, 256,
+             "none");
+    loop_row(self, fmt::format("{} x 64 B, none, packed", s.tiny_entries).c_str(), s.tiny_entries,
+             64, "none");
+    const ChildCost d =
+        run_child(self, {"--child", "dmasim", std::to_string(s.checked_bytes / kPage),
+                         std::to_string(kPage), "checked"});
+    const ChildCost f = run_child(MEM_FLOOR_PATH, {std::to_string(s.checked_bytes)});
+    fmt::print(
+        "| {} MiB checked in 4 KiB vs memory floor | {:.2f} s, {:.0f} MiB | {:.2f} s, "
+        "{:.0f} MiB | {:.2f} x floor |\n",
+        s.checked_bytes >> 20, d.cpu_seconds, d.peak_rss_mib, f.cpu_seconds, f.peak_rss_mib,
+        d.cpu_seconds / f.cpu_seconds);
+    fmt::print(
+        "\nratio: the loop's CPU seconds over dmasim's (>= 1: dmasim is faster), "
+        "or dmasim's CPU seconds over the floor's; load average at the end {}\n",
+        load_average());
+    return 0;
+}
+
+}  // namespace
+
+/// A child: "--child dmasim ENTRIES SEGMENT PAYLOAD" or "--child loop
+/// ENTRIES SEGMENT", as parent() starts them.
+extern "C" int sc_main(int argc, char* argv[]) {
+    try {
+        const std::string mode = argv[2];
+        const uint64_t entries = std::strtoull(argv[3], nullptr, 10);
+        const uint64_t segment = std::strtoull(argv[4], nullptr, 10);
+        if (mode == "loop") return loop_child(entries, segment);
+        if (mode == "dmasim" && argc == 6) return dmasim_child(entries, segment, argv[5]);
+        throw std::runtime_error("--child " + mode + ": unknown child mode");
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "speed_ratios: error: {}\n", e.what());
+        return 1;
+    }
+}
+
+int main(int argc, char* argv[]) {
+    try {
+        const bool child = argc >= 5 && std::strcmp(argv[1], "--child") == 0;
+        if (!child) return parent(argc, argv);
+        setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+        return sc_core::sc_elab_and_sim(argc, argv);
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "speed_ratios: error: {}\n", e.what());
+        return 1;
+    }
+}
