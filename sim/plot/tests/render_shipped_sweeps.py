@@ -179,7 +179,7 @@ def main():
             raise SystemExit(f"scripts/doc-plots failed ({doc_plots.returncode}):\n{err}")
         shipped = {os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "docs", "img", "*.png"))}
         # Wall-clock time of whole runs on the machine at hand, drawn by
-        # scaling/run-scaling (docs/performance.md): no sweep behind it.
+        # bench/run-scaling (docs/performance.md): no sweep behind it.
         shipped.discard("scaling.png")
         redrawn = set(os.listdir(os.path.join(tmp, "docs-img")))
         problems = [f"docs/img/{p} is not drawn by scripts/doc-plots" for p in sorted(shipped - redrawn)]
