@@ -57,7 +57,7 @@ TEST(SimScenarioKeys, ParametersAreDocumentedAndExplained) {
               std::string::npos);
 }
 
-void another_throughput(tb::Bench&) {}
+void another_throughput(tb::ScenarioBench&) {}
 
 TEST(SimScenarioKeys, ScenarioDefinedTwiceNamesBothFiles) {
     const tb::ScenarioRegistrar twice{"throughput", &another_throughput, "elsewhere/copy.cc"};

@@ -19,7 +19,7 @@ namespace {
 
 using dmasim::model::FaultKind;
 using dmasim::model::FaultParams;
-using dmasim::tb::Bench;
+using dmasim::tb::ScenarioBench;
 using dmasim::tb::Transfer;
 
 // The error code the fault must stop its channel with.
@@ -36,7 +36,7 @@ unsigned expected_error(FaultKind kind) {
     return DMA_ERR_DESC_BUS;
 }
 
-void check_faulted(Bench& bench, const Transfer& t, const FaultParams& f) {
+void check_faulted(ScenarioBench& bench, const Transfer& t, const FaultParams& f) {
     // Data and translation faults both hit a data descriptor's first access.
     const bool data = f.kind != FaultKind::descriptor;
     const unsigned expected = expected_error(f.kind);

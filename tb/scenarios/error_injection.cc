@@ -15,7 +15,7 @@
 
 namespace {
 
-using dmasim::tb::Bench;
+using dmasim::tb::ScenarioBench;
 using dmasim::tb::Transfer;
 using dmasim::tb::WorkloadConfig;
 
@@ -78,18 +78,18 @@ void edit_link(dmasim_xfer& x, unsigned chunk, uint64_t target) {
 // Past the end of simulated RAM, so outside memory for any access.
 uint64_t outside_memory(uint64_t memory_bytes) { return memory_bytes + 0x1000; }
 
-uint64_t outside_memory(const Bench& bench) { return outside_memory(bench.memory_bytes()); }
+uint64_t outside_memory(const ScenarioBench& bench) { return outside_memory(bench.memory_bytes()); }
 
 // Flag bit 15 means nothing to the controller (and fits compact flags).
 constexpr uint32_t kUnknownFlag = 0x8000u;
 static_assert((kUnknownFlag & DMA_DESC_FLAGS_VALID) == 0);
 
-uint64_t one_chunk(Bench&) { return 1; }
+uint64_t one_chunk(ScenarioBench&) { return 1; }
 
-uint64_t two_chunks(Bench&) { return 2; }
+uint64_t two_chunks(ScenarioBench&) { return 2; }
 
 // One more chain link than the walker follows.
-uint64_t past_max_depth(Bench& bench) {
+uint64_t past_max_depth(ScenarioBench& bench) {
     return uint64_t{bench.platform().params().dma.max_chain_depth} + 2;
 }
 
@@ -97,26 +97,26 @@ struct Case {
     const char* name;
     const char* result;  ///< name of its scenario results
     unsigned expected;
-    uint64_t (*depth)(Bench& bench);  ///< chunks the list needs at least
-    void (*inject)(Bench& bench, Transfer& t);
+    uint64_t (*depth)(ScenarioBench& bench);  ///< chunks the list needs at least
+    void (*inject)(ScenarioBench& bench, Transfer& t);
 };
 
-void zero_length(Bench&, Transfer& t) { edit(t.xfer(), 0, 0, Field::length, 0); }
+void zero_length(ScenarioBench&, Transfer& t) { edit(t.xfer(), 0, 0, Field::length, 0); }
 
-void descriptor_outside(Bench& bench, Transfer& t) { t.xfer().head = outside_memory(bench); }
+void descriptor_outside(ScenarioBench& bench, Transfer& t) { t.xfer().head = outside_memory(bench); }
 
-void data_outside(Bench& bench, Transfer& t) {
+void data_outside(ScenarioBench& bench, Transfer& t) {
     edit(t.xfer(), 0, 0, Field::src, outside_memory(bench));
 }
 
-void chain_loop(Bench&, Transfer& t) {
+void chain_loop(ScenarioBench&, Transfer& t) {
     dmasim_xfer& x = t.xfer();
     edit_link(x, x.nr_chunks - 2, dmasim_xfer_desc_bus(&x, 0, 0));
 }
 
-void bad_flags(Bench&, Transfer& t) { edit(t.xfer(), 0, 0, Field::flag_bits, kUnknownFlag); }
+void bad_flags(ScenarioBench&, Transfer& t) { edit(t.xfer(), 0, 0, Field::flag_bits, kUnknownFlag); }
 
-void too_deep(Bench&, Transfer&) {
+void too_deep(ScenarioBench&, Transfer&) {
     // The list itself is the fault: it has more chunks than the walker allows.
 }
 
@@ -142,7 +142,7 @@ WorkloadConfig workload_with_depth(WorkloadConfig w, uint64_t depth, uint64_t se
 }
 
 /// Checks one error class and reports what it checked as scenario results.
-void expect_error(Bench& bench, const Transfer& t, const char* name, const char* result,
+void expect_error(ScenarioBench& bench, const Transfer& t, const char* name, const char* result,
                   unsigned expected) {
     const bool code = bench.expect(
         (t.status() & DMA_STATUS_ERROR) && t.error() == expected,
@@ -158,7 +158,7 @@ void expect_error(Bench& bench, const Transfer& t, const char* name, const char*
                                  name, dmasim_error_name(expected)));
 }
 
-void run_case(Bench& bench, const Case& c, uint64_t seed) {
+void run_case(ScenarioBench& bench, const Case& c, uint64_t seed) {
     Transfer& t = bench.prepare(workload_with_depth(bench.config().workload, c.depth(bench), seed));
     bench.exclude_from_measurement(t);
     c.inject(bench, t);
@@ -167,7 +167,7 @@ void run_case(Bench& bench, const Case& c, uint64_t seed) {
     bench.release(t);
 }
 
-void run_abort(Bench& bench, uint64_t seed) {
+void run_abort(ScenarioBench& bench, uint64_t seed) {
     Transfer& t = bench.prepare(workload_with_depth(bench.config().workload, 1, seed));
     bench.exclude_from_measurement(t);
     bench.start(t);

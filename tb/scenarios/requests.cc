@@ -47,7 +47,7 @@ struct Pending {
 
 /// Admission to a submission ring: the driver's (dma.submission start),
 /// or one of the engine's, whose order the driver's ring keeps
-/// (Bench::oldest()).
+/// (ScenarioBench::oldest()).
 struct Lane {
     unsigned channel = 0;
     uint64_t admitted = 0;        ///< requests in the ring, the one on the engine included
@@ -251,7 +251,7 @@ DMASIM_SCENARIO(requests) {
         const bool in_flight = std::any_of(lanes.begin(), lanes.end(),
                                            [](const Lane& lane) { return lane.admitted > 0; });
         if (in_flight)
-            bench.wait_for_completion_until(more ? arrivals.peek() : Bench::kNoDeadline);
+            bench.wait_for_completion_until(more ? arrivals.peek() : ScenarioBench::kNoDeadline);
         else if (more)
             bench.delay_cycles(arrivals.peek() - now);
     }

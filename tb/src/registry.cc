@@ -132,7 +132,7 @@ const ScenarioParam* ScenarioRegistry::find_param(std::string_view key) const {
     return nullptr;
 }
 
-double Bench::param(std::string_view name) const {
+double ScenarioBench::param(std::string_view name) const {
     const std::string key = fmt::format("scenario.{}.{}", config().workload.scenario, name);
     if (auto it = config().scenario_params.find(key); it != config().scenario_params.end())
         return it->second;

@@ -30,11 +30,11 @@ int Testbench::StartPort::submit(Transfer& t) {
 std::string Testbench::StartPort::submit_error(const Transfer& t, int err) const {
     (void)t;
     if (bench_.dd_.tail_pointer)
-        return "Bench::start: the controller runs its channels to TAIL (dma.submission: "
+        return "ScenarioBench::start: the controller runs its channels to TAIL (dma.submission: "
                "tail_pointer): open_ring() on the channel first";
-    if (err == -EBUSY) return fmt::format("Bench::start: channel {} is busy", channel_);
+    if (err == -EBUSY) return fmt::format("ScenarioBench::start: channel {} is busy", channel_);
     return fmt::format(
-        "Bench::start: a request prepared for a ring cannot START on channel {} "
+        "ScenarioBench::start: a request prepared for a ring cannot START on channel {} "
         "(error {})",
         channel_, err);
 }
@@ -113,7 +113,7 @@ int Testbench::RingPort::submit(Transfer& t) {
 std::string Testbench::RingPort::submit_error(const Transfer& t, int err) const {
     if (err == -EINVAL)
         return fmt::format(
-            "Bench::submit: the request was prepared before channel {} had its "
+            "ScenarioBench::submit: the request was prepared before channel {} had its "
             "ring, or for another direction",
             channel_);
     return fmt::format("a request of {} descriptors cannot go in a ring of {} slots (error {})",
@@ -123,7 +123,7 @@ std::string Testbench::RingPort::submit_error(const Transfer& t, int err) const 
 void Testbench::RingPort::take(Transfer& t) {
     // The driver's ring hands its requests back oldest first.
     bench_.expect(dmasim_ring_pop(ring_) == t.xfer_,
-                  fmt::format("Bench::wait: the requests of channel {}'s ring are waited oldest "
+                  fmt::format("ScenarioBench::wait: the requests of channel {}'s ring are waited oldest "
                               "first",
                               channel_));
     --handed_;
@@ -164,7 +164,7 @@ void Testbench::RingPort::count(const Transfer& t, Window& counts) const {
 void Testbench::RingPort::close(Window& counts) {
     if (const int err = dmasim_ring_stop(ring_))
         bench_.stop_scenario(
-            false, fmt::format("Bench::close_ring: channel {} {}", channel_,
+            false, fmt::format("ScenarioBench::close_ring: channel {} {}", channel_,
                                err == -EBUSY ? "has requests in its ring" : "did not stop"));
     const model::ChannelStats now = bench_.platform_.channel_stats(channel_);
     counts.chain_links += now.chain_links - at_open_.chain_links;

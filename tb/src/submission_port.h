@@ -22,7 +22,7 @@ public:
     virtual int submit(Transfer& t) = 0;
     /// What the driver's error `err` submitting `t` means, for the scenario's stop.
     virtual std::string submit_error(const Transfer& t, int err) const = 0;
-    /// The driver's side of Bench::wait() before the scenario sees `t`
+    /// The driver's side of ScenarioBench::wait() before the scenario sees `t`
     /// complete (START: it sleeps until the handler completes the channel,
     /// then reads its status; a ring's reap has done so).
     virtual void await(Transfer&) {}

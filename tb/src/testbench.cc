@@ -42,7 +42,7 @@ uint32_t Transfer::descs_done() const { return xfer_->descs_done; }
 uint32_t Transfer::status() const { return xfer_->status; }
 unsigned Transfer::error() const { return dmasim_status_error(xfer_->status); }
 
-void Bench::run(Transfer& t) {
+void ScenarioBench::run(Transfer& t) {
     start(t);
     wait(t);
 }
@@ -199,14 +199,14 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
 
 void Testbench::start(Transfer& t) {
     if (!submit(t))
-        stop_scenario(false, fmt::format("Bench::start: channel {}'s ring has no room for the "
+        stop_scenario(false, fmt::format("ScenarioBench::start: channel {}'s ring has no room for the "
                                          "request",
                                          t.channel_));
 }
 
 // START or a ring, as the channel's port says: the one way in.
 bool Testbench::submit(Transfer& t) {
-    if (t.started_) stop_scenario(false, "Bench::submit: transfer already started");
+    if (t.started_) stop_scenario(false, "ScenarioBench::submit: transfer already started");
     Port& p = port(t);
     const int err = p.submit(t);
     if (err == -ENOSPC) return false;
@@ -230,7 +230,7 @@ void Testbench::open_window(const Transfer& t) {
 void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel) {
     // The trait is what lets dma.submission tail_pointer through validation.
     if (!(scenario_.traits & kKeepsRing))
-        stop_scenario(false, fmt::format("scenario {} calls Bench::open_ring but does not declare "
+        stop_scenario(false, fmt::format("scenario {} calls ScenarioBench::open_ring but does not declare "
                                          "the trait kKeepsRing: add "
                                          "DMASIM_SCENARIO_TRAITS({}, dmasim::tb::kKeepsRing)",
                                          scenario_.name, scenario_.name));
@@ -238,7 +238,7 @@ void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel
         stop_scenario(true, fmt::format("scenario {} needs channel {}, but dma.channels = {}",
                                         scenario_.name, channel, channels()));
     if (ports_[channel]->for_ring())
-        stop_scenario(false, "Bench::open_ring: the channel has a ring already");
+        stop_scenario(false, "ScenarioBench::open_ring: the channel has a ring already");
     dmasim_xfer_spec spec =
         make_load_spec(config_.workload, config_.descriptor_format, config_.platform.dma).xfer;
     spec.dir = dir;
@@ -255,20 +255,20 @@ void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel
     // The START port has nothing to hand over: a busy channel fails the start below.
     ports_[channel] = std::make_unique<RingPort>(*this, channel, ring);
     if (dmasim_ring_start(ring) != 0)
-        stop_scenario(false, fmt::format("Bench::open_ring: channel {} is busy", channel));
+        stop_scenario(false, fmt::format("ScenarioBench::open_ring: channel {} is busy", channel));
 }
 
 void Testbench::close_ring(unsigned channel) {
     auto* ring = channel < channels() ? dynamic_cast<RingPort*>(ports_[channel].get()) : nullptr;
     if (!ring)
-        stop_scenario(false, fmt::format("Bench::close_ring: channel {} has no ring", channel));
+        stop_scenario(false, fmt::format("ScenarioBench::close_ring: channel {} has no ring", channel));
     ring->close(counts_);
     ports_[channel] = std::make_unique<StartPort>(*this, channel);
 }
 
 Transfer* Testbench::oldest(unsigned channel) {
     if (channel >= channels())
-        stop_scenario(false, fmt::format("Bench::oldest: no channel {}", channel));
+        stop_scenario(false, fmt::format("ScenarioBench::oldest: no channel {}", channel));
     return ports_[channel]->oldest();
 }
 
@@ -356,7 +356,7 @@ void Testbench::hand_over(const std::vector<Transfer*>& completed, sc_core::sc_t
 }
 
 void Testbench::wait(Transfer& t) {
-    if (!t.started_ || t.finished_) stop_scenario(false, "Bench::wait: transfer not in flight");
+    if (!t.started_ || t.finished_) stop_scenario(false, "ScenarioBench::wait: transfer not in flight");
     Port& p = port(t);
     p.await(t);
     while (!t.completed_) sc_core::wait(cpu_.completion_event());
@@ -483,7 +483,7 @@ void Testbench::exclude_from_measurement(Transfer& t) { t.measured_ = false; }
 
 void Testbench::release(Transfer& t) {
     if (t.started_ && !t.finished_)
-        stop_scenario(false, "Bench::release: transfer still in flight");
+        stop_scenario(false, "ScenarioBench::release: transfer still in flight");
     auto it = std::find_if(transfers_.begin(), transfers_.end(),
                            [&](const auto& p) { return p.get() == &t; });
     dmasim_load_free(&dd_, t.xfer_, t.workload_.buffers);

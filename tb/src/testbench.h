@@ -1,4 +1,4 @@
-// testbench.h - the Bench a scenario runs against: owns the CPU, the
+// testbench.h - the ScenarioBench a scenario runs against: owns the CPU, the
 // driver instance, the scoreboard and the transfers, runs the scenario in
 // a SystemC thread and keeps the measurement window.
 #pragma once
@@ -18,13 +18,13 @@
 
 namespace dmasim::tb {
 
-class Testbench : public sc_core::sc_module, public Bench {
+class Testbench : public sc_core::sc_module, public ScenarioBench {
 public:
     Testbench(sc_core::sc_module_name name, const SimConfig& config, model::Platform& platform,
               const ScenarioInfo& scenario);
     ~Testbench() override;
 
-    // Bench
+    // ScenarioBench
     const SimConfig& config() const override { return config_; }
     model::Platform& platform() override { return platform_; }
     unsigned channels() const override { return dd_.nr_channels; }

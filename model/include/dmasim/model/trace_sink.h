@@ -31,7 +31,7 @@ enum class TraceCounter : uint8_t {
     descriptor_fifo,  ///< decoded descriptors waiting for the data mover
     bytes_moved,      ///< payload bytes whose writes completed
     /// requests the driver submitted and the channel has not completed
-    /// (a driver's ring: the testbench counts them, Bench::count_queued)
+    /// (a driver's ring: the testbench counts them, ScenarioBench::count_queued)
     requests_queued,
 };
 /// What a traced activity touched; kUnset fields are left out of the trace.

@@ -110,7 +110,7 @@ struct RunOptions {
     bool trace_flows = false;  ///< the Chrome trace links each descriptor's slices
 };
 
-/// A figure a scenario adds to the report, CSV and summary (Bench::add_result).
+/// A figure a scenario adds to the report, CSV and summary (ScenarioBench::add_result).
 struct ScenarioResult {
     std::string name;  ///< e.g. "zero_length.held"
     double value = 0;

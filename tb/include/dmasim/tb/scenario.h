@@ -30,7 +30,7 @@ struct CpuTally {
     uint64_t busy_cycles = 0;
 };
 
-/// One prepared transfer on one channel. Owned by the Bench.
+/// One prepared transfer on one channel. Owned by the ScenarioBench.
 class Transfer {
 public:
     unsigned channel() const { return channel_; }
@@ -73,9 +73,9 @@ private:
 };
 
 /// What a scenario drives: the platform, the driver and the scoreboard.
-class Bench {
+class ScenarioBench {
 public:
-    virtual ~Bench() = default;
+    virtual ~ScenarioBench() = default;
 
     virtual const SimConfig& config() const = 0;
     virtual model::Platform& platform() = 0;
@@ -161,7 +161,7 @@ public:
                             const std::string& description) = 0;
 };
 
-using ScenarioRun = void (*)(Bench& bench);
+using ScenarioRun = void (*)(ScenarioBench& bench);
 /// Adjusts the platform before elaboration (e.g. turns on traffic).
 using ScenarioSetup = void (*)(SimConfig& config);
 
@@ -183,7 +183,7 @@ enum ScenarioTrait : unsigned {
     /// It breaks lists on purpose, so lists beyond dma.max_chain_depth or
     /// dma.max_descriptors are not refused up front.
     kInjectsErrors = 1u << 1,
-    /// It keeps descriptor rings (Bench::open_ring, submit, close_ring)
+    /// It keeps descriptor rings (ScenarioBench::open_ring, submit, close_ring)
     /// under dma.submission tail_pointer. Without it that submission mode
     /// is refused, and open_ring() stops the run.
     kKeepsRing = 1u << 2,
@@ -287,10 +287,10 @@ struct ScenarioRegistrar {
 
 /// Defines and registers a scenario: DMASIM_SCENARIO(name) { ... bench ... }
 #define DMASIM_SCENARIO(name)                                                \
-    static void dmasim_scenario_run_##name(::dmasim::tb::Bench& bench);      \
+    static void dmasim_scenario_run_##name(::dmasim::tb::ScenarioBench& bench);      \
     static const ::dmasim::tb::ScenarioRegistrar dmasim_scenario_reg_##name{ \
         #name, &dmasim_scenario_run_##name, __FILE__};                       \
-    static void dmasim_scenario_run_##name(::dmasim::tb::Bench& bench)
+    static void dmasim_scenario_run_##name(::dmasim::tb::ScenarioBench& bench)
 
 /// Optional: adjusts the configuration before elaboration:
 /// DMASIM_SCENARIO_SETUP(name) { ... config ... }
