@@ -69,7 +69,7 @@
     X(unsigned, write_latency_cycles, 20, "memory.write_latency_cycles", "cycles",                \
       kCycles, halved(kPlatform), "Last write beat to write response")          \
     X(double, bandwidth_bytes_per_cycle, 0, "memory.bandwidth_bytes_per_cycle", "bytes/cycle",    \
-      (RealRange{0, 4096}.soaked(1, 4096)), doubled(kPlatform),                                                   \
+      (RealRange{0, 4096}.soaked(1, 4096)), doubled(kPlatform),                                    \
       "Memory bandwidth per channel; 0 = one bus beat per cycle (kind fixed)")                    \
     X(MemoryKind, kind, MemoryKind::fixed, "memory.kind", "", choices(kMemoryKinds), kNotAdvised, \
       "fixed: the latencies above and the bus's bandwidth; dram: banks, rows, refresh and "       \
@@ -108,12 +108,13 @@
       "open: a row stays open for the next access; closed: precharge after each access")           \
     X(unsigned, read_queue, 32, "memory.read_queue", "requests", (IntRange{1, 1024}),              \
       doubled(kPlatform), "Read queue entries per channel; a full queue holds the next read")      \
-    X(unsigned, write_queue, 32, "memory.write_queue", "requests", (IntRange{1, 1024}),            \
+    X(unsigned, write_queue, 32, "memory.write_queue", "requests",                                 \
+      (IntRange{1, 1024}.soaked(32, 1024)),                                                        \
       doubled(kPlatform), "Write queue entries per channel; a full queue holds the next write")    \
     X(unsigned, write_high_watermark, 24, "memory.write_high_watermark", "requests",               \
-      (IntRange{1, 1024}), kNotAdvised, "Queued writes that start a drain")                        \
+      (IntRange{1, 1024}.soaked(9, 32)), kNotAdvised, "Queued writes that start a drain")          \
     X(unsigned, write_low_watermark, 8, "memory.write_low_watermark", "requests",                  \
-      (IntRange{0, 1023}), kNotAdvised, "Queued writes a drain leaves")                            \
+      (IntRange{0, 1023}.soaked(0, 8)), kNotAdvised, "Queued writes a drain leaves")               \
     X(unsigned, t_cl_clocks, 22, "memory.t_cl_clocks", "clocks", (IntRange{1, 1000}), kNotAdvised, \
       "tCL: read command to first data")                                                           \
     X(unsigned, t_cwl_clocks, 16, "memory.t_cwl_clocks", "clocks", (IntRange{1, 1000}),            \
@@ -122,9 +123,11 @@
       "tRCD: activate to column command")                                                          \
     X(double, t_rp_ns, 13.75, "memory.t_rp_ns", "ns", (RealRange{0, 1000}), kNotAdvised,           \
       "tRP: precharge to activate")                                                                \
-    X(double, t_ras_ns, 32, "memory.t_ras_ns", "ns", (RealRange{0, 1000}), kNotAdvised,            \
+    X(double, t_ras_ns, 32, "memory.t_ras_ns", "ns",                                               \
+      (RealRange{0, 1000}.soaked(10, 40)), kNotAdvised,                                            \
       "tRAS: activate to precharge")                                                               \
-    X(double, t_rc_ns, 45.75, "memory.t_rc_ns", "ns", (RealRange{0, 1000}), kNotAdvised,           \
+    X(double, t_rc_ns, 45.75, "memory.t_rc_ns", "ns",                                              \
+      (RealRange{0, 1000}.soaked(40, 1000)), kNotAdvised,                                          \
       "tRC: activate to activate, same bank")                                                      \
     X(double, t_wr_ns, 15, "memory.t_wr_ns", "ns", (RealRange{0, 1000}), kNotAdvised,              \
       "tWR: last write data to precharge, same bank")                                              \
@@ -144,9 +147,11 @@
       "tWTR_L: last write data to read command, same bank group")                                  \
     X(unsigned, t_rtw_clocks, 12, "memory.t_rtw_clocks", "clocks", (IntRange{0, 1000}),            \
       kNotAdvised, "tRTW: read command to write command (tCL + tBURST + 2 - tCWL)")                \
-    X(double, t_refi_ns, 7800, "memory.t_refi_ns", "ns", (RealRange{0, 100000}), kNotAdvised,      \
+    X(double, t_refi_ns, 7800, "memory.t_refi_ns", "ns",                                           \
+      (RealRange{0, 100000}.soaked(2000, 100000)), kNotAdvised,                                    \
       "tREFI: refresh interval per rank; 0 = no refresh")                                          \
-    X(double, t_rfc_ns, 350, "memory.t_rfc_ns", "ns", (RealRange{0, 10000}), kNotAdvised,          \
+    X(double, t_rfc_ns, 350, "memory.t_rfc_ns", "ns",                                              \
+      (RealRange{0, 10000}.soaked(100, 1000)), kNotAdvised,                                        \
       "tRFC: all-bank refresh, the rank's banks closed and blocked")
 
 #define DMASIM_DMA_PARAMS(X)                                                                      \
