@@ -1,5 +1,5 @@
 // memory.h - the RAM target: simulated physical memory at bus address 0
-// with AXI-like independent read and write channels (design §7).
+// with AXI-like independent read and write channels (docs/timing-model.md, "Equations").
 //
 // Timing of one burst of b beats accepted at cycle t (L = read latency,
 // WL = write latency, o = occupancy = b, or more under a bandwidth cap):
