@@ -66,9 +66,8 @@ PortAccess MasterPort::post(uint64_t t, uint64_t addr, uint64_t bytes, const uin
     return write_pieces(t, addr, bytes, from, what, nullptr, &later);
 }
 
-PortAccess MasterPort::write_pieces(uint64_t t, uint64_t addr, uint64_t bytes,
-                                    const uint8_t* from, Carries what, WriteGate* gate,
-                                    PostedWrites* later) {
+PortAccess MasterPort::write_pieces(uint64_t t, uint64_t addr, uint64_t bytes, const uint8_t* from,
+                                    Carries what, WriteGate* gate, PostedWrites* later) {
     PortAccess last = paged(t, addr, bytes, true, what,
                             [&](uint64_t issue, uint64_t phys, uint64_t off, uint64_t piece) {
                                 if (gate) gate->before_write(issue);

@@ -219,8 +219,8 @@ static int ring_reads_status(const struct dmasim_ring *r)
 static uint32_t slot_status(struct dmasim_ring *r, unsigned int slot)
 {
 	const struct dma_hw_layout l = dmasim_desc_layout(&r->spec);
-	const char *at =
-		(const char *)slot_addr(r, slot) + dma_hw_layout_status_offset(&l);
+	const char *at = (const char *)slot_addr(r, slot) +
+			 dma_hw_layout_status_offset(&l);
 	uint16_t half;
 	uint32_t word;
 
@@ -278,13 +278,13 @@ static int request_done(struct dmasim_ring *r, struct dmasim_xfer *x,
 unsigned int dmasim_ring_reap(struct dmasim_ring *r)
 {
 	uint32_t status = readl(chan_reg(r->ch, DMA_CH_STATUS));
-	uint32_t fresh = ring_reads_status(r) ?
-				 0 :
-				 readl(chan_reg(r->ch, DMA_CH_DESCS_DONE)) -
-					 r->descs_done;
-	uint32_t desc_status, err;
+	uint32_t fresh = 0, desc_status, err;
 	unsigned int reaped = 0, k;
 	struct dmasim_xfer *x;
+
+	if (!ring_reads_status(r))
+		fresh = readl(chan_reg(r->ch, DMA_CH_DESCS_DONE)) -
+			r->descs_done;
 
 	for (k = 0; (x = dmasim_ring_peek(r, k)); k++) {
 		if (x->status != DMA_STATUS_BUSY)
