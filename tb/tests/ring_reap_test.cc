@@ -2,12 +2,11 @@
 // driver does, from the status words the hardware writes back into the
 // ring's slots; no simulation: the test writes those words itself, and a
 // register file of two values answers the driver's reads.
-#include <dmasim/workload/workload.h>
-#include <gtest/gtest.h>
-
 #include <cstdint>
 #include <cstring>
 #include <tuple>
+
+#include "driver_device.h"
 
 namespace {
 
@@ -41,11 +40,7 @@ constexpr unsigned kSlots = 8, kEntries = 2, kSegmentBytes = 700;
 class RingReap : public ::testing::TestWithParam<std::tuple<dma_hw_format, unsigned>> {
 protected:
     void SetUp() override {
-        ASSERT_EQ(sim_mem_init(uint64_t{64} << 20, SIM_MEM_SCATTERED, 3), 0);
-        sim_device_init(&dev_, "dmasim");
-        ASSERT_EQ(dma_set_mask_and_coherent(&dev_, DMA_BIT_MASK(32)), 0);
-        ASSERT_EQ(dma_set_max_seg_size(&dev_, UINT32_MAX), 0);
-        dd_.dev = &dev_;
+        ASSERT_NO_FATAL_FAILURE(init_driver_device(&dev_, &dd_, 32));
         dd_.nr_channels = 1;
         dd_.tail_pointer = 1;
         dd_.desc_bytes = std::get<1>(GetParam());
