@@ -26,22 +26,11 @@ inline uint32_t descriptor_size(const dma_hw_layout& l) { return dma_hw_layout_r
 /// Distance between consecutive descriptors of a chunk.
 inline uint32_t descriptor_stride(const dma_hw_layout& l) { return dma_hw_layout_stride(&l); }
 
-/// Whether the layout's status is the 16-bit word of the compact and
-/// 32-byte in-slot layouts (no bytes_done).
-inline bool short_status(const dma_hw_layout& l) {
-    return l.slot_bytes == DMA_HW_DESC16_SIZE || dma_hw_layout_is_ll32(&l);
-}
 /// Offset of the status word (followed by bytes_done unless short)
 /// inside a descriptor.
-inline uint32_t status_offset(const dma_hw_layout& l) {
-    const bool linked = l.format == DMA_HW_FMT_LINKED_LIST;
-    if (dma_hw_layout_is_ll32(&l)) return 0x1E;
-    if (l.slot_bytes == DMA_HW_DESC16_SIZE) return linked ? 0x12 : 0x0E;
-    return linked ? 0x20 : 0x18;
-}
-/// Bytes a status write-back writes: a 16-bit status, or the 32-bit
-/// status and bytes_done.
-inline uint32_t status_bytes(const dma_hw_layout& l) { return short_status(l) ? 2 : 8; }
+inline uint32_t status_offset(const dma_hw_layout& l) { return dma_hw_layout_status_offset(&l); }
+/// Bytes a status write-back writes.
+inline uint32_t status_bytes(const dma_hw_layout& l) { return dma_hw_layout_status_bytes(&l); }
 
 /// Decodes the descriptor at `bytes` (bus address addr) and checks it;
 /// returns DMA_ERR_NONE or the error the walker must stop with.

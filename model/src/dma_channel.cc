@@ -50,6 +50,7 @@ void DmaChannel::start(uint64_t now) {
     irq_deadline_ = kNever;
     writebacks_.clear();
     unsettled_.clear();
+    posted_.clear();
     planning_ = true;
     port_.start();
     started_ = now;
@@ -79,8 +80,8 @@ void DmaChannel::write_tail(uint64_t now) {
     if (stop_at_ == kNever) planning_ = true;
 }
 
-// Work planned past `now` is dropped: its write-backs, completions and
-// interrupts.
+// Work planned past `now` is dropped: its write-backs (their bytes too),
+// completions and interrupts.
 void DmaChannel::abort(uint64_t now) {
     irqs_.clear();
     irq_pending_ = 0;
@@ -88,10 +89,12 @@ void DmaChannel::abort(uint64_t now) {
     writebacks_.clear();
     settle(now);
     unsettled_.clear();
+    posted_.clear();
     stop(now, DMA_ERR_ABORTED);
 }
 
 void DmaChannel::settle(uint64_t now) {
+    posted_.apply(now);
     for (; !unsettled_.empty() && unsettled_.front().done <= now; unsettled_.pop_front()) {
         bytes_done += unsettled_.front().bytes;
         descs_done += 1;
@@ -240,24 +243,18 @@ bool DmaChannel::writes_status(uint32_t flags) const {
 
 // A data descriptor is done when its status write-back (one small write
 // after its last write response) completes, or at that response if the
-// policy writes none for it. The bytes and counters are settled now; the
-// completion waits in a queue until the mover's writes reach its cycle, so
-// the write channel is booked in time order.
+// policy writes none for it. The statistics count it now; the completion
+// waits in a queue until the mover's writes reach its cycle, so the write
+// channel is booked in time order.
 void DmaChannel::complete_descriptor() {
     mover_.end_segment();
     const Descriptor& d = current_.desc;
     const dma_hw_layout layout = layout_of(format(), params_);
     bool write = writes_status(d.flags);
     uint64_t at = d.addr + status_offset(layout);
-    // Little-endian: a compact slot's 16-bit status is the first 2 bytes.
-    uint32_t words[2] = {DMA_DESC_STATUS_DONE, d.length};
     const bool app = write && direction() == DMA_HW_DEV_TO_MEM && layout.app_words > 0;
     const uint64_t app_addr = d.addr + dma_hw_layout_fields(&layout);
     const uint32_t app_bytes = app ? 4 * layout.app_words : 0;
-    if (write && port_.direct()) {
-        std::memcpy(port_.host(at), words, status_bytes(layout));
-        if (app_bytes) std::memset(port_.host(app_addr), 0, app_bytes);
-    }
     writebacks_.push_back({mover_.last_response(), at, d.flags, write, current_.fetched,
                            current_.index, d.length, app_addr, app_bytes});
 
@@ -273,6 +270,7 @@ void DmaChannel::before_write(uint64_t t) {
         const Writeback& wb = writebacks_.front();
         uint64_t done = wb.issue;
         if (wb.write) {
+            // Little-endian: a 16-bit status is the first 2 bytes.
             const uint32_t words[2] = {DMA_DESC_STATUS_DONE, wb.length};
             done = writeback_put(wb.issue, wb.addr, reinterpret_cast<const uint8_t*>(words), bytes);
             if (wb.app_bytes)
@@ -294,6 +292,7 @@ void DmaChannel::before_write(uint64_t t) {
         // interrupts, only once all before it are, so DESCS_DONE never
         // stalls behind a reported completion.
         done = std::max(done, last_done_);
+        posted_.stamp(done);  // its status shows DONE from then on
         stats_.descriptor_latencies.add(static_cast<uint32_t>(
             std::min<uint64_t>(done - wb.fetched, std::numeric_limits<uint32_t>::max())));
         last_done_ = done;
@@ -303,15 +302,14 @@ void DmaChannel::before_write(uint64_t t) {
     }
 }
 
-// Where the port is direct the bytes were copied at completion
-// (complete_descriptor), so only the timing is booked here. A write-back
-// that fails stops the channel as a descriptor error; those after it are
-// not written.
+// On dmasim's memory the bytes wait in posted_ for the cycle the
+// descriptor retires (before_write()), so software never reads DONE early.
+// A write-back that fails stops the channel as a descriptor error; those
+// after it are not written.
 uint64_t DmaChannel::writeback_put(uint64_t issue, uint64_t addr, const uint8_t* from,
                                    uint64_t bytes) {
     if (writeback_fault_ != DMA_ERR_NONE) return issue;  // the channel is stopping
-    const uint8_t* bytes_at = port_.direct() ? nullptr : from;
-    const PortAccess w = port_.write(issue, addr, bytes, bytes_at, Carries::descriptor);
+    const PortAccess w = port_.post(issue, addr, bytes, from, Carries::descriptor, posted_);
     if (w.error != DMA_ERR_NONE) {
         writeback_fault_ = w.error;
         writeback_fault_at_ = w.done;

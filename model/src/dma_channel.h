@@ -6,8 +6,10 @@
 // horizon); the controller applies the planned events when simulated
 // time reaches them, so software sees DONE, STATUS and interrupts at the
 // right cycle. BYTES_DONE and DESCS_DONE count the write-backs done by the
-// cycle they are read at: each completion waits, with its cycle, until a
-// read or the engine's step reaches it (settle()).
+// cycle they are read at, and the status words the write-backs leave in
+// descriptor memory appear at that cycle too: each completion waits, with
+// its cycle and its status bytes, until a register read or the engine's
+// step reaches it (settle()).
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
@@ -23,6 +25,7 @@
 #include "fifo.h"
 #include "iommu.h"
 #include "master_port.h"
+#include "posted_writes.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -41,7 +44,8 @@ public:
     uint64_t bytes_done = 0;  ///< settled completions' bytes
     uint32_t descs_done = 0;  ///< settled completions
     /// Counts the completions done by cycle `now` into bytes_done and
-    /// descs_done (reads and the engine come in time order).
+    /// descs_done and stores their status write-backs in memory (reads and
+    /// the engine come in time order).
     void settle(uint64_t now);
     /// IOVA whose translation stopped the channel (status error TRANSLATION).
     uint64_t translation_fault = 0;
@@ -172,6 +176,7 @@ private:
         uint32_t bytes;
     };
     Fifo<Completion> unsettled_;  ///< booked completions not yet counted, in order
+    PostedWrites posted_;         ///< their status bytes not yet in memory, in order
 };
 
 }  // namespace dmasim::model

@@ -122,7 +122,9 @@ bool DmaController::access(tlm::tlm_generic_payload& trans, uint64_t cycle) {
     }
     uint32_t value = 0;
     if (trans.is_read()) {
-        channels_[ch]->settle(cycle);
+        // The CPU sees the system as of this cycle: every channel's
+        // counters, and the status words written back to memory by then.
+        for (const auto& c : channels_) c->settle(cycle);
         value = r->read(*this, *channels_[ch]);
         std::memcpy(trans.get_data_ptr(), &value, 4);
     } else {

@@ -58,10 +58,24 @@ PortAccess MasterPort::read(uint64_t t, uint64_t addr, uint64_t bytes, uint8_t* 
 
 PortAccess MasterPort::write(uint64_t t, uint64_t addr, uint64_t bytes, const uint8_t* from,
                              Carries what, WriteGate* gate) {
+    return write_pieces(t, addr, bytes, from, what, gate, nullptr);
+}
+
+PortAccess MasterPort::post(uint64_t t, uint64_t addr, uint64_t bytes, const uint8_t* from,
+                            Carries what, PostedWrites& later) {
+    return write_pieces(t, addr, bytes, from, what, nullptr, &later);
+}
+
+PortAccess MasterPort::write_pieces(uint64_t t, uint64_t addr, uint64_t bytes, const uint8_t* from,
+                                    Carries what, WriteGate* gate, PostedWrites* later) {
     PortAccess last = paged(t, addr, bytes, true, what,
                             [&](uint64_t issue, uint64_t phys, uint64_t off, uint64_t piece) {
                                 if (gate) gate->before_write(issue);
                                 const uint8_t* bytes_at = from ? from + off : nullptr;
+                                if (later && bytes_at && bus_.fast()) {
+                                    later->add(bus_.host(phys), bytes_at, piece);
+                                    bytes_at = nullptr;
+                                }
                                 return ended(issue, bus_write(issue, phys, piece, bytes_at), what);
                             });
     // A narrower descriptor port delivers the whole access in more beats.

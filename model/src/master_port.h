@@ -23,6 +23,7 @@
 #include "bus_port.h"
 #include "descriptor_port.h"
 #include "iommu.h"
+#include "posted_writes.h"
 #include "trace.h"
 
 namespace dmasim::model {
@@ -71,6 +72,11 @@ public:
     /// page's issue cycle before it is booked.
     PortAccess write(uint64_t t, uint64_t addr, uint64_t bytes, const uint8_t* from, Carries what,
                      WriteGate* gate = nullptr);
+    /// write() for a status write-back: on dmasim's Memory its bytes are
+    /// not stored now but handed to `later`, to be stored when simulated
+    /// time reaches the write (a foreign target gets them with it).
+    PortAccess post(uint64_t t, uint64_t addr, uint64_t bytes, const uint8_t* from, Carries what,
+                    PostedWrites& later);
 
     /// [addr, addr + bytes) is known to be in reach before any access:
     /// always for IOVAs (each access checks its translation) and on a
@@ -90,6 +96,9 @@ public:
     const BusPort& bus() const { return bus_; }
 
 private:
+    /// write() and post(): with `later`, fast-path bytes go there.
+    PortAccess write_pieces(uint64_t t, uint64_t addr, uint64_t bytes, const uint8_t* from,
+                            Carries what, WriteGate* gate, PostedWrites* later);
     /// Runs `access(issue, phys, offset, bytes)` on each piece in turn.
     template <typename Access>
     PortAccess paged(uint64_t t, uint64_t addr, uint64_t bytes, bool write, Carries what,

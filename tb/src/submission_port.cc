@@ -141,7 +141,8 @@ const Transfer* Testbench::RingPort::unreaped() const {
     return x ? static_cast<const Transfer*>(x->context) : nullptr;
 }
 
-// A ring's requests complete in order, reaped by DESCS_DONE (dmasim_ring_reap()).
+// A ring's requests complete in order, reaped by the status words the
+// hardware writes back into their descriptors (dmasim_ring_reap()).
 void Testbench::RingPort::interrupt(bool, bool completed, Reaped& reaped,
                                     std::vector<Transfer*>& done) {
     // A stopping ring is done with: close() frees it once woken.

@@ -311,8 +311,8 @@ bool Testbench::work_in_flight() const {
     return false;
 }
 
-// The driver reads each busy channel's STATUS (a ring's STATUS and
-// DESCS_DONE); the poll costs cpu.poll_cycles, counted from its start.
+// The driver reads each busy channel's STATUS (and reaps a ring: its
+// status words); the poll costs cpu.poll_cycles, counted from its start.
 void Testbench::poll() {
     const sc_core::sc_time began = sc_core::sc_time_stamp();
     bool measured = false;

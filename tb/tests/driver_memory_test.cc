@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "driver_device.h"
+
 // The MMIO the driver does outside a simulation (the IOTLB invalidation
 // after an unmap), recorded instead of sent to a controller.
 struct MmioWrite {
@@ -27,11 +29,7 @@ namespace {
 class DriverMemory : public ::testing::Test {
 protected:
     void SetUp() override {
-        ASSERT_EQ(sim_mem_init(uint64_t{64} << 20, SIM_MEM_SCATTERED, 3), 0);
-        sim_device_init(&dev_, "dmasim");
-        ASSERT_EQ(dma_set_mask_and_coherent(&dev_, DMA_BIT_MASK(64)), 0);
-        ASSERT_EQ(dma_set_max_seg_size(&dev_, UINT32_MAX), 0);
-        dd_.dev = &dev_;
+        ASSERT_NO_FATAL_FAILURE(init_driver_device(&dev_, &dd_, 64));
         pages_before_ = sim_mem_pages_in_use();
     }
     void TearDown() override { sim_mem_exit(); }

@@ -48,8 +48,9 @@ static int iommu_enable(struct dmasim_dev *dd, uint32_t caps)
  * Sets @dev's DMA limits to what the controller handles: 64-bit
  * addresses (32-bit with compact 16-byte descriptors, CAPS bits 23:16)
  * and segments up to the 32-bit descriptor length. CAPS also tells which
- * descriptors get a status write-back; the driver never relies on one and
- * reads completion from the channel's STATUS, BYTES_DONE and DESCS_DONE.
+ * descriptors get a status write-back: a descriptor ring reaps by them
+ * where the policy writes one per request (dmasim_ring_reap()); a START
+ * transfer reads completion from STATUS, BYTES_DONE and DESCS_DONE.
  *
  * If @dev sits behind an IOMMU (sim_iommu_attach_tables()), programs the
  * controller's IOMMU with the root table and enables translation.

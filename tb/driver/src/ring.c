@@ -196,18 +196,81 @@ int dmasim_ring_submit(struct dmasim_ring *r, struct dmasim_xfer *x)
 	return 0;
 }
 
+/*
+ * Whether the hardware writes back the status of every request's last
+ * descriptor (CAPS write-back policy): of each one with irq_only, as that
+ * one carries DMA_DESC_IRQ unless polled. Otherwise, as on an engine whose
+ * completion lives only in registers, the reap counts DESCS_DONE.
+ */
+static int ring_reads_status(const struct dmasim_ring *r)
+{
+	switch (r->ch->dd->writeback) {
+	case DMA_HW_WB_PER_DESCRIPTOR:
+		return 1;
+	case DMA_HW_WB_IRQ_ONLY:
+		return !r->ch->dd->polled;
+	default:
+		return 0;
+	}
+}
+
+/* The status word in @slot: 0 as the driver cleared it, DONE | error << 8
+ * once the hardware wrote it back. */
+static uint32_t slot_status(struct dmasim_ring *r, unsigned int slot)
+{
+	const struct dma_hw_layout l = dmasim_desc_layout(&r->spec);
+	const char *at = (const char *)slot_addr(r, slot) +
+			 dma_hw_layout_status_offset(&l);
+	uint16_t half;
+	uint32_t word;
+
+	if (dma_hw_layout_short_status(&l)) {
+		memcpy(&half, at, sizeof(half));
+		return half;
+	}
+	memcpy(&word, at, sizeof(word));
+	return word;
+}
+
+/*
+ * Whether the oldest unreaped request, @x, is done; *@desc_status gets how:
+ * its last descriptor's status word where the hardware writes one (the
+ * slot @x began at is the first the hardware still owns), else DONE once
+ * DESCS_DONE has counted past it, *@fresh being those not yet given out.
+ */
+static int request_done(struct dmasim_ring *r, struct dmasim_xfer *x,
+			uint32_t *fresh, uint32_t *desc_status)
+{
+	unsigned int n = dmasim_described_list(x)->nents;
+	unsigned int first = (r->head + r->slots - r->used) % r->slots;
+
+	if (ring_reads_status(r)) {
+		*desc_status = slot_status(r, (first + n - 1) % r->slots);
+		return *desc_status != 0;
+	}
+	if (n > *fresh)
+		return 0;
+	*fresh -= n;
+	r->descs_done += n;
+	*desc_status = DMA_DESC_STATUS_DONE;
+	return 1;
+}
+
 /**
  * dmasim_ring_reap - take back the requests the hardware completed
  * @r: started ring
  *
- * Reads DESCS_DONE once: the descriptors completed since the last reap
- * complete the oldest requests, in order. Each completed transfer gets
- * STATUS DONE, its bytes and descriptors; its slots return to the ring.
- * The status words the hardware writes into the slots are not read: the
- * model writes them when it plans them, ahead of their cycle
- * (docs/registers.md), while DESCS_DONE is exact. STATUS is read first,
- * as AXI DMA's driver reads DMASR in its handler: a channel stopped on an
- * error ends every request still in the ring with that STATUS.
+ * Reads STATUS, as AXI DMA's driver reads DMASR in its handler, then the
+ * status word the hardware wrote back into each request's last descriptor,
+ * oldest first, as AXI DMA's driver reads its BDs' Cmplt bits: the
+ * hardware retires descriptors in ring order, so a written last status
+ * means the whole request is done. DONE completes the transfer with
+ * STATUS DONE, its bytes and descriptors; an error code ends it with
+ * STATUS ERROR and that code. Either way its slots return to the ring.
+ * Where the write-back policy writes no status for a request's last
+ * descriptor (last, none, or irq_only when polled), DESCS_DONE, read once,
+ * says how many descriptors completed instead. A channel STATUS shows
+ * stopped ends every request still in the ring with that STATUS.
  *
  * Return: how many requests completed or failed; they are the oldest
  * ones, to be taken with dmasim_ring_pop().
@@ -215,23 +278,30 @@ int dmasim_ring_submit(struct dmasim_ring *r, struct dmasim_xfer *x)
 unsigned int dmasim_ring_reap(struct dmasim_ring *r)
 {
 	uint32_t status = readl(chan_reg(r->ch, DMA_CH_STATUS));
-	uint32_t fresh =
-		readl(chan_reg(r->ch, DMA_CH_DESCS_DONE)) - r->descs_done;
-	unsigned int reaped = 0, k, n;
+	uint32_t fresh = 0, desc_status, err;
+	unsigned int reaped = 0, k;
 	struct dmasim_xfer *x;
+
+	if (!ring_reads_status(r))
+		fresh = readl(chan_reg(r->ch, DMA_CH_DESCS_DONE)) -
+			r->descs_done;
 
 	for (k = 0; (x = dmasim_ring_peek(r, k)); k++) {
 		if (x->status != DMA_STATUS_BUSY)
 			continue; /* reaped before, not popped yet */
-		n = dmasim_described_list(x)->nents;
-		if (n > fresh)
+		if (!request_done(r, x, &fresh, &desc_status))
 			break;
-		fresh -= n;
-		r->descs_done += n;
-		r->used -= n;
-		x->status = DMA_STATUS_DONE;
-		x->descs_done = n;
-		x->bytes_done = x->bytes;
+		r->used -= dmasim_described_list(x)->nents;
+		err = (desc_status & DMA_DESC_STATUS_ERR_MASK) >>
+		      DMA_DESC_STATUS_ERR_SHIFT;
+		if (err) {
+			x->status = DMA_STATUS_ERROR |
+				    (err << DMA_STATUS_ERR_SHIFT);
+		} else {
+			x->status = DMA_STATUS_DONE;
+			x->descs_done = dmasim_described_list(x)->nents;
+			x->bytes_done = x->bytes;
+		}
 		reaped++;
 	}
 	if (status & DMA_STATUS_BUSY)

@@ -130,6 +130,7 @@ enum dma_hw_error {
 /* Descriptor status write-back word. */
 #define DMA_DESC_STATUS_DONE      0x00000001u
 #define DMA_DESC_STATUS_ERR_SHIFT 8 /* bits 15:8: enum dma_hw_error */
+#define DMA_DESC_STATUS_ERR_MASK  0x0000FF00u
 
 /*
  * chained_pages: 32-byte descriptors packed in chunks. The last slot of a
@@ -279,6 +280,33 @@ static inline uint32_t dma_hw_layout_fields(const struct dma_hw_layout *l)
 	if (dma_hw_layout_in_slot(l))
 		return DMA_HW_LL_DESC64_SIZE;
 	return dma_hw_desc_size(l->format, l->slot_bytes);
+}
+
+/* Whether the layout's status is the 16-bit word of the compact and
+ * 32-byte in-slot layouts, with no bytes_done. */
+static inline int dma_hw_layout_short_status(const struct dma_hw_layout *l)
+{
+	return l->slot_bytes == DMA_HW_DESC16_SIZE || dma_hw_layout_is_ll32(l);
+}
+
+/* Offset of the status word inside a descriptor (followed by bytes_done
+ * unless short). */
+static inline uint32_t dma_hw_layout_status_offset(const struct dma_hw_layout *l)
+{
+	int linked = l->format == DMA_HW_FMT_LINKED_LIST;
+
+	if (dma_hw_layout_is_ll32(l))
+		return 0x1E;
+	if (l->slot_bytes == DMA_HW_DESC16_SIZE)
+		return linked ? 0x12 : 0x0E;
+	return linked ? 0x20 : 0x18;
+}
+
+/* Bytes a status write-back writes: the 16-bit status, or the 32-bit
+ * status and bytes_done. */
+static inline uint32_t dma_hw_layout_status_bytes(const struct dma_hw_layout *l)
+{
+	return dma_hw_layout_short_status(l) ? 2u : 8u;
 }
 
 /* Bytes the controller reads for one descriptor: its fields and APP words. */

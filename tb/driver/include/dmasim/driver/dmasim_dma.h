@@ -109,7 +109,7 @@ struct dmasim_chan {
  * A ring of descriptor slots a channel works through its TAIL register
  * (CAPS.TAIL_POINTER): requests are written at the head and handed over
  * by moving TAIL; the hardware completes them in order, and the driver
- * reaps them by DESCS_DONE and gets their slots back.
+ * reaps them by the status words it writes back and gets their slots back.
  */
 struct dmasim_ring {
 	struct dmasim_chan *ch;
@@ -121,7 +121,9 @@ struct dmasim_ring {
 	unsigned int slots;
 	unsigned int head; /* next slot to fill */
 	unsigned int used; /* slots the hardware owns: submitted, not reaped */
-	uint32_t descs_done; /* DESCS_DONE when last reaped */
+	/* DESCS_DONE when last reaped, where the write-back policy leaves
+	 * requests no status word to reap by */
+	uint32_t descs_done;
 	/* the requests submitted and not yet popped, oldest first: a
 	 * circular queue of @slots entries; the one record of their order */
 	struct dmasim_xfer **queue;
