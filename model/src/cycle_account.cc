@@ -73,16 +73,14 @@ void IntervalUnion::truncate(uint64_t end) {
 }
 
 CycleAccount CycleTimeline::close_span(uint64_t from, uint64_t to) {
-    for (auto* layer : {&charges_, &stalls_})
-        for (auto& side : *layer)
-            for (IntervalUnion& u : side) u.truncate(to);
+    for (IntervalUnion& u : charges_) u.truncate(to);
+    for (IntervalUnion& u : stalls_) u.truncate(to);
     return account_over({this}, from, to);
 }
 
 void CycleTimeline::clear() {
-    for (auto* layer : {&charges_, &stalls_})
-        for (auto& side : *layer)
-            for (IntervalUnion& u : side) u.clear();
+    for (IntervalUnion& u : charges_) u.clear();
+    for (IntervalUnion& u : stalls_) u.clear();
 }
 
 // One sweep over every timeline's unions in priority order: each stretch
@@ -96,13 +94,10 @@ CycleAccount account_over(const std::vector<const CycleTimeline*>& timelines, ui
     CycleAccount account{};
     if (to <= from) return account;
     std::vector<Lane> lanes;
-    auto add_lanes = [&](size_t cause,
-                         const IntervalUnion& (CycleTimeline::*layer)(size_t, size_t) const) {
+    auto add_lanes = [&](size_t cause, const IntervalUnion& (CycleTimeline::*layer)(size_t) const) {
         for (const CycleTimeline* t : timelines) {
-            for (size_t side = 0; side < kSides; ++side) {
-                const Lane lane = lane_of((t->*layer)(side, cause), cause, from, to);
-                if (lane.at != lane.end) lanes.push_back(lane);
-            }
+            const Lane lane = lane_of((t->*layer)(cause), cause, from, to);
+            if (lane.at != lane.end) lanes.push_back(lane);
         }
     };
     const size_t idle = static_cast<size_t>(Cause::idle);

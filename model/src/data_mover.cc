@@ -18,9 +18,6 @@ StreamTiming bounded(StreamTiming d, uint64_t asked) {
     return d;
 }
 
-/// The cycle-account side a burst's intervals go to (cycle_account.h).
-Side side_of(bool write) { return write ? Side::write : Side::main; }
-
 }  // namespace
 
 DataMover::DataMover(const DmaParams& params, MasterPort& port, StreamDevice& device,
@@ -245,8 +242,8 @@ bool DataMover::plan_write() {
         first_out = release > t + beats ? release - beats : t;
         account_burst(true, t, first_out, release, beats, port_.bus().idle_write_cycles(), 0);
         const uint64_t queued = std::min(response, release + w.dram_wait);
-        tracks_.charge(Cause::dram, release, queued, Side::write);
-        tracks_.charge(Cause::memory_latency, queued, response, Side::write);
+        tracks_.charge(Cause::dram, release, queued);
+        tracks_.charge(Cause::memory_latency, queued, response);
     }
     stats_.max_writes_in_flight =
         std::max(stats_.max_writes_in_flight, writes_.in_flight_at(t) + 1);
@@ -318,16 +315,15 @@ void DataMover::trace_burst(TraceTrack track, uint64_t addr, uint64_t bytes, uin
 void DataMover::account_burst(bool write, uint64_t issue, uint64_t first, uint64_t end,
                               uint64_t beats, uint64_t lead, uint64_t dram) {
     settle_stalls(write, issue, first, lead);
-    const Side side = side_of(write);
     const Cause slow = port_.bus().over_link() ? Cause::pcie_link : Cause::bandwidth;
     const uint64_t latency_until = issue + std::min(first - issue, lead);
     const uint64_t dram_until = std::min(first, latency_until + dram);
-    tracks_.charge(Cause::memory_latency, issue, latency_until, side);
-    tracks_.charge(Cause::dram, latency_until, dram_until, side);
-    tracks_.charge(slow, dram_until, first, side);
+    tracks_.charge(Cause::memory_latency, issue, latency_until);
+    tracks_.charge(Cause::dram, latency_until, dram_until);
+    tracks_.charge(slow, dram_until, first);
     const uint64_t beats_end = std::min(end, first + beats);
-    tracks_.charge(Cause::data, first, beats_end, side);
-    tracks_.charge(slow, beats_end, end, side);
+    tracks_.charge(Cause::data, first, beats_end);
+    tracks_.charge(slow, beats_end, end);
 }
 
 // The datasheet windows' output events: the first beat out after the first
@@ -351,7 +347,7 @@ void DataMover::settle_stalls(bool write, uint64_t issue, uint64_t first, uint64
     Held& h = held_[write];
     if (first - issue <= lead)
         for (size_t i = 0; i < h.count; ++i)
-            tracks_.stall(h.stalls[i].cause, h.stalls[i].from, h.stalls[i].to, side_of(write));
+            tracks_.stall(h.stalls[i].cause, h.stalls[i].from, h.stalls[i].to);
     h.count = 0;
 }
 

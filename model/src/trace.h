@@ -28,13 +28,11 @@ struct ChannelTracks {
     void port_burst(const PortBurst& burst) const { (*sink)->port_burst(channel, burst); }
 
     /// Charges [from, to) to `cause` in the channel's cycle account.
-    void charge(Cause cause, uint64_t from, uint64_t to, Side side = Side::main) const {
-        timeline->charge(cause, from, to, side);
+    void charge(Cause cause, uint64_t from, uint64_t to) const {
+        timeline->charge(cause, from, to);
     }
     /// Books [from, to) as the channel's next step waiting on `cause`.
-    void stall(Cause cause, uint64_t from, uint64_t to, Side side = Side::main) const {
-        timeline->stall(cause, from, to, side);
-    }
+    void stall(Cause cause, uint64_t from, uint64_t to) const { timeline->stall(cause, from, to); }
 
     TraceSink* const* sink;
     unsigned channel;

@@ -127,11 +127,10 @@ TEST(ModelCycleAccount, TheRunTakesTheHighestCauseOfAnyChannel) {
     EXPECT_EQ(of(run, Cause::idle), 2u);
 }
 
-// Random charges and stalls of every cause on both sides of two timelines,
-// over a window that cuts intervals at both ends: each cycle goes to the
-// first cause in the layer order (bus charges, stalls, other charges) that
-// any timeline or side covers it with, so the account equals a
-// cycle-by-cycle count.
+// Random charges and stalls of every cause on two timelines, over a window
+// that cuts intervals at both ends: each cycle goes to the first cause in
+// the layer order (bus charges, stalls, other charges) that any timeline
+// covers it with, so the account equals a cycle-by-cycle count.
 TEST(ModelCycleAccount, TheAccountMatchesACycleByCycleCount) {
     constexpr uint64_t kCycles = 3000, kFrom = 137, kTo = 2711;
     std::mt19937_64 rng(39);
@@ -152,11 +151,10 @@ TEST(ModelCycleAccount, TheAccountMatchesACycleByCycleCount) {
         const bool stall = draw(0, 1);
         const uint64_t from = draw(0, kCycles - 40), to = from + draw(1, 40);
         CycleTimeline& t = draw(0, 1) ? a : b;
-        const Side side = draw(0, 1) ? Side::write : Side::main;
         if (stall)
-            t.stall(static_cast<Cause>(cause), from, to, side);
+            t.stall(static_cast<Cause>(cause), from, to);
         else
-            t.charge(static_cast<Cause>(cause), from, to, side);
+            t.charge(static_cast<Cause>(cause), from, to);
         for (uint64_t c = from; c < to; ++c) rank[c] = std::min(rank[c], rank_of(stall, cause));
     }
     CycleAccount expected{};

@@ -145,37 +145,28 @@ private:
     std::deque<Interval> set_;
 };
 
-/// Which of a channel's planners charged an interval. The data mover plans
-/// its reads up to a buffer ahead of its writes, so one union per cause
-/// would take every write's interval far behind its end (a search and an
-/// insert in the middle); one per side keeps both in order. The account is
-/// the same: a cause covers the cycles any of its sides covers.
-enum class Side : unsigned { main, write };
-inline constexpr size_t kSides = 2;
-
 /// One channel's cause timelines, and the spans (START to stop) they are
 /// accounted over.
 class CycleTimeline {
 public:
     /// What work of the channel was doing over [from, to).
-    void charge(Cause cause, uint64_t from, uint64_t to, Side side = Side::main) {
-        charges_[static_cast<unsigned>(side)][static_cast<unsigned>(cause)].add(from, to);
+    void charge(Cause cause, uint64_t from, uint64_t to) {
+        charges_[static_cast<unsigned>(cause)].add(from, to);
     }
     /// What the channel's next step waited on over [from, to).
-    void stall(Cause cause, uint64_t from, uint64_t to, Side side = Side::main) {
-        stalls_[static_cast<unsigned>(side)][static_cast<unsigned>(cause)].add(from, to);
+    void stall(Cause cause, uint64_t from, uint64_t to) {
+        stalls_[static_cast<unsigned>(cause)].add(from, to);
     }
     /// A transfer ran over [from, to): drops what was planned past its
     /// stop and returns its account.
     CycleAccount close_span(uint64_t from, uint64_t to);
-    const IntervalUnion& charges(size_t side, size_t cause) const { return charges_[side][cause]; }
-    const IntervalUnion& stalls(size_t side, size_t cause) const { return stalls_[side][cause]; }
+    const IntervalUnion& charges(size_t cause) const { return charges_[cause]; }
+    const IntervalUnion& stalls(size_t cause) const { return stalls_[cause]; }
     void clear();
 
 private:
-    using Layer = std::array<std::array<IntervalUnion, kCauses>, kSides>;
-    Layer charges_;
-    Layer stalls_;
+    std::array<IntervalUnion, kCauses> charges_;
+    std::array<IntervalUnion, kCauses> stalls_;
 };
 
 /// The account of [from, to) over several timelines: each cycle goes to
