@@ -37,7 +37,11 @@ namespace {
 using dmasim::bench::run_bare_sg_loop;
 
 constexpr uint64_t kPage = 4096;
-constexpr uint64_t kPerChunk = 256;  // descriptors per chained chunk, as bench/run-scaling
+// Descriptors per chained chunk, at most: with its chain descriptor a chunk
+// is 256 slots of 32 B, two whole pages, as the loop's chunks are whole
+// pages (256 descriptors, as bench/run-scaling has them, make 257 slots
+// that touch a third page for one slot: 16 B of host memory an entry).
+constexpr uint64_t kPerChunk = 255;
 
 /// What one child process cost: whole-process CPU seconds and peak RSS.
 struct ChildCost {
@@ -90,7 +94,7 @@ uint64_t memory_mib(uint64_t entries, uint64_t segment) {
 /// Child mode "dmasim": the default config with the workload set as the
 /// bench's runs need, through the same calls as `dmasim run`.
 int dmasim_child(uint64_t entries, uint64_t segment, const std::string& payload) {
-    const uint64_t depth = std::max<uint64_t>(1, entries / kPerChunk);
+    const uint64_t depth = (entries + kPerChunk - 1) / kPerChunk;
     const std::vector<std::string> sets{
         fmt::format("workload.entries={}", entries),
         fmt::format("workload.segment_bytes={}", segment),

@@ -6,48 +6,23 @@
 namespace dmasim::model {
 namespace {
 
-/// Cycles of `set` inside [from, to).
-uint64_t measure(const std::vector<Interval>& set, uint64_t from, uint64_t to) {
-    uint64_t n = 0;
-    for (const Interval& i : set) n += std::min(i.to, to) - std::max(i.from, from);
-    return n;
-}
-
 using UnionIt = std::deque<Interval>::const_iterator;
 
-/// The intervals of `u` that meet [from, to), found by binary search so
-/// accounting one transfer costs only its own intervals.
-std::pair<UnionIt, UnionIt> meeting(const IntervalUnion& u, uint64_t from, uint64_t to) {
+/// One union's intervals that meet [from, to), found by binary search so
+/// accounting one transfer costs only its own intervals, and the cause a
+/// cycle it covers is charged to.
+struct Lane {
+    UnionIt at, end;
+    size_t cause;
+};
+
+Lane lane_of(const IntervalUnion& u, size_t cause, uint64_t from, uint64_t to) {
     const auto& set = u.intervals();
     const auto first = std::upper_bound(set.begin(), set.end(), from,
                                         [](uint64_t t, const Interval& i) { return t < i.to; });
     const auto last = std::lower_bound(first, set.end(), to,
                                        [](const Interval& i, uint64_t t) { return i.from < t; });
-    return {first, last};
-}
-
-/// Union of a sorted disjoint list and the part of `u` inside [from, to),
-/// read in place rather than copied out.
-std::vector<Interval> unite(const std::vector<Interval>& a, const IntervalUnion& u, uint64_t from,
-                            uint64_t to) {
-    const auto [b, b_end] = meeting(u, from, to);
-    std::vector<Interval> out;
-    out.reserve(a.size() + static_cast<size_t>(b_end - b));
-    auto clipped = [&](UnionIt i) {
-        return Interval{std::max(i->from, from), std::min(i->to, to)};
-    };
-    size_t i = 0;
-    UnionIt j = b;
-    while (i < a.size() || j != b_end) {
-        const Interval next = j == b_end || (i < a.size() && a[i].from < std::max(j->from, from))
-                                  ? a[i++]
-                                  : clipped(j++);
-        if (!out.empty() && next.from <= out.back().to)
-            out.back().to = std::max(out.back().to, next.to);
-        else
-            out.push_back(next);
-    }
-    return out;
+    return {first, last, cause};
 }
 
 }  // namespace
@@ -108,28 +83,51 @@ void CycleTimeline::clear() {
     for (IntervalUnion& u : stalls_) u.clear();
 }
 
-// Layer by layer, cause by cause in priority order: what a cause adds to
-// the union of those before it is its share; what none covers is idle.
+// One sweep over every timeline's unions in priority order: each stretch
+// of cycles goes to the first lane covering it, up to where that lane's
+// interval ends or a lane before it starts one; what none covers is idle.
+// The lanes are read in place, so the account allocates nothing in the
+// run's length (issue 39: uniting them a cause at a time copied the whole
+// run's intervals twice).
 CycleAccount account_over(const std::vector<const CycleTimeline*>& timelines, uint64_t from,
                           uint64_t to) {
     CycleAccount account{};
     if (to <= from) return account;
-    std::vector<Interval> covered;
-    uint64_t covered_cycles = 0;
-    auto take = [&](size_t cause, const IntervalUnion& (CycleTimeline::*layer)(size_t) const) {
-        for (const CycleTimeline* t : timelines)
-            covered = unite(covered, (t->*layer)(cause), from, to);
-        const uint64_t now_covered = measure(covered, from, to);
-        account[cause] += now_covered - covered_cycles;
-        covered_cycles = now_covered;
+    std::vector<Lane> lanes;
+    auto add_lanes = [&](size_t cause, const IntervalUnion& (CycleTimeline::*layer)(size_t) const) {
+        for (const CycleTimeline* t : timelines) {
+            const Lane lane = lane_of((t->*layer)(cause), cause, from, to);
+            if (lane.at != lane.end) lanes.push_back(lane);
+        }
     };
     const size_t idle = static_cast<size_t>(Cause::idle);
-    for (size_t c = 0; c < kBusCauses; ++c) take(c, &CycleTimeline::charges);
+    for (size_t c = 0; c < kBusCauses; ++c) add_lanes(c, &CycleTimeline::charges);
     for (size_t c = 0; c < kCauses; ++c)
-        if (c != idle) take(c, &CycleTimeline::stalls);
+        if (c != idle) add_lanes(c, &CycleTimeline::stalls);
     for (size_t c = kBusCauses; c < kCauses; ++c)
-        if (c != idle) take(c, &CycleTimeline::charges);
-    account[idle] = (to - from) - covered_cycles;
+        if (c != idle) add_lanes(c, &CycleTimeline::charges);
+    uint64_t covered = 0;
+    for (uint64_t at = from; at < to;) {
+        uint64_t until = to;  // where the stretch from `at` ends
+        const Lane* owner = nullptr;
+        for (Lane& lane : lanes) {
+            while (lane.at != lane.end && lane.at->to <= at) ++lane.at;
+            if (lane.at == lane.end) continue;
+            if (lane.at->from > at) {
+                until = std::min(until, lane.at->from);
+                continue;
+            }
+            owner = &lane;
+            until = std::min(until, lane.at->to);
+            break;
+        }
+        if (owner) {
+            account[owner->cause] += until - at;
+            covered += until - at;
+        }
+        at = until;
+    }
+    account[idle] = (to - from) - covered;
     return account;
 }
 
