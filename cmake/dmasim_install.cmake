@@ -21,8 +21,8 @@ install(TARGETS sglist dmasim_hw dmasim_params dmasim_model dmasim_driver dmasim
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/hw/include/ ${PROJECT_SOURCE_DIR}/sglist/include/
                   ${PROJECT_SOURCE_DIR}/model/include/
-                  ${PROJECT_SOURCE_DIR}/tb/driver/include/ ${PROJECT_SOURCE_DIR}/tb/workload/include/
-                  ${PROJECT_SOURCE_DIR}/tb/include/
+                  ${PROJECT_SOURCE_DIR}/driver/include/ ${PROJECT_SOURCE_DIR}/files/include/
+                  ${PROJECT_SOURCE_DIR}/tb/workload/include/ ${PROJECT_SOURCE_DIR}/tb/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 # Release builds compile fat LTO objects so that dmasim's own links optimise

@@ -2,7 +2,7 @@
 // summary and the report JSON (docs/cli.md, "The report").
 #pragma once
 
-#include <dmasim/tb/atomic_file.h>
+#include <dmasim/files/atomic_file.h>
 #include <dmasim/tb/run.h>
 
 #include <nlohmann/json.hpp>
