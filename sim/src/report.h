@@ -3,7 +3,7 @@
 #pragma once
 
 #include <dmasim/files/atomic_file.h>
-#include <dmasim/tb/run.h>
+#include <dmasim/tb/sim_config.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
