@@ -15,6 +15,7 @@
 // Usage: speed_ratios [--divide N] [--big-bytes B] [--small-entries N]
 //                     [--tiny-entries N] [--checked-bytes B]
 // --divide N divides every size by N (a quick check: --divide 16).
+#include <dmasim/tb/run.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/resource.h>

@@ -7,13 +7,14 @@
 # (docs/scenarios.md).
 include(CMakePackageConfigHelpers)
 
-foreach(name hw params model driver workload files tb_config process cli tb scenario_keys command
+foreach(name hw params model driver workload files tb_config traces process cli tb scenario_keys
+             command
              scenario_test_main)
   set_target_properties(dmasim_${name} PROPERTIES EXPORT_NAME ${name})
 endforeach()
 install(TARGETS sglist dmasim_hw dmasim_params dmasim_model dmasim_driver dmasim_workload
                 dmasim_files
-                dmasim_tb_config dmasim_process dmasim_cli dmasim_tb dmasim_scenario_keys
+                dmasim_tb_config dmasim_traces dmasim_process dmasim_cli dmasim_tb dmasim_scenario_keys
                 dmasim_command dmasim_scenario_test_main
         EXPORT dmasimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -21,8 +22,9 @@ install(TARGETS sglist dmasim_hw dmasim_params dmasim_model dmasim_driver dmasim
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/hw/include/ ${PROJECT_SOURCE_DIR}/sglist/include/
                   ${PROJECT_SOURCE_DIR}/model/include/
-                  ${PROJECT_SOURCE_DIR}/tb/driver/include/ ${PROJECT_SOURCE_DIR}/tb/workload/include/
-                  ${PROJECT_SOURCE_DIR}/tb/include/
+                  ${PROJECT_SOURCE_DIR}/driver/include/ ${PROJECT_SOURCE_DIR}/files/include/
+                  ${PROJECT_SOURCE_DIR}/tb/workload/include/ ${PROJECT_SOURCE_DIR}/tb/config/include/
+                  ${PROJECT_SOURCE_DIR}/tb/bench/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 # Release builds compile fat LTO objects so that dmasim's own links optimise
@@ -32,7 +34,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/hw/include/ ${PROJECT_SOURCE_DIR}/sglist
 if(DMASIM_LTO_OBJECTS)
   set(archives "")
   foreach(target sglist dmasim_params dmasim_model dmasim_driver dmasim_workload dmasim_files
-                 dmasim_tb_config
+                 dmasim_tb_config dmasim_traces
                  dmasim_process dmasim_cli)
     list(APPEND archives "$<TARGET_FILE_NAME:${target}>")
   endforeach()

@@ -14,7 +14,7 @@ namespace dmasim::soak {
 /// writes in flight never above the outstanding limits. Returns one
 /// message per violation (empty = pass). What no report may show whatever
 /// the point (bytes per cycle above the bus or memory peak, ...) is not
-/// restated here: every run checks it (tb/src/measure.h) and exits 1
+/// restated here: every run checks it (tb/bench/src/measure.h) and exits 1
 /// without a report, which fails the point.
 std::vector<std::string> check_report(const nlohmann::json& report);
 

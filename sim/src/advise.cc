@@ -2,7 +2,7 @@
 // steps, running them as children, and reading their reports back.
 #include "advise.h"
 
-#include <dmasim/tb/atomic_file.h>
+#include <dmasim/files/atomic_file.h>
 #include <fmt/format.h>
 #include <stdlib.h>
 #include <unistd.h>

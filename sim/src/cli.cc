@@ -1,6 +1,7 @@
 // cli.cc - subcommands, their options, and errors to exit status.
 #include "cli.h"
 
+#include <dmasim/tb/run.h>
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>

@@ -1,4 +1,5 @@
 // cmd_run.cc - `dmasim run`: one simulation in this process.
+#include <dmasim/tb/run.h>
 #include <fmt/format.h>
 
 #include <cerrno>

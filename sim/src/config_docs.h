@@ -2,7 +2,7 @@
 // docs/configuration.md, and a fully resolved config as YAML.
 #pragma once
 
-#include <dmasim/tb/run.h>
+#include <dmasim/tb/sim_config.h>
 
 #include <string>
 #include <vector>

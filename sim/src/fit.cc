@@ -2,7 +2,7 @@
 // and writes.
 #include "fit.h"
 
-#include <dmasim/tb/atomic_file.h>
+#include <dmasim/files/atomic_file.h>
 #include <dmasim/tb/figure_format.h>
 #include <fmt/format.h>
 

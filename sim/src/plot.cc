@@ -2,7 +2,7 @@
 // tables and sweep.json, then hand over to matplotlib.
 #include "plot.h"
 
-#include <dmasim/tb/atomic_file.h>
+#include <dmasim/files/atomic_file.h>
 #include <fmt/format.h>
 
 #include <algorithm>

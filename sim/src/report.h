@@ -2,8 +2,8 @@
 // summary and the report JSON (docs/cli.md, "The report").
 #pragma once
 
-#include <dmasim/tb/atomic_file.h>
-#include <dmasim/tb/run.h>
+#include <dmasim/files/atomic_file.h>
+#include <dmasim/tb/sim_config.h>
 
 #include <nlohmann/json.hpp>
 #include <string>

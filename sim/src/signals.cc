@@ -1,7 +1,7 @@
 // signals.cc - see signals.h. Handlers use only async-signal-safe calls.
 #include "signals.h"
 
-#include <dmasim/tb/temp_files.h>
+#include <dmasim/files/temp_files.h>
 #include <signal.h>
 #include <unistd.h>
 

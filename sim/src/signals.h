@@ -5,7 +5,7 @@
 // reader or past the file size limit fails with an error naming the file.
 #pragma once
 
-#include <dmasim/tb/temp_files.h>
+#include <dmasim/files/temp_files.h>
 #include <sys/types.h>
 
 namespace dmasim::sim {

@@ -4,7 +4,7 @@
 // different build never reuses another build's reports.
 #pragma once
 
-#include <dmasim/tb/run.h>
+#include <dmasim/tb/sim_config.h>
 
 #include <set>
 #include <string>

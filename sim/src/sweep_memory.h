@@ -3,7 +3,7 @@
 // N running together need N times as much, checked before any starts.
 #pragma once
 
-#include <dmasim/tb/run.h>
+#include <dmasim/tb/sim_config.h>
 
 #include <cstdint>
 #include <functional>

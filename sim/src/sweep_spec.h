@@ -2,7 +2,7 @@
 // the axes whose cross product gives the points.
 #pragma once
 
-#include <dmasim/tb/run.h>
+#include <dmasim/tb/sim_config.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>

@@ -6,7 +6,7 @@
 // each after ftrace's "TASK-PID [CPU] FLAGS SECONDS.FRACTION: EVENT: ".
 #include "trace_import.h"
 
-#include <dmasim/tb/atomic_file.h>
+#include <dmasim/files/atomic_file.h>
 #include <fmt/format.h>
 
 #include <algorithm>

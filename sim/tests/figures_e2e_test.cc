@@ -3,7 +3,7 @@
 // before the fix. Exit status 0 also vouches for the invariants (bytes per
 // cycle within the bus and memory peaks, utilisation within 1, cycles
 // within one clock period of the simulated time): every run checks them
-// itself (tb/src/measure.h).
+// itself (tb/bench/src/measure.h).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
@@ -145,7 +145,7 @@ TEST(SimFiguresE2E, LognormalSummaryNamesTheDistributionAndItsClamp) {
 
 TEST(SimFiguresE2E, MaxSimCyclesStopsARunWithAMessage) {
 #if defined(__SANITIZE_ADDRESS__)
-    // Known gap (tb/src/run.cc): the limit is found after sc_start(), and an
+    // Known gap (tb/bench/src/run.cc): the limit is found after sc_start(), and an
     // exception there is misreported by AddressSanitizer.
     GTEST_SKIP() << "stopped after elaboration, with the scenario thread suspended";
 #endif

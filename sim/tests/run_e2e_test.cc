@@ -26,7 +26,7 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
 }
 
 /// Reads a report (or trace). A report's figures hold the invariants: the
-/// run checked them itself (tb/src/measure.h) or wrote no report.
+/// run checked them itself (tb/bench/src/measure.h) or wrote no report.
 json read_json(const std::string& path) { return json::parse(test::read_file(path)); }
 
 bool contains(const std::string& text, const std::string& part) {

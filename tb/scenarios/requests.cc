@@ -10,34 +10,22 @@
 // is reported by its last descriptor's interrupt (coalesced as
 // dma.irq_coalesce_* say) or found by a poll. Reports each request's
 // latency from its arrival to the completion the driver sees.
-#include <dmasim/model/clock.h>
-#include <dmasim/tb/figure_format.h>
 #include <dmasim/tb/scenario.h>
 #include <dmasim/tb/validate.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <deque>
 #include <optional>
 #include <unordered_map>
 #include <vector>
 
+#include "request_results.h"
 #include "request_stream.h"
 
 namespace {
 
 using namespace dmasim::tb;
-
-/// The nearest rank (1..n) of the `q`-quantile of `n` samples.
-size_t nearest_rank(size_t n, double q) {
-    return std::clamp<size_t>(static_cast<size_t>(std::ceil(q * static_cast<double>(n))), 1, n);
-}
-
-/// The `q`-quantile of sorted `v` (nearest rank).
-double quantile(const std::vector<uint64_t>& v, double q) {
-    return static_cast<double>(v[nearest_rank(v.size(), q) - 1]);
-}
 
 /// A request not yet prepared: waiting for the engine or for a place.
 struct Pending {
@@ -62,6 +50,144 @@ constexpr uint64_t kMaxRingSlots = uint64_t{1} << 20;
 bool engine_ring(const SimConfig& config) {
     return config.platform.dma.submission == dmasim::model::Submission::tail_pointer;
 }
+
+/// Ring admission: a request that arrives enters its ring, waits for a
+/// place or is dropped (workload.ring_full); with START the driver's
+/// oldest request goes to the idle engine; a completed request leaves its
+/// ring and lets the first waiting one in. With START one ring, the
+/// driver's; with tail_pointer one engine ring per direction, on channels
+/// 0, 1, ... in the order the directions first appear.
+class Admission {
+public:
+    Admission(ScenarioBench& bench, const RequestStream& requests, RequestResults& results)
+        : bench_(bench),
+          requests_(requests),
+          results_(results),
+          w_(bench.config().workload),
+          hw_ring_(engine_ring(bench.config())),
+          directions_(requests.directions()),
+          lanes_(hw_ring_ ? directions_.size() : 1) {
+        for (unsigned ch = 0; ch < lanes_.size(); ++ch) {
+            lanes_[ch].channel = ch;
+            if (hw_ring_)
+                bench.open_ring(static_cast<unsigned>(w_.ring_entries * requests.max_descriptors()),
+                                directions_[ch], ch);
+        }
+    }
+
+    /// The next request of the stream arrives at cycle `at`.
+    void arrive(uint64_t at) {
+        const Pending p{at, arrived_++};
+        Lane& lane = lane_of(p.index);
+        if (lane.admitted < w_.ring_entries) {
+            enter(lane, p);
+        } else if (w_.ring_full == RingFull::drop) {
+            results_.dropped();
+            return;
+        } else {
+            results_.waited();
+            lane.blocked.push_back(p);
+        }
+        bench_.count_queued(+1, lane.channel);
+    }
+    /// Requests arrived so far.
+    uint64_t arrived() const { return arrived_; }
+    /// The rings' and the queues' occupancy over time, up to now.
+    void tally() {
+        uint64_t queued = 0;
+        bool running = false;
+        for (const Lane& lane : lanes_) {
+            queued += lane.admitted + lane.blocked.size();
+            running |= lane.admitted > 0;
+        }
+        results_.sample(bench_.now_cycles(), queued, running);
+    }
+    /// Finishes a ring's oldest request if its completion was handled;
+    /// false if no ring has one.
+    bool finish_completed() {
+        const auto done = std::find_if(lanes_.begin(), lanes_.end(), [&](const Lane& lane) {
+            return oldest(lane) && oldest(lane)->completed();
+        });
+        if (done == lanes_.end()) return false;
+        finish(*done, *oldest(*done));
+        return true;
+    }
+    /// START: the driver's oldest request goes to the idle engine.
+    void start_next() {
+        Lane& driver = lanes_.front();
+        if (oldest(driver) || driver.queued.empty()) return;
+        bench_.start(prepare(driver.queued.front(), driver.channel));
+        driver.queued.pop_front();
+    }
+    /// A request is in a ring.
+    bool in_flight() const {
+        return std::any_of(lanes_.begin(), lanes_.end(),
+                           [](const Lane& lane) { return lane.admitted > 0; });
+    }
+    /// A ring request failed: its channel may have stopped.
+    bool failed() const { return failed_; }
+    /// Closes the engine rings. After a failure, what is left in them
+    /// ends too (with the channel's error, if it stopped) before they close.
+    void close() {
+        if (!hw_ring_) return;
+        for (Lane& lane : lanes_) {
+            while (Transfer* t = oldest(lane)) finish(lane, *t);
+            bench_.close_ring(lane.channel);
+        }
+    }
+
+private:
+    Lane& lane_of(uint64_t index) {
+        if (!hw_ring_) return lanes_.front();
+        const auto it =
+            std::find(directions_.begin(), directions_.end(), requests_.direction(index));
+        return lanes_[static_cast<size_t>(it - directions_.begin())];
+    }
+    Transfer& prepare(const Pending& p, unsigned channel) {
+        Transfer& t = bench_.prepare(requests_.list(p.index), channel);
+        arrival_[&t] = p.arrived;
+        return t;
+    }
+    // An engine ring has a slot for every descriptor of ring_entries requests.
+    void enter(Lane& lane, const Pending& p) {
+        ++lane.admitted;
+        if (!hw_ring_)
+            lane.queued.push_back(p);
+        else
+            bench_.expect(bench_.submit(prepare(p, lane.channel)),
+                          "a request found the ring's slots full");
+    }
+    void finish(Lane& lane, Transfer& t) {
+        bench_.wait(t);  // with START, the driver reads the channel's status: time passes
+        tally();
+        failed_ |= !bench_.check(t) && hw_ring_;
+        const uint64_t bytes = t.bytes();
+        const uint64_t arrived_at = arrival_.at(&t);
+        arrival_.erase(&t);
+        bench_.release(t);
+        results_.completed(bytes, arrived_at, bench_.now_cycles());
+        --lane.admitted;
+        bench_.count_queued(-1, lane.channel);
+        if (!lane.blocked.empty() && !failed_) {
+            enter(lane, lane.blocked.front());
+            lane.blocked.pop_front();
+        }
+    }
+    // Requests complete in order within a ring.
+    Transfer* oldest(const Lane& lane) const { return bench_.oldest(lane.channel); }
+
+    ScenarioBench& bench_;
+    const RequestStream& requests_;
+    RequestResults& results_;
+    const WorkloadConfig& w_;
+    const bool hw_ring_;
+    const std::vector<dma_hw_direction> directions_;
+    std::vector<Lane> lanes_;
+    uint64_t arrived_ = 0;
+    bool failed_ = false;
+    /// Arrival cycles of the requests prepared, until they finish.
+    std::unordered_map<const Transfer*, uint64_t> arrival_;
+};
 
 }  // namespace
 
@@ -143,171 +269,26 @@ DMASIM_SCENARIO(requests) {
                    "peak of {} B/cycle (bus.width_bytes): the ring can only fill\n",
                    *offered, peak);
 
-    // With START one ring, the driver's; with tail_pointer one engine ring
-    // per direction, on channels 0, 1, ... in the order they first appear.
-    const bool hw_ring = engine_ring(bench.config());
-    const std::vector<dma_hw_direction> directions = requests.directions();
-    std::vector<Lane> lanes(hw_ring ? directions.size() : 1);
-    for (unsigned ch = 0; ch < lanes.size(); ++ch) {
-        lanes[ch].channel = ch;
-        if (hw_ring)
-            bench.open_ring(static_cast<unsigned>(w.ring_entries * requests.max_descriptors()),
-                            directions[ch], ch);
-    }
-    auto lane_of = [&](uint64_t index) -> Lane& {
-        if (!hw_ring) return lanes.front();
-        const auto it = std::find(directions.begin(), directions.end(), requests.direction(index));
-        return lanes[static_cast<size_t>(it - directions.begin())];
-    };
-    std::vector<uint64_t> latency;
-    latency.reserve(total);
-    uint64_t arrived = 0, dropped = 0, waited = 0, queued_area = 0, busy = 0, bytes = 0;
+    RequestResults results(start, total);
+    Admission admission(bench, requests, results);
     uint64_t closed_due = closed ? std::min(w.in_flight, total) : 0;
-    uint64_t last = start;
-    bool failed = false;  // a ring request failed: its channel may have stopped
-
-    // Arrival cycles of the requests prepared, until they finish.
-    std::unordered_map<const Transfer*, uint64_t> arrival;
-    auto prepare = [&](const Pending& p, unsigned channel) -> Transfer& {
-        Transfer& t = bench.prepare(requests.list(p.index), channel);
-        arrival[&t] = p.arrived;
-        return t;
-    };
-    // An engine ring has a slot for every descriptor of ring_entries requests.
-    auto enter = [&](Lane& lane, const Pending& p) {
-        ++lane.admitted;
-        if (!hw_ring)
-            lane.queued.push_back(p);
-        else
-            bench.expect(bench.submit(prepare(p, lane.channel)),
-                         "a request found the ring's slots full");
-    };
-    auto arrive = [&](uint64_t at) {
-        const Pending p{at, arrived++};
-        Lane& lane = lane_of(p.index);
-        if (lane.admitted < w.ring_entries) {
-            enter(lane, p);
-        } else if (w.ring_full == RingFull::drop) {
-            ++dropped;
-            return;
-        } else {
-            ++waited;
-            lane.blocked.push_back(p);
-        }
-        bench.count_queued(+1, lane.channel);
-    };
-    // The rings' and the queues' occupancy over time, up to now.
-    auto tally = [&] {
+    while (results.settled() < total && !admission.failed()) {
         const uint64_t now = bench.now_cycles();
-        uint64_t queued = 0;
-        bool running = false;
-        for (const Lane& lane : lanes) {
-            queued += lane.admitted + lane.blocked.size();
-            running |= lane.admitted > 0;
-        }
-        queued_area += queued * (now - last);
-        busy += running ? now - last : 0;
-        last = now;
-    };
-    auto finish = [&](Lane& lane, Transfer& t) {
-        bench.wait(t);  // with START, the driver reads the channel's status: time passes
-        tally();
-        failed |= !bench.check(t) && hw_ring;
-        bytes += t.bytes();
-        const uint64_t arrived_at = arrival.at(&t);
-        arrival.erase(&t);
-        bench.release(t);
-        latency.push_back(bench.now_cycles() - arrived_at);
-        --lane.admitted;
-        bench.count_queued(-1, lane.channel);
-        if (!lane.blocked.empty() && !failed) {
-            enter(lane, lane.blocked.front());
-            lane.blocked.pop_front();
-        }
-        if (closed) ++closed_due;  // a closed stream's next request arrives now
-    };
-    // Requests complete in order within a ring.
-    auto oldest = [&](const Lane& lane) { return bench.oldest(lane.channel); };
-
-    while (latency.size() + dropped < total && !failed) {
-        tally();
-        const uint64_t now = last;
-        for (; closed_due > 0 && arrived < total; --closed_due) arrive(now);
-        while (!closed && arrived < total && arrivals.peek() <= now) arrive(arrivals.pop());
-        const auto done = std::find_if(lanes.begin(), lanes.end(), [&](const Lane& lane) {
-            return oldest(lane) && oldest(lane)->completed();
-        });
-        if (done != lanes.end()) {
-            finish(*done, *oldest(*done));
+        admission.tally();
+        for (; closed_due > 0 && admission.arrived() < total; --closed_due) admission.arrive(now);
+        while (!closed && admission.arrived() < total && arrivals.peek() <= now)
+            admission.arrive(arrivals.pop());
+        if (admission.finish_completed()) {
+            if (closed) ++closed_due;  // a closed stream's next request arrives now
             continue;
         }
-        // START: the driver's oldest request goes to the idle engine.
-        Lane& driver = lanes.front();
-        if (!oldest(driver) && !driver.queued.empty()) {
-            bench.start(prepare(driver.queued.front(), driver.channel));
-            driver.queued.pop_front();
-        }
-        const bool more = !closed && arrived < total;
-        const bool in_flight = std::any_of(lanes.begin(), lanes.end(),
-                                           [](const Lane& lane) { return lane.admitted > 0; });
-        if (in_flight)
+        admission.start_next();
+        const bool more = !closed && admission.arrived() < total;
+        if (admission.in_flight())
             bench.wait_for_completion_until(more ? arrivals.peek() : ScenarioBench::kNoDeadline);
         else if (more)
             bench.delay_cycles(arrivals.peek() - now);
     }
-    if (hw_ring) {
-        // After a failure, what is left in the rings ends too (with the
-        // channel's error, if it stopped) before they close.
-        for (Lane& lane : lanes) {
-            while (Transfer* t = oldest(lane)) finish(lane, *t);
-            bench.close_ring(lane.channel);
-        }
-    }
-
-    const uint64_t span = std::max<uint64_t>(1, bench.now_cycles() - start);
-    std::sort(latency.begin(), latency.end());
-    double mean = 0;
-    for (uint64_t l : latency) mean += static_cast<double>(l);
-    mean /= std::max<size_t>(1, latency.size());
-    bench.add_result("requests_completed", static_cast<double>(latency.size()), "requests",
-                     "requests whose completion the driver saw");
-    bench.add_result("requests_dropped", static_cast<double>(dropped), "requests",
-                     "requests that found the ring full (workload.ring_full: drop)");
-    bench.add_result("requests_waited", static_cast<double>(waited), "requests",
-                     "requests that found the ring full and waited for a place");
-    bench.add_result("latency_mean_cycles", mean, "cycles",
-                     "mean request latency: a request's arrival to the completion the driver "
-                     "saw, queueing included");
-    // A percentile of a small stream that is just its largest latency says so.
-    const std::string caveat = figures::percentile_caveat(latency.size(), "request", "requests");
-    auto of_sample = [&](double q) {
-        const bool largest = !latency.empty() && nearest_rank(latency.size(), q) == latency.size();
-        return largest && !caveat.empty() ? "; " + caveat : std::string();
-    };
-    if (!latency.empty()) {
-        for (const auto& [name, q] : {std::pair{"latency_p50_cycles", 0.5},
-                                      {"latency_p90_cycles", 0.9},
-                                      {"latency_p99_cycles", 0.99},
-                                      {"latency_p999_cycles", 0.999}})
-            bench.add_result(name, quantile(latency, q), "cycles",
-                             "request latency quantile (nearest rank)" + of_sample(q));
-    }
-    // In time too: profiles at different clocks compare in µs, not cycles.
-    const double us_per_cycle = bench.platform().clock().period().to_seconds() * 1e6;
-    bench.add_result("latency_mean_us", mean * us_per_cycle, "us",
-                     "mean request latency in microseconds");
-    if (!latency.empty())
-        bench.add_result("latency_p99_us", quantile(latency, 0.99) * us_per_cycle, "us",
-                         "99th-percentile request latency in microseconds" + of_sample(0.99));
-    if (offered)
-        bench.add_result("offered_bytes_per_cycle", *offered, "B/cycle",
-                         "payload the arrivals offer (0 for a closed stream)");
-    bench.add_result("carried_bytes_per_cycle",
-                     static_cast<double>(bytes) / static_cast<double>(span), "B/cycle",
-                     "payload of the completed requests over the stream's time");
-    bench.add_result("engine_busy_share", static_cast<double>(busy) / static_cast<double>(span),
-                     "fraction", "share of the stream's time a request was in the ring");
-    bench.add_result("queue_mean_requests",
-                     static_cast<double>(queued_area) / static_cast<double>(span), "requests",
-                     "mean requests in the ring or waiting for it, the running one included");
+    admission.close();
+    results.report(bench, offered);
 }

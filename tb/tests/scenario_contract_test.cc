@@ -75,7 +75,7 @@ SimConfig config_for(const char* name) {
     return c;
 }
 
-// Known gap (tb/src/run.cc): a run stopped after sc_start() throws from
+// Known gap (tb/bench/src/run.cc): a run stopped after sc_start() throws from
 // there, and AddressSanitizer misreports that exception (SystemC's
 // coroutines hide the stack bounds); these cases run in other builds.
 #if defined(__SANITIZE_ADDRESS__)

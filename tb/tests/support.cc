@@ -8,7 +8,7 @@
 
 #include <cstdio>
 
-#include "../src/xfer_spec.h"
+#include "../config/src/xfer_spec.h"
 
 namespace dmasim::tb::test {
 

@@ -3,7 +3,7 @@
  * segments.h - what the segments of one scatter list look like: how their
  * lengths are drawn and where their buffers live. The one definition of
  * these workload notions: the workload library draws and places segments
- * by them (workload.h), and the testbench's WorkloadConfig (tb/run.h)
+ * by them (workload.h), and the testbench's WorkloadConfig (tb/sim_config.h)
  * holds them as they are. Plain C with no sglist/ types, so configuration
  * code can include it.
  */

@@ -1,6 +1,6 @@
 // workload_rows.h - every testbench parameter, declared once, as the
-// model's are in model/param_rows.h: run.h makes the structs of these rows,
-// tb/src/param_table.cc the table validate() and sim/'s keys read.
+// model's are in model/param_rows.h: sim_config.h makes the structs of these rows,
+// tb/config/src/param_table.cc the table validate() and sim/'s keys read.
 //
 // X(type, field, default, key, unit, allowed values, what-if step, description)
 //

@@ -5,9 +5,9 @@
 // changes, written in time order once no later burst can come before them.
 #pragma once
 
+#include <dmasim/files/atomic_file.h>
 #include <dmasim/model/clock.h>
 #include <dmasim/model/trace_sink.h>
-#include <dmasim/tb/atomic_file.h>
 
 #include <cstdint>
 #include <functional>

@@ -1,7 +1,7 @@
 // request_trace.cc - reads and writes request traces
 // (docs/request-traces.md).
 #include <dmasim/tb/request_trace.h>
-#include <dmasim/tb/run.h>
+#include <dmasim/tb/sim_config.h>
 #include <fmt/format.h>
 
 #include <algorithm>

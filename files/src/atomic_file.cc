@@ -1,6 +1,6 @@
 // atomic_file.cc - see atomic_file.h.
-#include <dmasim/tb/atomic_file.h>
-#include <dmasim/tb/temp_files.h>
+#include <dmasim/files/atomic_file.h>
+#include <dmasim/files/temp_files.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>

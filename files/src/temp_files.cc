@@ -1,5 +1,5 @@
 // temp_files.cc - see temp_files.h.
-#include <dmasim/tb/temp_files.h>
+#include <dmasim/files/temp_files.h>
 #include <limits.h>
 #include <signal.h>
 #include <unistd.h>

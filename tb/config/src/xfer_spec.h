@@ -1,7 +1,7 @@
 // xfer_spec.h - a workload in the driver's terms, validated.
 #pragma once
 
-#include <dmasim/tb/run.h>
+#include <dmasim/tb/sim_config.h>
 #include <dmasim/workload/workload.h>
 
 #include <string>

@@ -5,7 +5,7 @@
 // docs/statistics.md all come from this table; a new result is one row.
 #pragma once
 
-#include <dmasim/tb/run.h>
+#include <dmasim/tb/sim_config.h>
 
 #include <cstdint>
 #include <variant>

@@ -21,6 +21,7 @@ struct dmasim_xfer;
 namespace dmasim::tb {
 
 class Testbench;
+class MeasurementWindow;
 
 /// What the CPU has spent on completions so far: the driver's interrupt
 /// handler runs and polls that found measured work, and their cycles.
@@ -48,6 +49,7 @@ public:
 
 private:
     friend class Testbench;
+    friend class MeasurementWindow;
     Transfer(dmasim_xfer* x, unsigned channel, const WorkloadConfig& w, uint64_t pattern_base);
 
     dmasim_xfer* xfer_;

@@ -3,8 +3,8 @@
 // held; moved into place only once complete.
 #pragma once
 
+#include <dmasim/files/atomic_file.h>
 #include <dmasim/model/platform.h>
-#include <dmasim/tb/atomic_file.h>
 
 #include <string>
 #include <systemc>

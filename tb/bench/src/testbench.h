@@ -1,6 +1,8 @@
 // testbench.h - the ScenarioBench a scenario runs against: owns the CPU, the
 // driver instance, the scoreboard and the transfers, runs the scenario in
-// a SystemC thread and keeps the measurement window.
+// a SystemC thread, and wires the pieces a transfer goes through: its
+// channel's submission port (submission_port.h), the completion path
+// (completion_path.h) and the measurement window (measurement_window.h).
 #pragma once
 
 #include <dmasim/driver/dmasim_dma.h>
@@ -14,6 +16,7 @@
 
 #include "cpu.h"
 #include "measure.h"
+#include "measurement_window.h"
 #include "scoreboard.h"
 
 namespace dmasim::tb {
@@ -57,9 +60,9 @@ public:
     /// false if it never finished (the simulation ran out of events first).
     bool finished() const;
     /// The measured transfers' window and counts; none if none completed.
-    std::optional<Window> measured() const;
+    std::optional<Window> measured() const { return window_.measured(); }
     /// The CPU's handler and poll time, for the run's cycle account.
-    const model::CycleTimeline& host_timeline() const { return host_timeline_; }
+    const model::CycleTimeline& host_timeline() const;
     /// The first integrity failure, if any.
     const std::optional<Mismatch>& failure() const { return failure_; }
     /// Frees every transfer still held and the IOMMU's page tables (no bus
@@ -81,18 +84,10 @@ private:
     /// records why, stops the simulation and never returns. (Not marked
     /// [[noreturn]]: that makes AddressSanitizer treat the call like a throw.)
     void stop_scenario(bool config_error, std::string why);
-    bool on_interrupt(sc_core::sc_time raised);
     bool polling() const { return config_.workload.completion == Completion::polling; }
-    /// workload.completion polling: polls every workload.poll_interval_cycles
-    /// while a channel has work, as the interrupt thread handles interrupts.
+    /// The completion path's poll loop, as this module's thread.
     void poll_thread();
-    bool work_in_flight() const;
-    /// One poll of every channel with work: the driver's reads, then the
-    /// completions it found.
-    void poll();
-    /// Bills the CPU `cost` cycles from `began` for what a handler run or
-    /// poll found, then marks `completed` as seen then and wakes waiters.
-    void hand_over(const std::vector<Transfer*>& completed, sc_core::sc_time began, uint64_t cost);
+    /// What the submission ports reaped for the completion path to bill.
     struct Reaped {
         uint64_t descriptors = 0;           ///< on every channel
         uint64_t measured_descriptors = 0;  ///< on channels running a measured transfer
@@ -103,11 +98,8 @@ private:
     class StartPort;
     class RingPort;
     Port& port(const Transfer& t) { return *ports_[t.channel_]; }
-    /// Bills `reaped` to the CPU's tally; returns its cost in cycles
-    /// beyond `fixed` (the handler's or the poll's own).
-    uint64_t bill(const Reaped& reaped, uint64_t fixed);
-    /// The measured window opens at the first measured start or submit.
-    void open_window(const Transfer& t);
+    /// Interrupt or poll (completion_path.h).
+    class CompletionPath;
     void fail(const Mismatch& m);
     bool record(const std::optional<Mismatch>& m);
     uint64_t next_pattern_base(uint64_t bytes);
@@ -129,16 +121,9 @@ private:
     std::vector<std::unique_ptr<Transfer>> transfers_;
     /// By channel: START, or the ring open_ring() gave it.
     std::vector<std::unique_ptr<Port>> ports_;
-    std::optional<sc_core::sc_time> first_start_;
-    std::optional<sc_core::sc_time> last_completion_;
+    MeasurementWindow window_;
+    std::unique_ptr<CompletionPath> completions_;
     std::vector<ScenarioResult> results_;
-    model::BusBusy bus_at_first_start_;
-    model::BusBusy bus_at_last_completion_;
-    CpuTally tally_;  ///< handler runs and polls for measured transfers
-    model::CycleTimeline host_timeline_;
-    CpuTally tally_at_first_start_, tally_at_last_completion_;
-    sc_core::sc_event work_event_;  ///< a transfer started or a request was submitted
-    Window counts_;                 ///< the measured transfers' bytes, descriptors and links
     uint64_t pattern_pos_ = 0;
     unsigned device_in_flight_[2] = {};  ///< device transfers running, by direction
     std::optional<Mismatch> failure_;

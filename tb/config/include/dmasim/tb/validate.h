@@ -5,7 +5,7 @@
 #pragma once
 
 #include <dmasim/model/params.h>
-#include <dmasim/tb/run.h>
+#include <dmasim/tb/sim_config.h>
 
 #include <cstdint>
 #include <vector>

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "completion_path.h"
 #include "host_memory.h"
 #include "io_bind.h"
 #include "submission_port.h"
@@ -56,12 +57,15 @@ Testbench::Testbench(sc_core::sc_module_name name, const SimConfig& config,
       platform_(platform),
       scenario_(scenario),
       cpu_("cpu", platform.irq()),
-      scoreboard_(config.workload.seed) {
+      scoreboard_(config.workload.seed),
+      window_(platform),
+      completions_(std::make_unique<CompletionPath>(config, platform, cpu_, dd_, ports_, window_)) {
     for (unsigned ch = 0; ch < DMA_MAX_CHANNELS; ++ch)
         ports_.push_back(std::make_unique<StartPort>(*this, ch));
     sim_device_init(&dma_device_, "dmasim-dma");
     cpu_.socket.bind(platform.cpu_target());
-    cpu_.set_irq_handler([this](sc_core::sc_time raised) { return on_interrupt(raised); });
+    cpu_.set_irq_handler(
+        [this](sc_core::sc_time raised) { return completions_->on_interrupt(raised); });
     cpu_.set_bus_error_handler([this](const std::string& what) { stop_scenario(false, what); });
     SC_HAS_PROCESS(Testbench);
     SC_THREAD(scenario_thread);
@@ -69,6 +73,12 @@ Testbench::Testbench(sc_core::sc_module_name name, const SimConfig& config,
 }
 
 Testbench::~Testbench() { release_all(); }
+
+void Testbench::poll_thread() { completions_->poll_thread(); }
+
+const model::CycleTimeline& Testbench::host_timeline() const {
+    return completions_->host_timeline();
+}
 
 void Testbench::scenario_thread() {
     bind_io(&cpu_);
@@ -212,19 +222,10 @@ bool Testbench::submit(Transfer& t) {
     if (err == -ENOSPC) return false;
     if (err != 0) stop_scenario(err == -E2BIG, p.submit_error(t, err));
     t.started_ = true;
-    work_event_.notify(sc_core::SC_ZERO_TIME);
+    completions_->work_arrived();
     // The START or TAIL write has just completed: the measured window opens here.
-    open_window(t);
+    window_.open(t, completions_->tally());
     return true;
-}
-
-void Testbench::open_window(const Transfer& t) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    if (t.measured_ && (!first_start_ || now < *first_start_)) {
-        first_start_ = now;
-        bus_at_first_start_ = platform_.bus_busy_before(platform_.clock().cycle_at_or_after(now));
-        tally_at_first_start_ = tally_;
-    }
 }
 
 void Testbench::open_ring(unsigned slots, dma_hw_direction dir, unsigned channel) {
@@ -262,7 +263,7 @@ void Testbench::close_ring(unsigned channel) {
     auto* ring = channel < channels() ? dynamic_cast<RingPort*>(ports_[channel].get()) : nullptr;
     if (!ring)
         stop_scenario(false, fmt::format("ScenarioBench::close_ring: channel {} has no ring", channel));
-    ring->close(counts_);
+    ring->close(window_.counts());
     ports_[channel] = std::make_unique<StartPort>(*this, channel);
 }
 
@@ -272,119 +273,16 @@ Transfer* Testbench::oldest(unsigned channel) {
     return ports_[channel]->oldest();
 }
 
-// Runs in the CPU's interrupt thread: the driver's handler and the CPU
-// time completing what it reaped (cpu.*), counted from the handler's entry
-// (its register accesses are part of that time).
-bool Testbench::on_interrupt(sc_core::sc_time raised) {
-    const bool handled = dmasim_irq_handler(0, &dd_) == IRQ_HANDLED;
-    if (!handled) return false;
-    Reaped reaped;
-    std::vector<Transfer*> completed;
-    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch)
-        ports_[ch]->interrupt(dd_.irq_pending & (1u << ch), dd_.irq_completed & (1u << ch), reaped,
-                              completed);
-    // Only work for measured transfers counts: a faulted or warm-up
-    // channel's interrupts are not the measured traffic's (issue 28).
-    if (reaped.for_measured) tally_.interrupts += 1;
-    hand_over(completed, raised, bill(reaped, config_.cpu.irq_handler_cycles));
-    return handled;
-}
-
-void Testbench::poll_thread() {
-    const sc_core::sc_time interval = platform_.clock().at(config_.workload.poll_interval_cycles);
-    for (;;) {
-        sc_core::wait(work_event_);
-        // The first poll comes an interval after work appears; each next
-        // one an interval after the previous one began.
-        sc_core::sc_time next = sc_core::sc_time_stamp() + interval;
-        while (work_in_flight()) {
-            if (next > sc_core::sc_time_stamp()) sc_core::wait(next - sc_core::sc_time_stamp());
-            next = sc_core::sc_time_stamp() + interval;
-            poll();
-        }
-    }
-}
-
-bool Testbench::work_in_flight() const {
-    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch)
-        if (ports_[ch]->pending()) return true;
-    return false;
-}
-
-// The driver reads each busy channel's STATUS (and reaps a ring: its
-// status words); the poll costs cpu.poll_cycles, counted from its start.
-void Testbench::poll() {
-    const sc_core::sc_time began = sc_core::sc_time_stamp();
-    bool measured = false;
-    Reaped reaped;
-    std::vector<Transfer*> completed;
-    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
-        if (const Transfer* t = ports_[ch]->pending()) measured |= t->measured_;
-        ports_[ch]->poll(reaped, completed);
-    }
-    // A poll of measured work is billed whether or not it found any done.
-    reaped.for_measured |= measured;
-    if (reaped.for_measured) tally_.polls += 1;
-    hand_over(completed, began, bill(reaped, config_.cpu.poll_cycles));
-}
-
-uint64_t Testbench::bill(const Reaped& reaped, uint64_t fixed) {
-    if (reaped.for_measured)
-        tally_.busy_cycles +=
-            fixed + config_.cpu.per_descriptor_cycles * reaped.measured_descriptors;
-    return fixed + config_.cpu.per_descriptor_cycles * reaped.descriptors;
-}
-
-// Every transfer the handling completed gets the time that work ended.
-void Testbench::hand_over(const std::vector<Transfer*>& completed, sc_core::sc_time began,
-                          uint64_t cost) {
-    const sc_core::sc_time done_at = began + platform_.clock().period() * double(cost);
-    const model::Clock& clock = platform_.clock();
-    host_timeline_.charge(model::Cause::cpu, clock.cycle_at_or_after(began),
-                          clock.cycle_at_or_after(done_at));
-    if (done_at > sc_core::sc_time_stamp()) sc_core::wait(done_at - sc_core::sc_time_stamp());
-    for (Transfer* t : completed) {
-        t->completed_ = true;
-        t->completed_at_ = done_at;
-        t->cpu_at_completion_ = tally_;
-        // Taken now, while every booking before `done_at` is still exact.
-        t->bus_at_completion_ =
-            platform_.bus_busy_before(platform_.clock().cycle_at_or_after(done_at));
-    }
-    // Testbench::wait() holds the scenario until this handling is over.
-    if (!completed.empty()) cpu_.completion_event().notify(sc_core::SC_ZERO_TIME);
-}
-
 void Testbench::wait(Transfer& t) {
     if (!t.started_ || t.finished_) stop_scenario(false, "ScenarioBench::wait: transfer not in flight");
     Port& p = port(t);
     p.await(t);
-    while (!t.completed_) sc_core::wait(cpu_.completion_event());
+    completions_->await(t);
     t.finished_ = true;
     p.take(t);
     if (!t.measured_) return;
-    counts_.bytes += t.bytes_done();
-    if (t.xfer_->spec.dir != DMA_HW_DEV_TO_MEM) counts_.bytes_read += t.bytes_done();
-    if (t.xfer_->spec.dir != DMA_HW_MEM_TO_DEV) counts_.bytes_written += t.bytes_done();
-    p.count(t, counts_);
-    if (!last_completion_ || t.completed_at_ > *last_completion_) {
-        last_completion_ = t.completed_at_;
-        bus_at_last_completion_ = t.bus_at_completion_;
-        tally_at_last_completion_ = t.cpu_at_completion_;
-    }
-}
-
-std::optional<Window> Testbench::measured() const {
-    if (!first_start_ || !last_completion_) return std::nullopt;
-    Window w = counts_;
-    w.first_start = *first_start_;
-    w.last_completion = *last_completion_;
-    w.interrupts = tally_at_last_completion_.interrupts - tally_at_first_start_.interrupts;
-    w.polls = tally_at_last_completion_.polls - tally_at_first_start_.polls;
-    w.cpu_busy_cycles = tally_at_last_completion_.busy_cycles - tally_at_first_start_.busy_cycles;
-    w.busy = {bus_at_last_completion_.read - bus_at_first_start_.read,
-              bus_at_last_completion_.write - bus_at_first_start_.write};
-    return w;
+    p.count(t, window_.counts());
+    window_.add(t);
 }
 
 void Testbench::abort(Transfer& t) { dmasim_chan_abort(&dd_.chan[t.channel_]); }
@@ -507,13 +405,7 @@ uint64_t Testbench::now_cycles() const {
     return platform_.clock().cycle_of(sc_core::sc_time_stamp());
 }
 
-void Testbench::wait_for_completion_until(uint64_t until) {
-    const uint64_t now = now_cycles();
-    if (until == kNoDeadline)
-        sc_core::wait(cpu_.completion_event());
-    else if (until > now)
-        sc_core::wait(platform_.clock().at(until - now), cpu_.completion_event());
-}
+void Testbench::wait_for_completion_until(uint64_t until) { completions_->await_until(until); }
 
 void Testbench::count_queued(int64_t delta, unsigned channel) {
     if (trace_) trace_->counter(model::TraceCounter::requests_queued, channel, now_cycles(), delta);

@@ -1,5 +1,6 @@
-// run.h - one simulation run as the command line sees it: a fully
-// resolved configuration in, measured results out.
+// sim_config.h - one simulation run as the command line sees it: a fully
+// resolved configuration in, measured results out (run_simulation() in
+// run.h runs one).
 //
 // CONTRACT between tb/ and sim/: sim/ fills SimConfig from YAML and
 // --set (every config key of docs/configuration.md maps to one field
@@ -96,20 +97,6 @@ struct SimConfig {
 /// (docs/timing-model.md, "Cost").
 constexpr uint64_t kDefaultMaxSimCycles = 1'000'000'000;
 
-/// Where optional outputs go (empty = not written) and how long a run may last.
-struct RunOptions {
-    std::string trace_path;         ///< Chrome trace-event JSON (Perfetto)
-    std::string vcd_path;           ///< SystemC VCD of busy/interrupt signals
-    uint64_t trace_from_cycle = 0;  ///< trace only [from, to)
-    uint64_t trace_to_cycle = UINT64_MAX;
-    uint64_t trace_max_bytes = 256ull << 20;  ///< the trace stops growing here
-    /// The simulation stops here with an error if the scenario has not finished.
-    uint64_t max_sim_cycles = kDefaultMaxSimCycles;
-    /// VCD of each channel's master port as AXI handshakes (bus.kind axi)
-    std::string vcd_axi_path;
-    bool trace_flows = false;  ///< the Chrome trace links each descriptor's slices
-};
-
 /// A figure a scenario adds to the report, CSV and summary (ScenarioBench::add_result).
 struct ScenarioResult {
     std::string name;  ///< e.g. "zero_length.held"
@@ -165,19 +152,5 @@ struct RunResult {
 struct ConfigError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
-
-/// Elaborates the platform, runs the configured scenario to completion and
-/// measures it. Call at most once per process (SystemC elaborates once).
-/// Throws ConfigError for runs that cannot be set up.
-RunResult run_simulation(const SimConfig& config, const RunOptions& options = {});
-
-/// Host bytes a run of `config` needs, the estimate run_simulation()
-/// checks before it starts (docs/timing-model.md), so a caller that runs
-/// several at once (`dmasim sweep -j N`) can add them up.
-uint64_t host_bytes_needed(const SimConfig& config);
-
-/// Bytes the host can still give a process (MemAvailable, lowered by a
-/// cgroup v2 memory.max); none if neither can be read.
-std::optional<uint64_t> host_bytes_available();
 
 }  // namespace dmasim::tb

@@ -18,6 +18,7 @@
 //     interrupt that reported it.
 #pragma once
 
+#include <dmasim/files/atomic_file.h>
 #include <dmasim/model/cycle_account.h>
 #include <dmasim/model/platform.h>
 
@@ -26,8 +27,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <dmasim/tb/atomic_file.h>
 
 namespace dmasim::tb {
 

@@ -1,4 +1,4 @@
-// histogram.h - a Histogram (run.h) of per-item figures: count,
+// histogram.h - a Histogram (sim_config.h) of per-item figures: count,
 // nearest-rank percentiles and power-of-two buckets.
 #pragma once
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
-#include <dmasim/tb/run.h>
+#include <dmasim/tb/sim_config.h>
 
 #include <cstdint>
 #include <iosfwd>

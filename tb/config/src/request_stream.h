@@ -6,7 +6,7 @@
 #pragma once
 
 #include <dmasim/tb/request_trace.h>
-#include <dmasim/tb/run.h>
+#include <dmasim/tb/sim_config.h>
 
 #include <cstdint>
 #include <optional>
