@@ -27,15 +27,23 @@ DramController::DramController(const MemoryParams& params, double clock_mhz)
             log2(params.ranks),
             log2(params.rows)} {
     const uint64_t faw = clocks_of(params.t_faw_ns);
-    t_ = {params.t_cl_clocks,           params.t_cwl_clocks,
-          clocks_of(params.t_rcd_ns),   clocks_of(params.t_rp_ns),
-          clocks_of(params.t_ras_ns),   clocks_of(params.t_rc_ns),
-          clocks_of(params.t_wr_ns),    clocks_of(params.t_rtp_ns),
-          params.t_ccd_l_clocks,        clocks_of(params.t_rrd_l_ns),
+    t_ = {params.t_cl_clocks,
+          params.t_cwl_clocks,
+          clocks_of(params.t_rcd_ns),
+          clocks_of(params.t_rp_ns),
+          clocks_of(params.t_ras_ns),
+          clocks_of(params.t_rc_ns),
+          clocks_of(params.t_wr_ns),
+          clocks_of(params.t_rtp_ns),
+          params.t_ccd_l_clocks,
+          clocks_of(params.t_rrd_l_ns),
           std::max(clocks_of(params.t_rrd_s_ns), (faw + 3) / 4),
-          clocks_of(params.t_wtr_s_ns), clocks_of(params.t_wtr_l_ns),
-          params.t_rtw_clocks,          params.t_rtrs_clocks,
-          params.burst_length / 2u,     clocks_of(params.t_refi_ns),
+          clocks_of(params.t_wtr_s_ns),
+          clocks_of(params.t_wtr_l_ns),
+          params.t_rtw_clocks,
+          params.t_rtrs_clocks,
+          params.burst_length / 2u,
+          clocks_of(params.t_refi_ns),
           clocks_of(params.t_rfc_ns)};
     channels_.resize(params.channels);
     for (Channel& ch : channels_) {
@@ -264,7 +272,8 @@ DramController::Attempt DramController::attempt(Channel& ch, const Run& run, uin
     const uint64_t first_command = data_start - (run.write ? t_.cwl : t_.cl);
     if (a.row == Row::hit) a.first = first_command;  // the bank is busy from its command
     note_run(ch, b, run);
-    const uint64_t last_command = run_ends_[run.count - 1] - t_.burst - (run.write ? t_.cwl : t_.cl);
+    const uint64_t last_command =
+        run_ends_[run.count - 1] - t_.burst - (run.write ? t_.cwl : t_.cl);
     b.last_col = a.row == Row::hit ? std::max(b.last_col, last_command) : last_command;
     if (params_.page_policy == PagePolicy::closed) {
         b.open = false;
@@ -341,8 +350,7 @@ uint64_t DramController::book_data(Channel& ch, const Run& run, uint64_t command
     for (uint64_t i = 0; i < run.count; ++i) {
         const uint64_t want = command + latency;
         const uint64_t g = i == 0 ? gap : 0;
-        const uint64_t start =
-            ch.bus.book(want > g ? want - g : 0, t_.burst + g, burst_bytes_) + g;
+        const uint64_t start = ch.bus.book(want > g ? want - g : 0, t_.burst + g, burst_bytes_) + g;
         if (i == 0) first = start;
         run_ends_[i] = start + t_.burst;
         command = start - latency + t_.ccd_l;

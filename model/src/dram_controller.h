@@ -142,9 +142,9 @@ private:
     /// Bursts from index n on that share its row, at most `limit`.
     uint64_t run_length(uint64_t n, uint64_t limit) const;
     Bank& bank(Channel& ch, const Place& at) {
-        return ch.banks[(size_t{at.rank} * params_.bank_groups + at.group) *
-                            params_.banks_per_group +
-                        at.bank];
+        return ch
+            .banks[(size_t{at.rank} * params_.bank_groups + at.group) * params_.banks_per_group +
+                   at.bank];
     }
     /// Books a run that reaches its bank's queue at DRAM clock `arrival`.
     Burst access(Channel& ch, const Run& run, uint64_t arrival);

@@ -165,7 +165,8 @@ TEST(ModelDram, QueuedWritesAreDrainedWhenTheRunEnds) {
 }
 
 constexpr double kTrcd = 22, kTrp = 22, kTras = 52, kTrc = 74, kTrtp = 12, kTccdL = 8, kTcwl = 16,
-                 kTburst = 4, kTwr = 24;  // DDR4-3200 in clocks: 13.75, 13.75, 32, 45.75, 7.5, 15 ns
+                 kTburst = 4,
+                 kTwr = 24;  // DDR4-3200 in clocks: 13.75, 13.75, 32, 45.75, 7.5, 15 ns
 
 // Reads alternating between rows A and B of one bank, all queued at once.
 // FR-FCFS serves the reads of the row a conflict is about to close while
@@ -197,6 +198,7 @@ TEST(ModelDram, AReadQueueOfOneServesInArrivalOrder) {
     for (uint64_t i = 0; i < n; ++i)
         end = std::max(end, dram.read(0, address(1, 2, 1 + i % 2, i / 2 % 64), kBurst).data_end);
     const double per_access = kTrc / kClocksPerCycle;
+    RecordProperty("cycles_per_access", std::to_string(static_cast<double>(end) / n));
     EXPECT_NEAR(static_cast<double>(end) / n, per_access, 0.02 * per_access);
     EXPECT_EQ(dram.stats().row_conflicts, n - 1);
 }
