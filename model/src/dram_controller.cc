@@ -27,14 +27,24 @@ DramController::DramController(const MemoryParams& params, double clock_mhz)
             log2(params.ranks),
             log2(params.rows)} {
     const uint64_t faw = clocks_of(params.t_faw_ns);
-    t_ = {params.t_cl_clocks,           params.t_cwl_clocks,
-          clocks_of(params.t_rcd_ns),   clocks_of(params.t_rp_ns),
-          clocks_of(params.t_ras_ns),   clocks_of(params.t_rc_ns),
-          clocks_of(params.t_wr_ns),    params.t_ccd_l_clocks,
-          clocks_of(params.t_rrd_l_ns), std::max(clocks_of(params.t_rrd_s_ns), (faw + 3) / 4),
-          clocks_of(params.t_wtr_s_ns), clocks_of(params.t_wtr_l_ns),
-          params.t_rtw_clocks,          params.burst_length / 2u,
-          clocks_of(params.t_refi_ns),  clocks_of(params.t_rfc_ns)};
+    t_ = {params.t_cl_clocks,
+          params.t_cwl_clocks,
+          clocks_of(params.t_rcd_ns),
+          clocks_of(params.t_rp_ns),
+          clocks_of(params.t_ras_ns),
+          clocks_of(params.t_rc_ns),
+          clocks_of(params.t_wr_ns),
+          clocks_of(params.t_rtp_ns),
+          params.t_ccd_l_clocks,
+          clocks_of(params.t_rrd_l_ns),
+          std::max(clocks_of(params.t_rrd_s_ns), (faw + 3) / 4),
+          clocks_of(params.t_wtr_s_ns),
+          clocks_of(params.t_wtr_l_ns),
+          params.t_rtw_clocks,
+          params.t_rtrs_clocks,
+          params.burst_length / 2u,
+          clocks_of(params.t_refi_ns),
+          clocks_of(params.t_rfc_ns)};
     channels_.resize(params.channels);
     for (Channel& ch : channels_) {
         ch.ranks.resize(params.ranks);
@@ -47,8 +57,10 @@ DramController::DramController(const MemoryParams& params, double clock_mhz)
         ch.read_leaves.resize(params.read_queue);
         ch.write_done.resize(params.write_queue);
         ch.pending.reserve(params.write_queue);
-        ch.pending_slot.reserve(params.write_queue);
     }
+    // A run holds at most a queue's bursts: these never grow after this.
+    run_ends_.reserve(std::max(params.read_queue, params.write_queue));
+    run_members_.reserve(params.write_queue);
     stats_.peak_bytes_per_cycle =
         params.channels * (params.channel_width_bits / 8.0) * params.data_rate_mts / clock_mhz;
 }
@@ -93,64 +105,108 @@ uint64_t DramController::after_refresh(uint64_t c) const {
     return start > 0 && c < start + t_.rfc ? start + t_.rfc : c;
 }
 
+// Bursts from n on in one row: with row_bank_column a row's bursts are
+// consecutive (its column bits are the lowest); otherwise each burst has
+// its own bank.
+uint64_t DramController::run_length(uint64_t n, uint64_t limit) const {
+    if (params_.mapping != DramMapping::row_bank_column) return 1;
+    const uint64_t per_row = uint64_t{1} << bits_.column;
+    return std::min(limit, per_row - (n & (per_row - 1)));
+}
+
 DramController::Timing DramController::read(uint64_t t, uint64_t addr, uint64_t bytes) {
-    Timing out{UINT64_MAX, 0, 0};
     const uint64_t arrival = to_clocks(t);
     const uint64_t first = addr / burst_bytes_;
-    for (uint64_t n = first; n * burst_bytes_ < addr + bytes; ++n) {
+    const uint64_t end = (addr + bytes + burst_bytes_ - 1) / burst_bytes_;
+    uint64_t data_start = UINT64_MAX, data_end = 0, wait = 0;
+    for (uint64_t n = first; n < end;) {
         const Place at = place(n);
         Channel& ch = channels_[at.channel];
-        // A full read queue holds the burst until the one a queue ahead leaves.
-        uint64_t& leave = ch.read_leaves[ch.reads++ % ch.read_leaves.size()];
-        const uint64_t c = std::max(arrival, leave);
-        const Burst b = access(ch, at, c, false);
-        leave = b.data_start - t_.cl;
-        stats_.reads += 1;
-        out.data_start = std::min(out.data_start, to_cycles(b.data_start));
-        out.data_end = std::max(out.data_end, to_cycles(b.data_end));
-        if (n == first) out.dram_wait = to_cycles(b.ready - c);
+        const size_t depth = ch.read_leaves.size();
+        const uint64_t count = run_length(n, std::min<uint64_t>(end - n, depth));
+        // A full read queue holds a burst until the one a queue ahead leaves.
+        uint64_t c = arrival;
+        for (uint64_t i = 0; i < count; ++i)
+            c = std::max(c, ch.read_leaves[(ch.reads + i) % depth]);
+        const Burst b = access(ch, {at, count, false}, c);
+        for (uint64_t i = 0; i < count; ++i)
+            ch.read_leaves[(ch.reads + i) % depth] = run_ends_[i] - t_.burst - t_.cl;
+        ch.reads += count;
+        stats_.reads += count;
+        if (n == first) wait = b.ready - c;
+        data_start = std::min(data_start, b.data_start);
+        data_end = std::max(data_end, b.data_end);
+        n += count;
     }
-    return out;
+    return {to_cycles(data_start), to_cycles(data_end), to_cycles(wait)};
 }
 
 uint64_t DramController::write(uint64_t t, uint64_t addr, uint64_t bytes) {
     uint64_t accepted = t;
-    for (uint64_t n = addr / burst_bytes_; n * burst_bytes_ < addr + bytes; ++n) {
+    const uint64_t end = (addr + bytes + burst_bytes_ - 1) / burst_bytes_;
+    for (uint64_t n = addr / burst_bytes_; n < end; ++n) {
         const Place at = place(n);
         Channel& ch = channels_[at.channel];
-        // Fewer writes than the queue holds are pending (a drain starts at
-        // the high watermark), so the slot a queue back has drained.
-        const uint64_t slot = ch.writes++ % ch.write_done.size();
-        accepted = std::max(accepted, ch.write_done[slot]);
-        ch.pending.push_back(at);
-        ch.pending_slot.push_back(slot);
+        const size_t depth = ch.write_done.size();
+        const uint64_t index = ch.writes++;
+        // The write a queue back holds this one's slot until it drains;
+        // one that row hits kept waiting that long goes now.
+        if (!ch.pending.empty() && ch.pending.front().index + depth == index)
+            drain_row(ch, 0, to_clocks(accepted), 1);
+        accepted = std::max(accepted, ch.write_done[index % depth]);
+        ch.pending.push_back({at, index, to_clocks(accepted)});
         if (ch.pending.size() >= params_.write_high_watermark)
             drain(ch, to_clocks(accepted), params_.write_low_watermark);
     }
     return accepted;
 }
 
-// The oldest writes go out back to back from cycle c until `leave` remain.
-void DramController::drain(Channel& ch, uint64_t c, unsigned leave) {
-    const size_t n = ch.pending.size() - leave;
-    for (size_t i = 0; i < n; ++i) {
-        const Burst b = access(ch, ch.pending[i], c, true);
-        ch.write_done[ch.pending_slot[i]] = to_cycles(b.data_end);
-        stats_.writes += 1;
+void DramController::drain(Channel& ch, uint64_t c, size_t leave) {
+    while (ch.pending.size() > leave) {
+        size_t pick = 0;
+        for (size_t i = 0; i < ch.pending.size(); ++i) {
+            const Place& at = ch.pending[i].at;
+            const Bank& b = bank(ch, at);
+            if (b.open && b.row == at.row) {
+                pick = i;
+                break;
+            }
+        }
+        drain_row(ch, pick, c, ch.pending.size() - leave);
     }
-    ch.pending.erase(ch.pending.begin(), ch.pending.begin() + static_cast<ptrdiff_t>(n));
-    ch.pending_slot.erase(ch.pending_slot.begin(),
-                          ch.pending_slot.begin() + static_cast<ptrdiff_t>(n));
+}
+
+// The row's queued writes go as one run; the others keep their order.
+void DramController::drain_row(Channel& ch, size_t i, uint64_t c, uint64_t limit) {
+    const Place at = ch.pending[i].at;
+    run_members_.clear();
+    for (size_t j = i; j < ch.pending.size() && run_members_.size() < limit; ++j)
+        if (ch.pending[j].at.same_row(at)) run_members_.push_back(j);
+    access(ch, {at, run_members_.size(), true}, c);
+    const size_t depth = ch.write_done.size();
+    for (size_t k = 0; k < run_members_.size(); ++k)
+        ch.write_done[ch.pending[run_members_[k]].index % depth] = to_cycles(run_ends_[k]);
+    stats_.writes += run_members_.size();
+    size_t kept = i, k = 0;
+    for (size_t j = i; j < ch.pending.size(); ++j) {
+        if (k < run_members_.size() && run_members_[k] == j)
+            ++k;
+        else
+            ch.pending[kept++] = ch.pending[j];
+    }
+    ch.pending.resize(kept);
 }
 
 uint64_t DramController::open_row(Channel& ch, Bank& b, const Place& at, uint64_t c,
                                   uint64_t* first) {
     Rank& r = ch.ranks[at.rank];
     uint64_t act = std::max(c, b.act_ok);
+    b.closing.valid = false;
     if (b.open) {
         const uint64_t pre = std::max(c, b.pre_ok);
         *first = pre;
         act = std::max(act, pre + t_.rp);
+        b.closing = {true, b.row, b.act, b.last_col, pre};
     }
     act = r.group_acts[at.group].book(act, t_.rrd_l, 0);
     act = r.acts.book(act, t_.act_spacing, 0);
@@ -160,31 +216,33 @@ uint64_t DramController::open_row(Channel& ch, Bank& b, const Place& at, uint64_
     b.act = act;
     b.act_ok = act + t_.rc;
     b.pre_ok = act + t_.ras;
-    return act + t_.rcd;
+    b.col_ok = act + t_.rcd;
+    return b.col_ok;
 }
 
-// A burst whose commands or data would cross the start of a refresh is
+// A run whose commands or data would cross the start of a refresh is
 // taken again after the refresh, which closed its row (the slots the cut
 // attempt booked stay booked).
-DramController::Burst DramController::access(Channel& ch, const Place& at, uint64_t arrival,
-                                             bool write) {
+DramController::Burst DramController::access(Channel& ch, const Run& run, uint64_t arrival) {
     uint64_t c = after_refresh(arrival);
-    Attempt a = attempt(ch, at, c, write);
+    Attempt a = attempt(ch, run, c);
     for (uint64_t s; (s = last_refresh(a.burst.data_end)) > a.first;) {
         c = s + t_.rfc;
-        a = attempt(ch, at, c, write);
+        a = attempt(ch, run, c);
     }
+    // The run's first burst finds the row; the others hit it.
     (a.row == Row::hit    ? stats_.row_hits
      : a.row == Row::miss ? stats_.row_misses
                           : stats_.row_conflicts) += 1;
-    if (ch.any && ch.last_was_write != write)
-        (write ? stats_.read_to_write_turnarounds : stats_.write_to_read_turnarounds) += 1;
+    stats_.row_hits += run.count - 1;
+    if (ch.any && ch.last_was_write != run.write)
+        (run.write ? stats_.read_to_write_turnarounds : stats_.write_to_read_turnarounds) += 1;
     ch.any = true;
-    ch.last_was_write = write;
-    stats_.bytes += burst_bytes_;
-    stats_.refresh_wait_cycles += c - arrival;
-    stats_.dram_wait_cycles += a.burst.ready - arrival;
-    stats_.data_bus_cycles += t_.burst;
+    ch.last_was_write = run.write;
+    stats_.bytes += burst_bytes_ * run.count;
+    stats_.refresh_wait_cycles += (c - arrival) * run.count;
+    stats_.dram_wait_cycles += (a.burst.ready - arrival) * run.count;
+    stats_.data_bus_cycles += t_.burst * run.count;
     stats_.bank_busy_cycles += a.burst.data_end - a.first;
     note_span(ch, a.first, a.burst.data_end);
     first_ = std::min(first_, arrival);
@@ -192,50 +250,129 @@ DramController::Burst DramController::access(Channel& ch, const Place& at, uint6
     return a.burst;
 }
 
-DramController::Attempt DramController::attempt(Channel& ch, const Place& at, uint64_t c,
-                                                bool write) {
-    Rank& r = ch.ranks[at.rank];
-    Bank& b =
-        ch.banks[(size_t{at.rank} * params_.bank_groups + at.group) * params_.banks_per_group +
-                 at.bank];
+DramController::Attempt DramController::attempt(Channel& ch, const Run& run, uint64_t c) {
+    const Place& at = run.at;
+    Bank& b = bank(ch, at);
     // A refresh since the row opened closed it (refresh precharges all banks).
     const uint64_t refreshed = last_refresh(c);
     if (b.open && refreshed > b.act) {
         b.open = false;
+        b.closing.valid = false;
         b.act_ok = std::max(b.act_ok, refreshed + t_.rfc);
     }
     Attempt a{};
+    if (b.open && b.row != at.row && before_precharge(ch, b, run, c, &a)) return a;
     a.first = c;
     a.row = b.open ? (b.row == at.row ? Row::hit : Row::conflict) : Row::miss;
-    uint64_t ready = a.row == Row::hit ? c : open_row(ch, b, at, c, &a.first);
-    // The bus turns around: a read waits tWTR after the rank's last write
-    // data, a write tRTW after the channel's last read command.
-    if (write && ch.read_seen) ready = std::max(ready, ch.last_read_command + t_.rtw);
-    if (!write && ch.write_seen)
-        ready = std::max({ready, r.write_end + t_.wtr_s, r.group_write_end[at.group] + t_.wtr_l});
-    uint64_t command = r.group_cols[at.group].book(ready, t_.ccd_l, 0);
-    const uint64_t latency = write ? t_.cwl : t_.cl;
-    const uint64_t data_start = ch.bus.book(command + latency, t_.burst, burst_bytes_);
-    command = data_start - latency;
-    if (a.row == Row::hit) a.first = command;  // the bank is busy from its command
-    const uint64_t data_end = data_start + t_.burst;
-    if (write) {
-        b.pre_ok = std::max(b.pre_ok, data_end + t_.wr);
-        r.write_end = std::max(r.write_end, data_end);
-        r.group_write_end[at.group] = std::max(r.group_write_end[at.group], data_end);
-        ch.write_seen = true;
-    } else {
-        // Read to precharge (tRTP) is taken as the burst's own length.
-        b.pre_ok = std::max(b.pre_ok, command + t_.burst);
-        ch.last_read_command = std::max(ch.last_read_command, command);
-        ch.read_seen = true;
-    }
+    uint64_t ready = a.row == Row::hit ? std::max(c, b.col_ok) : open_row(ch, b, at, c, &a.first);
+    ready = after_turnaround(ch, at, ready, run.write);
+    const uint64_t command =
+        ch.ranks[at.rank].group_cols[at.group].book(ready, t_.ccd_l * run.count, 0);
+    const uint64_t data_start = book_data(ch, run, command);
+    const uint64_t first_command = data_start - (run.write ? t_.cwl : t_.cl);
+    if (a.row == Row::hit) a.first = first_command;  // the bank is busy from its command
+    note_run(ch, b, run);
+    const uint64_t last_command =
+        run_ends_[run.count - 1] - t_.burst - (run.write ? t_.cwl : t_.cl);
+    b.last_col = a.row == Row::hit ? std::max(b.last_col, last_command) : last_command;
     if (params_.page_policy == PagePolicy::closed) {
         b.open = false;
         b.act_ok = std::max(b.act_ok, b.pre_ok + t_.rp);
     }
-    a.burst = {ready, data_start, data_end};
+    a.burst = {ready, data_start, run_ends_[run.count - 1]};
     return a;
+}
+
+namespace {
+
+/// Whether nothing is booked on `r` in [from, to).
+bool free_during(const Resource& r, uint64_t from, uint64_t to) {
+    return r.busy_before(to) == r.busy_before(from);
+}
+
+}  // namespace
+
+// FR-FCFS: the conflict ahead in the queue has booked the precharge that
+// closes this run's row; a scheduler holding both serves the row hits
+// first. Without moving the booked precharge, the run goes first if its
+// commands, data and tRTP or tWR all fit before it; the check reads the
+// bookings (rare: only a run to the row being closed gets here).
+bool DramController::before_precharge(Channel& ch, Bank& b, const Run& run, uint64_t c,
+                                      Attempt* a) {
+    const ClosingRow& old = b.closing;
+    const bool rank_switch = ch.any && ch.last_rank != run.at.rank && t_.rtrs > 0;
+    if (!old.valid || old.row != run.at.row || c >= old.precharge || rank_switch ||
+        last_refresh(old.precharge) > old.act)
+        return false;
+    const uint64_t latency = run.write ? t_.cwl : t_.cl;
+    const uint64_t span = t_.ccd_l * run.count;
+    const uint64_t command =
+        after_turnaround(ch, run.at, std::max(c, old.last_col + t_.ccd_l), run.write);
+    const uint64_t last = command + span - t_.ccd_l;
+    const uint64_t done = run.write ? last + latency + t_.burst + t_.wr : last + t_.rtp;
+    Resource& cols = ch.ranks[run.at.rank].group_cols[run.at.group];
+    if (done > old.precharge || !free_during(cols, command, command + span)) return false;
+    for (uint64_t i = 0; i < run.count; ++i) {
+        const uint64_t data = command + i * t_.ccd_l + latency;
+        if (!free_during(ch.bus, data, data + t_.burst)) return false;
+    }
+    cols.book(command, span, 0);
+    const uint64_t data_start = book_data(ch, run, command);
+    note_run(ch, b, run);
+    b.closing.last_col = last;
+    a->first = command;
+    a->row = Row::hit;
+    a->burst = {command, data_start, run_ends_[run.count - 1]};
+    return true;
+}
+
+uint64_t DramController::after_turnaround(const Channel& ch, const Place& at, uint64_t ready,
+                                          bool write) {
+    // A read waits tWTR after the rank's last write data, a write tRTW
+    // after the channel's last read command.
+    if (write && ch.read_seen) return std::max(ready, ch.last_read_command + t_.rtw);
+    if (!write && ch.write_seen) {
+        const Rank& r = ch.ranks[at.rank];
+        return std::max({ready, r.write_end + t_.wtr_s, r.group_write_end[at.group] + t_.wtr_l});
+    }
+    return ready;
+}
+
+// Each burst's data follows its column command by tCL or tCWL in the bus's
+// first free gap, and the next command of the run comes tCCD_L after the
+// one the bus allowed. A burst of another rank than the bus's last leaves
+// the bus idle tRTRS before it.
+uint64_t DramController::book_data(Channel& ch, const Run& run, uint64_t command) {
+    const uint64_t latency = run.write ? t_.cwl : t_.cl;
+    const uint64_t gap = ch.any && ch.last_rank != run.at.rank ? t_.rtrs : 0;
+    run_ends_.resize(run.count);
+    uint64_t first = 0;
+    for (uint64_t i = 0; i < run.count; ++i) {
+        const uint64_t want = command + latency;
+        const uint64_t g = i == 0 ? gap : 0;
+        const uint64_t start = ch.bus.book(want > g ? want - g : 0, t_.burst + g, burst_bytes_) + g;
+        if (i == 0) first = start;
+        run_ends_[i] = start + t_.burst;
+        command = start - latency + t_.ccd_l;
+    }
+    ch.last_rank = run.at.rank;
+    return first;
+}
+
+void DramController::note_run(Channel& ch, Bank& b, const Run& run) {
+    Rank& r = ch.ranks[run.at.rank];
+    const uint64_t data_end = run_ends_[run.count - 1];
+    if (run.write) {
+        b.pre_ok = std::max(b.pre_ok, data_end + t_.wr);
+        r.write_end = std::max(r.write_end, data_end);
+        r.group_write_end[run.at.group] = std::max(r.group_write_end[run.at.group], data_end);
+        ch.write_seen = true;
+    } else {
+        const uint64_t last_command = data_end - t_.burst - t_.cl;
+        b.pre_ok = std::max(b.pre_ok, last_command + t_.rtp);
+        ch.last_read_command = std::max(ch.last_read_command, last_command);
+        ch.read_seen = true;
+    }
 }
 
 // The union of busy spans, assuming they arrive nearly in time order: a
@@ -270,6 +407,13 @@ void DramController::settle(uint64_t now) {
 }
 
 DramStats DramController::stats() const {
+    DramController idle(*this);
+    for (Channel& ch : idle.channels_)
+        if (!ch.pending.empty()) idle.drain(ch, ch.pending.back().arrival, 0);
+    return idle.counted();
+}
+
+DramStats DramController::counted() const {
     DramStats s = stats_;
     uint64_t active = active_settled_;
     for (const Channel& ch : channels_) active += ch.active_to - ch.active_from;

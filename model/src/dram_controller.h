@@ -1,21 +1,26 @@
 // dram_controller.h - memory.kind dram: the DRAM behind the memory port,
-// booked arithmetically once per DRAM burst (docs/memory.md).
+// booked arithmetically once per run of same-row DRAM bursts
+// (docs/memory.md).
 //
 // Each channel has a read queue, a write queue drained by watermarks, a
 // data bus and its ranks' banks. A burst's column command waits for its
-// bank (precharge tRP, activate tRCD, tRAS, tRC, write recovery tWR), the
-// rank's activate spacing (tRRD_S/L, tFAW), its bank group's column
-// spacing (tCCD_L), the bus turning around (tWTR_S/L, tRTW) and refresh
-// (every tREFI the rank is blocked for tRFC and its rows close); then its
-// data holds the channel's bus for tBURST, tCL (read) or tCWL (write)
-// after the command. Times are kept in DRAM clocks and given to the
-// platform in its own cycles.
+// bank (precharge tRP, activate tRCD, tRAS, tRC, write recovery tWR, read
+// to precharge tRTP), the rank's activate spacing (tRRD_S/L, tFAW), its
+// bank group's column spacing (tCCD_L), the bus turning around (tWTR_S/L,
+// tRTW, tRTRS between ranks) and refresh (every tREFI the rank is blocked
+// for tRFC and its rows close); then its data holds the channel's bus for
+// tBURST, tCL (read) or tCWL (write) after the command. Times are kept in
+// DRAM clocks and given to the platform in its own cycles.
 //
-// What is approximate (docs/memory.md says why): a bank serves its bursts
-// in arrival order; first-ready scheduling is the bus, activate and column
-// spacing filling gaps (Resource), so a burst that is ready earlier passes
-// bursts booked before it at other banks; tFAW is a spacing of tFAW / 4
-// between a rank's activates (exact in steady state).
+// Scheduling is FR-FCFS within each queue's depth: a drain serves the
+// queued writes that hit an open row first, then the oldest; a burst that
+// reaches its queue while a conflict ahead of it still waits to precharge
+// the burst's row is served from that row first when it fits before the
+// precharge. What stays approximate (docs/memory.md says why): a read is
+// answered when it is planned, so it never delays a precharge already
+// booked; first-ready across banks is the bus, activate and column spacing
+// filling gaps (Resource); tFAW is a spacing of tFAW / 4 between a rank's
+// activates (exact in steady state).
 #pragma once
 
 #include <dmasim/model/params.h>
@@ -50,25 +55,42 @@ public:
     /// Forgets bookings that ended before platform cycle `now`, which no
     /// later request asks before.
     void settle(uint64_t now);
+    /// The counters, with the writes still queued drained as an idle DRAM
+    /// would drain them (the controller itself keeps them queued).
     DramStats stats() const;
     void reset_stats();
 
 private:
     /// The timings in DRAM clocks.
     struct Clocks {
-        uint64_t cl, cwl, rcd, rp, ras, rc, wr, ccd_l, rrd_l, act_spacing, wtr_s, wtr_l, rtw, burst,
-            refi, rfc;
+        uint64_t cl, cwl, rcd, rp, ras, rc, wr, rtp, ccd_l, rrd_l, act_spacing, wtr_s, wtr_l, rtw,
+            rtrs, burst, refi, rfc;
     };
     struct Place {
         unsigned channel, rank, group, bank;
         uint64_t row;
+        bool same_row(const Place& o) const {
+            return row == o.row && bank == o.bank && group == o.group && rank == o.rank;
+        }
+    };
+    /// A row a conflict is about to close: bursts that reach the queue
+    /// before its precharge may still be served from it.
+    struct ClosingRow {
+        bool valid = false;
+        uint64_t row = 0;
+        uint64_t act = 0;        ///< its activate
+        uint64_t last_col = 0;   ///< its last column command
+        uint64_t precharge = 0;  ///< the precharge that closes it
     };
     struct Bank {
         bool open = false;
         uint64_t row = 0;
-        uint64_t act = 0;     ///< last activate
-        uint64_t act_ok = 0;  ///< earliest next activate (tRP, tRC)
-        uint64_t pre_ok = 0;  ///< earliest precharge (tRAS, tWR, read data out)
+        uint64_t act = 0;       ///< last activate
+        uint64_t act_ok = 0;    ///< earliest next activate (tRP, tRC)
+        uint64_t pre_ok = 0;    ///< earliest precharge (tRAS, tWR, tRTP)
+        uint64_t col_ok = 0;    ///< earliest column command to the open row (tRCD)
+        uint64_t last_col = 0;  ///< last column command to the open row
+        ClosingRow closing;
     };
     struct Rank {
         Resource acts;                     ///< tRRD_S and tFAW spacing
@@ -77,28 +99,39 @@ private:
         uint64_t write_end = 0;            ///< last write data, any group
         std::vector<uint64_t> group_write_end;
     };
+    struct QueuedWrite {
+        Place at;
+        uint64_t index;    ///< bursts written before it on the channel (its ring slot)
+        uint64_t arrival;  ///< DRAM clock it entered the queue
+    };
     struct Channel {
         Resource bus;
         std::vector<Rank> ranks;
         std::vector<Bank> banks;
-        std::vector<uint64_t> read_leaves;   ///< ring: each read's column command
-        std::vector<uint64_t> write_done;    ///< ring: each write's last data, platform cycles
-        std::vector<Place> pending;          ///< queued writes not yet drained, oldest first
-        std::vector<uint64_t> pending_slot;  ///< their write_done slots
-        uint64_t reads = 0, writes = 0;      ///< bursts ever queued (ring positions)
+        std::vector<uint64_t> read_leaves;  ///< ring: each read's column command
+        std::vector<uint64_t> write_done;   ///< ring: each write's last data, platform cycles
+        std::vector<QueuedWrite> pending;   ///< queued writes not yet drained, oldest first
+        uint64_t reads = 0, writes = 0;     ///< bursts ever queued (ring positions)
         uint64_t last_read_command = 0;
         bool read_seen = false, write_seen = false;
         bool any = false, last_was_write = false;
+        unsigned last_rank = 0;                   ///< of the last burst booked on the bus
         uint64_t active_from = 0, active_to = 0;  ///< current union of busy spans
     };
-    /// One burst's outcome in DRAM clocks.
+    /// A run of bursts to one row, in DRAM clocks.
+    struct Run {
+        Place at;
+        uint64_t count;
+        bool write;
+    };
+    /// A run's outcome in DRAM clocks; each burst's data end is in run_ends_.
     struct Burst {
-        uint64_t ready;  ///< earliest column command by DRAM timing
+        uint64_t ready;  ///< earliest first column command by DRAM timing
         uint64_t data_start, data_end;
     };
 
     enum class Row { hit, miss, conflict };
-    /// One try at a burst from DRAM clock c, which no refresh holds.
+    /// One try at a run from DRAM clock c, which no refresh holds.
     struct Attempt {
         Burst burst;
         uint64_t first;  ///< its first command
@@ -106,18 +139,40 @@ private:
     };
 
     Place place(uint64_t burst_index) const;
-    /// Books a burst that reaches its bank's queue at DRAM clock `arrival`.
-    Burst access(Channel& ch, const Place& at, uint64_t arrival, bool write);
-    Attempt attempt(Channel& ch, const Place& at, uint64_t c, bool write);
+    /// Bursts from index n on that share its row, at most `limit`.
+    uint64_t run_length(uint64_t n, uint64_t limit) const;
+    Bank& bank(Channel& ch, const Place& at) {
+        return ch
+            .banks[(size_t{at.rank} * params_.bank_groups + at.group) * params_.banks_per_group +
+                   at.bank];
+    }
+    /// Books a run that reaches its bank's queue at DRAM clock `arrival`.
+    Burst access(Channel& ch, const Run& run, uint64_t arrival);
+    Attempt attempt(Channel& ch, const Run& run, uint64_t c);
+    /// The run served from the row a queued conflict is closing, if it
+    /// fits before that precharge; false (nothing booked) otherwise.
+    bool before_precharge(Channel& ch, Bank& b, const Run& run, uint64_t c, Attempt* a);
     /// Opens `at`'s row in bank `b` no earlier than c: returns the earliest
     /// column command and sets *first to the first command.
     uint64_t open_row(Channel& ch, Bank& b, const Place& at, uint64_t c, uint64_t* first);
-    void drain(Channel& ch, uint64_t c, unsigned leave);
+    /// The earliest column command at or after `ready` the bus turnarounds allow.
+    uint64_t after_turnaround(const Channel& ch, const Place& at, uint64_t ready, bool write);
+    /// Books the run's data on the bus from its first column command;
+    /// returns the first data clock, fills run_ends_.
+    uint64_t book_data(Channel& ch, const Run& run, uint64_t command);
+    /// Bank, rank and channel state after a run's data is booked.
+    void note_run(Channel& ch, Bank& b, const Run& run);
+    /// Drains queued writes, row hits first then the oldest, from DRAM
+    /// clock c until `leave` remain.
+    void drain(Channel& ch, uint64_t c, size_t leave);
+    /// Drains queued writes to pending[i]'s row, pending[i] first, at most `limit`.
+    void drain_row(Channel& ch, size_t i, uint64_t c, uint64_t limit);
     /// c, or the end of the refresh it falls in.
     uint64_t after_refresh(uint64_t c) const;
     /// Start of the last refresh at or before c (0: none yet).
     uint64_t last_refresh(uint64_t c) const { return t_.refi ? c / t_.refi * t_.refi : 0; }
     void note_span(Channel& ch, uint64_t from, uint64_t to);
+    DramStats counted() const;
     uint64_t to_clocks(uint64_t cycle) const;   ///< first DRAM clock at or after a cycle
     uint64_t to_cycles(uint64_t clocks) const;  ///< first cycle at or after a DRAM clock
     uint64_t clocks_of(double ns) const;
@@ -132,6 +187,8 @@ private:
         unsigned column, channel, group, bank, rank, row;
     } bits_;
     std::vector<Channel> channels_;
+    std::vector<uint64_t> run_ends_;   ///< each burst's data end of the last run booked
+    std::vector<size_t> run_members_;  ///< scratch: pending writes of one drained row
     DramStats stats_;
     uint64_t first_ = UINT64_MAX, last_ = 0;  ///< DRAM clocks of the activity
     uint64_t active_settled_ = 0;             ///< closed union spans, summed

@@ -30,6 +30,14 @@ MemoryParams without_refresh() {
     return m;
 }
 
+/// Writes drained from `high` queued down to none, without refresh.
+MemoryParams drained_at(unsigned high) {
+    MemoryParams m = without_refresh();
+    m.write_high_watermark = high;
+    m.write_low_watermark = 0;
+    return m;
+}
+
 /// DRAM clocks of a time in ns, rounded up as JEDEC does.
 double clocks(double ns) { return std::ceil(ns / 0.625 - 0.01); }
 
@@ -114,10 +122,7 @@ TEST(ModelDram, SingleBankRowConflictsCostTrcEach) {
 // drained at once: each pair costs read-to-write (tRTW) plus the write's
 // data (tCWL + tBURST) plus write-to-read in one bank group (tWTR_L).
 TEST(ModelDram, ReadWriteAlternationCostsTheTurnarounds) {
-    MemoryParams m = without_refresh();
-    m.write_high_watermark = 1;
-    m.write_low_watermark = 0;
-    DramController dram(m, kClockMhz);
+    DramController dram(drained_at(1), kClockMhz);
     const uint64_t n = 1000;
     uint64_t first = 0, last = 0;
     for (uint64_t i = 0; i < n; ++i) {
@@ -135,18 +140,111 @@ TEST(ModelDram, ReadWriteAlternationCostsTheTurnarounds) {
     EXPECT_EQ(s.row_misses, 1u);
 }
 
-// Writes below the high watermark wait in the queue; reaching it drains
-// down to the low watermark in one run, so the bus turns around once.
+// Writes below the high watermark wait in the queue: a read after 23 of
+// them finds none gone out; the 24th drains down to the low watermark in
+// one run, so the read after it turns the bus around.
 TEST(ModelDram, WritesDrainByWatermarks) {
-    DramController dram(without_refresh(), kClockMhz);
     const MemoryParams m = ddr4();
-    for (uint64_t i = 0; i + 1 < m.write_high_watermark; ++i)
-        dram.write(0, address(0, 0, 1, i), kBurst);
-    EXPECT_EQ(dram.stats().writes, 0u);
-    dram.write(0, address(0, 0, 1, m.write_high_watermark), kBurst);
-    EXPECT_EQ(dram.stats().writes, m.write_high_watermark - m.write_low_watermark);
+    for (const unsigned writes : {m.write_high_watermark - 1, m.write_high_watermark}) {
+        DramController dram(without_refresh(), kClockMhz);
+        for (uint64_t i = 0; i < writes; ++i) dram.write(0, address(0, 0, 1, i), kBurst);
+        dram.read(0, address(1, 0, 1), kBurst);
+        EXPECT_EQ(dram.stats().write_to_read_turnarounds, writes < m.write_high_watermark ? 0u : 1u)
+            << writes << " writes";
+    }
+}
+
+// The writes still queued when the run ends are drained then: every
+// write's burst is counted once, and asking twice changes nothing.
+TEST(ModelDram, QueuedWritesAreDrainedWhenTheRunEnds) {
+    DramController dram(without_refresh(), kClockMhz);
+    const uint64_t writes = 10;  // below the high watermark: none drained yet
+    for (uint64_t i = 0; i < writes; ++i) dram.write(0, address(0, 0, 1, i), kBurst);
     dram.read(0, address(1, 0, 1), kBurst);
-    EXPECT_EQ(dram.stats().write_to_read_turnarounds, 1u);
+    const DramStats s = dram.stats();
+    EXPECT_EQ(s.writes, writes);
+    EXPECT_EQ(s.bytes, (writes + 1) * kBurst);
+    EXPECT_EQ(s.row_hits + s.row_misses + s.row_conflicts, writes + 1);
+    EXPECT_EQ(s.read_to_write_turnarounds, 1u);
+    EXPECT_EQ(dram.stats().writes, writes);
+}
+
+// DDR4-3200 in clocks: tRCD, tRP 13.75 ns, tRAS 32, tRC 45.75, tRTP 7.5, tWR 15.
+constexpr double kTrcd = 22, kTrp = 22, kTras = 52, kTrc = 74, kTrtp = 12, kTccdL = 8, kTcwl = 16,
+                 kTburst = 4, kTwr = 24;
+
+/// Reads n bursts alternating between rows 1 and 2 of bank 2 in group 1,
+/// all at cycle 0; returns the last data's end.
+uint64_t read_alternating_rows(DramController& dram, uint64_t n) {
+    uint64_t end = 0;
+    for (uint64_t i = 0; i < n; ++i)
+        end = std::max(end, dram.read(0, address(1, 2, 1 + i % 2, i / 2 % 64), kBurst).data_end);
+    return end;
+}
+
+/// Writes 8 bursts alternating between rows 1 and 2 of bank 2 in group 1.
+void write_alternating_rows(DramController& dram) {
+    for (uint64_t i = 0; i < 8; ++i) dram.write(0, address(1, 2, 1 + i % 2, i / 2), kBurst);
+}
+
+// Reads alternating between rows A and B of one bank, all queued at once.
+// FR-FCFS serves the reads of the row a conflict is about to close while
+// they fit before its precharge (tRAS after the activate): the first
+// column command tRCD after the activate, then one per tCCD_L, the last
+// tRTP before the precharge: 1 + (tRAS - tRCD - tRTP) / tCCD_L reads per
+// activate, and activates tRC apart.
+TEST(ModelDram, ReadsOfTheRowAConflictClosesGoBeforeItsPrecharge) {
+    DramController dram(without_refresh(), kClockMhz);
+    const uint64_t n = 600;
+    const uint64_t end = read_alternating_rows(dram, n);
+    const double per_activate = 1 + std::floor((kTras - kTrcd - kTrtp) / kTccdL);  // 3
+    const double per_access = kTrc / per_activate / kClocksPerCycle;
+    RecordProperty("cycles_per_access", std::to_string(static_cast<double>(end) / n));
+    EXPECT_NEAR(static_cast<double>(end) / n, per_access, 0.02 * per_access);
+    EXPECT_NEAR(static_cast<double>(dram.stats().row_conflicts), n / per_activate, 2);
+}
+
+// A queue of one holds the next read until the conflict ahead of it has
+// gone: first come, first served, tRC per access.
+TEST(ModelDram, AReadQueueOfOneServesInArrivalOrder) {
+    MemoryParams m = without_refresh();
+    m.read_queue = 1;
+    DramController dram(m, kClockMhz);
+    const uint64_t n = 600;
+    const uint64_t end = read_alternating_rows(dram, n);
+    const double per_access = kTrc / kClocksPerCycle;
+    RecordProperty("cycles_per_access", std::to_string(static_cast<double>(end) / n));
+    EXPECT_NEAR(static_cast<double>(end) / n, per_access, 0.02 * per_access);
+    EXPECT_EQ(dram.stats().row_conflicts, n - 1);
+}
+
+// Writes A, B, A, B ... to two rows of one bank, drained at once: row hits
+// first serves the four A's as one run, then the four B's. The B's
+// precharge waits tWR after the last A's data.
+TEST(ModelDram, AWriteDrainServesRowHitsFirst) {
+    DramController dram(drained_at(8), kClockMhz);
+    write_alternating_rows(dram);
+    const double run = kTrcd + 3 * kTccdL + kTcwl + kTburst;  // activate to a run's last data
+    const double end = run + kTwr + kTrp + run;
+    const DramStats s = dram.stats();
+    EXPECT_EQ(s.span_cycles, static_cast<uint64_t>(std::ceil(end / kClocksPerCycle)));
+    EXPECT_EQ(s.row_misses, 1u);
+    EXPECT_EQ(s.row_conflicts, 1u);
+    EXPECT_EQ(s.row_hits, 6u);
+}
+
+// A write queue of one drains each write alone, in arrival order: every
+// write after the first closes the other row.
+TEST(ModelDram, AWriteQueueOfOneServesInArrivalOrder) {
+    MemoryParams m = drained_at(1);
+    m.write_queue = 1;
+    DramController dram(m, kClockMhz);
+    write_alternating_rows(dram);
+    const double per_write = kTcwl + kTburst + kTwr + kTrp + kTrcd;  // command to next command
+    const double end = kTrcd + 7 * per_write + kTcwl + kTburst;
+    const DramStats s = dram.stats();
+    EXPECT_EQ(s.span_cycles, static_cast<uint64_t>(std::ceil(end / kClocksPerCycle)));
+    EXPECT_EQ(s.row_conflicts, 7u);
 }
 
 TEST(ModelDram, ClosedPageMakesEveryAccessAMiss) {

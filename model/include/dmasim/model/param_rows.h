@@ -147,6 +147,10 @@
       "tWTR_L: last write data to read command, same bank group")                                  \
     X(unsigned, t_rtw_clocks, 12, "memory.t_rtw_clocks", "clocks", (IntRange{0, 1000}),            \
       kNotAdvised, "tRTW: read command to write command (tCL + tBURST + 2 - tCWL)")                \
+    X(double, t_rtp_ns, 7.5, "memory.t_rtp_ns", "ns", (RealRange{0, 1000}), kNotAdvised,           \
+      "tRTP: read command to precharge, same bank")                                                \
+    X(unsigned, t_rtrs_clocks, 1, "memory.t_rtrs_clocks", "clocks", (IntRange{0, 100}),            \
+      kNotAdvised, "tRTRS: idle data-bus clocks between bursts of different ranks")                \
     X(double, t_refi_ns, 7800, "memory.t_refi_ns", "ns",                                           \
       (RealRange{0, 100000}.soaked(2000, 100000)), kNotAdvised,                                    \
       "tREFI: refresh interval per rank; 0 = no refresh")                                          \
