@@ -82,6 +82,9 @@ public:
     uint8_t* backing() const { return params_.backing; }
     const Resource& read_channel() const { return read_; }
     const Resource& write_channel() const { return write_; }
+    /// For marks and holds (Resource::mark); booking goes through the bursts above.
+    Resource& read_channel() { return read_; }
+    Resource& write_channel() { return write_; }
     void reset_stats();
     /// Where each channel's data beats are traced; null = off.
     void set_trace(TraceSink* sink) { trace_ = sink; }

@@ -118,9 +118,30 @@ ResourceStats Platform::write_channel_stats() const {
     return impl_->memory.write_channel().stats();
 }
 
-BusBusy Platform::bus_busy_before(uint64_t cycle) const {
-    return {impl_->memory.read_channel().busy_before(cycle),
-            impl_->memory.write_channel().busy_before(cycle)};
+Platform::BusMark Platform::mark_bus(uint64_t cycle) {
+    return {impl_->memory.read_channel().mark(cycle), impl_->memory.write_channel().mark(cycle)};
+}
+
+BusBusy Platform::bus_busy_before(BusMark mark) const {
+    const Memory& memory = impl_->memory;
+    return {memory.read_channel().busy_before_mark(mark.read),
+            memory.write_channel().busy_before_mark(mark.write)};
+}
+
+void Platform::unmark_bus(BusMark mark) {
+    impl_->memory.read_channel().unmark(mark.read);
+    impl_->memory.write_channel().unmark(mark.write);
+}
+
+Platform::BusHold::BusHold(Platform& platform, uint64_t cycle)
+    : platform_(platform), cycle_(cycle) {
+    platform_.impl_->memory.read_channel().hold(cycle);
+    platform_.impl_->memory.write_channel().hold(cycle);
+}
+
+Platform::BusHold::~BusHold() {
+    platform_.impl_->memory.read_channel().release(cycle_);
+    platform_.impl_->memory.write_channel().release(cycle_);
 }
 
 const Clock& Platform::clock() const { return impl_->clock; }

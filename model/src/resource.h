@@ -8,12 +8,18 @@
 // not time order (a descriptor walker plans fetches for chunks ahead while
 // the data mover has yet to plan the reads of the first), and an arbiter
 // serves a request that arrives in an idle cycle whenever it was planned.
+//
+// Marks: a measured window needs the busy time before a cycle, but a
+// burst planned later can still land in a gap before it. A mark keeps
+// that count exact as bookings arrive; a hold keeps the bookings from a
+// cycle on listed, so a mark can still be placed there later.
 #pragma once
 
 #include <dmasim/model/params.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "fifo.h"
 
@@ -36,38 +42,48 @@ public:
         stats_.bytes += bytes;
         stats_.bursts += 1;
         stats_.busy_cycles += occupancy;
-        if (occupancy) booked_.insert(i, {start, start + occupancy});
+        if (occupancy) {
+            booked_.insert(i, {start, start + occupancy});
+            count_before_marks(start, start + occupancy);
+        }
         return start;
     }
     /// Whether enough bookings are listed that settle() is worth its cost
     /// (reading SystemC time); settling later changes no figure.
-    bool wants_settle() const { return booked_.size() >= settle_at_; }
+    bool wants_settle() const { return unsettled() >= settle_at_; }
     /// Folds the bookings that ended by `cycle` into one count. Call with
     /// the current cycle: only bookings still ahead of SystemC time (a
     /// quantum or a queue's worth) stay listed.
     /// Callers settle at a cycle no later request asks before, so the
-    /// gaps among folded bookings are of no further use.
-    void settle(uint64_t cycle) {
-        while (!booked_.empty() && booked_.front().end <= cycle) {
-            settled_busy_ += booked_.front().end - booked_.front().start;
-            settled_end_ = booked_.front().end;
-            booked_.pop_front();
-        }
-        settle_at_ = std::max<size_t>(kSettleBatch, 2 * booked_.size());
-    }
+    /// gaps among folded bookings are of no further use. A hold keeps the
+    /// folded bookings that end after it listed (retained), where no
+    /// booking looks but busy_before() counts.
+    void settle(uint64_t cycle);
     /// Cycles the channel is booked in [0, cycle), for any cycle at or
-    /// after the last settle(): bookings never overlap (each fills a free
-    /// gap), so this never exceeds `cycle`.
-    uint64_t busy_before(uint64_t cycle) const {
-        uint64_t busy = settled_busy_;
-        for (size_t i = 0; i < booked_.size(); ++i) {
-            const Booking& b = booked_.at(i);
-            if (b.start < cycle) busy += std::min(b.end, cycle) - b.start;
-        }
-        return busy;
-    }
+    /// after the end of the last booking settle() dropped: bookings never
+    /// overlap (each fills a free gap), so this never exceeds `cycle`.
+    /// Only as final as the bookings so far: a mark keeps it final.
+    uint64_t busy_before(uint64_t cycle) const;
+
+    /// Names a mark.
+    using MarkId = uint32_t;
+    /// Starts counting the cycles booked before `cycle`, now and by every
+    /// later booking. `cycle` must be at or after the end of the last
+    /// booking settle() dropped (throws std::logic_error otherwise):
+    /// the current cycle, or one a hold keeps.
+    MarkId mark(uint64_t cycle);
+    /// Cycles booked before the mark's cycle so far.
+    uint64_t busy_before_mark(MarkId mark) const;
+    void unmark(MarkId mark);
+    /// Keeps every booking that ends after `cycle` listed until release():
+    /// a mark can then be placed at any cycle from `cycle` on. `cycle`
+    /// obeys mark()'s rule. Holds do not change where bookings land.
+    void hold(uint64_t cycle);
+    /// Ends one hold placed at `cycle`.
+    void release(uint64_t cycle);
+
     /// Bookings still listed: those not yet folded by settle().
-    size_t unsettled() const { return booked_.size(); }
+    size_t unsettled() const { return booked_.size() - retained_; }
     uint64_t free_at() const { return free_at_; }
     const ResourceStats& stats() const { return stats_; }
     void reset_stats() { stats_ = {}; }
@@ -76,10 +92,24 @@ private:
     struct Booking {
         uint64_t start, end;
     };
+    struct Mark {
+        uint64_t cycle;
+        uint64_t busy;  ///< cycles booked before `cycle`
+        MarkId id;
+    };
+    /// Adds a new booking to the marks after its start. Marks sit near
+    /// the current cycle and most bookings start after all of them, so
+    /// this usually reads one mark.
+    void count_before_marks(uint64_t start, uint64_t end) {
+        for (size_t k = marks_.size(); k > 0 && marks_[k - 1].cycle > start; --k)
+            marks_[k - 1].busy += std::min(end, marks_[k - 1].cycle) - start;
+    }
+    /// Throws unless busy_before(cycle) is exact.
+    void require_listed_from(uint64_t cycle, const char* what) const;
     /// Index of the first listed booking that ends after `cycle` (bookings
     /// are disjoint and in time order, so their ends are sorted too).
     size_t first_ending_after(uint64_t cycle) const {
-        size_t lo = 0, hi = booked_.size();
+        size_t lo = retained_, hi = booked_.size();
         while (lo < hi) {
             const size_t mid = lo + (hi - lo) / 2;
             if (booked_.at(mid).end <= cycle)
@@ -97,8 +127,14 @@ private:
     static constexpr size_t kSettleBatch = 64;
     Fifo<Booking> booked_;             ///< not yet settled, in time order
     size_t settle_at_ = kSettleBatch;  ///< booked_ size at which to settle again
-    uint64_t settled_busy_ = 0;
     uint64_t settled_end_ = 0;  ///< end of the last folded booking
+    /// Folded bookings still listed for a hold, at the front of booked_.
+    size_t retained_ = 0;
+    uint64_t dropped_busy_ = 0;  ///< booked cycles of the bookings no longer listed
+    uint64_t dropped_end_ = 0;   ///< end of the last booking no longer listed
+    std::vector<Mark> marks_;    ///< in cycle order
+    MarkId next_mark_ = 0;
+    std::vector<uint64_t> holds_;
 };
 
 }  // namespace dmasim::model

@@ -106,6 +106,20 @@ TEST(SimFiguresE2E, UtilisationCountsOnlyTheMeasuredWindow) {
     }
 }
 
+// Issue 36's soak: 1.005, and exit status 1. The window opens after the
+// tail-pointer write's 512 cycles and closes when the handler's billed
+// cost ends, which its register reads had already passed: bursts booked
+// late before the open, and bookings folded past the close, were counted.
+TEST(SimFiguresE2E, UtilisationCountsOnlyBusyTimeInsideTheWindow) {
+    const json j =
+        run_report({"--set", "bus.mmio_latency_cycles=512", "--set", "dma.submission=tail_pointer",
+                    "--set", "traffic.bytes_per_cycle=3000", "--set", "workload.scenario=requests",
+                    "--set", "workload.requests=1"});
+    const double utilisation = j["result"]["bus_utilization"].get<double>();
+    EXPECT_LE(utilisation, 1.0);
+    EXPECT_GT(utilisation, 0.99);  // the traffic saturates the bus
+}
+
 // Row 6: 75 s for an 8 KiB copy under 4096 B/cycle of traffic (sim time
 // 10 M cycles): the traffic master queued without bound.
 TEST(SimFiguresE2E, OverwhelmingTrafficDelaysEachBurstABoundedTime) {

@@ -11,6 +11,7 @@ namespace dmasim::tb {
 // time completing what it reaped (cpu.*), counted from the handler's entry
 // (its register accesses are part of that time).
 bool Testbench::CompletionPath::on_interrupt(sc_core::sc_time raised) {
+    const model::Platform::BusHold hold = window_.hold_from(raised);
     const bool handled = dmasim_irq_handler(0, &dd_) == IRQ_HANDLED;
     if (!handled) return false;
     Reaped reaped;
@@ -50,6 +51,7 @@ bool Testbench::CompletionPath::work_in_flight() const {
 // status words); the poll costs cpu.poll_cycles, counted from its start.
 void Testbench::CompletionPath::poll() {
     const sc_core::sc_time began = sc_core::sc_time_stamp();
+    const model::Platform::BusHold hold = window_.hold_from(began);
     bool measured = false;
     Reaped reaped;
     std::vector<Transfer*> completed;

@@ -18,7 +18,7 @@ class Testbench::CompletionPath {
 public:
     CompletionPath(const SimConfig& config, const model::Platform& platform, Cpu& cpu,
                    dmasim_dev& dd, const std::vector<std::unique_ptr<Port>>& ports,
-                   const MeasurementWindow& window)
+                   MeasurementWindow& window)
         : config_(config),
           platform_(platform),
           cpu_(cpu),
@@ -61,7 +61,7 @@ private:
     Cpu& cpu_;
     dmasim_dev& dd_;
     const std::vector<std::unique_ptr<Port>>& ports_;  ///< by channel
-    const MeasurementWindow& window_;
+    MeasurementWindow& window_;
     CpuTally tally_;  ///< handler runs and polls for measured transfers
     model::CycleTimeline host_timeline_;
     sc_core::sc_event work_event_;  ///< a transfer started or a request was submitted

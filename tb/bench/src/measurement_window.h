@@ -17,14 +17,17 @@ namespace dmasim::tb {
 
 class MeasurementWindow {
 public:
-    explicit MeasurementWindow(const model::Platform& platform) : platform_(platform) {}
+    explicit MeasurementWindow(model::Platform& platform) : platform_(platform) {}
 
     /// Measured `t` was just submitted (its START or TAIL write completed):
     /// the window opens at the first, with the CPU's `tally` then.
     void open(const Transfer& t, const CpuTally& tally);
+    /// CPU work beginning at `began` may end in the window's close: while
+    /// the hold lives, stamp() can mark the bus at any time from `began` on.
+    model::Platform::BusHold hold_from(sc_core::sc_time began);
     /// The CPU's handling of `t`'s completion ends at `done_at`, with its
     /// `tally` then: what the window closes on if `t` is the last.
-    void stamp(Transfer& t, sc_core::sc_time done_at, const CpuTally& tally) const;
+    void stamp(Transfer& t, sc_core::sc_time done_at, const CpuTally& tally);
     /// Measured `t` was waited: its bytes count, and the window reaches its completion.
     void add(const Transfer& t);
     /// The measured counts the submission ports add their descriptors to.
@@ -33,14 +36,15 @@ public:
     std::optional<Window> measured() const;
 
 private:
-    /// The bus data channels' busy cycles before `at`.
-    model::BusBusy bus_busy_before(sc_core::sc_time at) const;
+    /// Counts the bus data channels' busy cycles before `at`, however late
+    /// a burst is booked there (model::Platform::mark_bus()).
+    model::Platform::BusMark mark_bus(sc_core::sc_time at);
 
-    const model::Platform& platform_;
+    model::Platform& platform_;
     std::optional<sc_core::sc_time> first_start_;
     std::optional<sc_core::sc_time> last_completion_;
-    model::BusBusy bus_at_first_start_;
-    model::BusBusy bus_at_last_completion_;
+    model::Platform::BusMark bus_at_first_start_;
+    model::Platform::BusMark bus_at_last_completion_;
     CpuTally tally_at_first_start_, tally_at_last_completion_;
     Window counts_;  ///< the measured transfers' bytes, descriptors and links
 };

@@ -40,10 +40,33 @@ public:
     ResourceStats write_channel_stats() const;
     /// The IOMMU's counters (all zero without iommu.enabled).
     IommuStats iommu_stats() const;
-    /// Busy cycles of the bus data channels in [0, cycle); exact for any
-    /// cycle at or after the current one, so a measured window takes it
-    /// when the window opens and when it closes.
-    BusBusy bus_busy_before(uint64_t cycle) const;
+    /// Names a cycle the bus data channels count their busy cycles before
+    /// (mark_bus()).
+    struct BusMark {
+        uint32_t read = 0, write = 0;
+    };
+    /// Starts counting the bus data channels' busy cycles in [0, cycle),
+    /// exact however late a burst is booked before `cycle`: a measured
+    /// window marks where it opens and where it closes and reads the
+    /// counts when the run is over. `cycle` is the current one or later,
+    /// or one a BusHold keeps; throws std::logic_error otherwise.
+    BusMark mark_bus(uint64_t cycle);
+    BusBusy bus_busy_before(BusMark mark) const;
+    void unmark_bus(BusMark mark);
+    /// While it lives, a mark can be placed at any cycle from `cycle` on
+    /// (the current one or later): for a cycle known only later, such as
+    /// the end of CPU work that began at `cycle`.
+    class BusHold {
+    public:
+        BusHold(Platform& platform, uint64_t cycle);
+        ~BusHold();
+        BusHold(const BusHold&) = delete;
+        BusHold& operator=(const BusHold&) = delete;
+
+    private:
+        Platform& platform_;
+        uint64_t cycle_;
+    };
     /// The platform clock (its period is a whole number of time units).
     const Clock& clock() const;
     /// Every counter of every component, for reports.

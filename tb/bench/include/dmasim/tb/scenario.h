@@ -64,7 +64,7 @@ private:
     /// Its channel's counters at START: the transfer's own descriptors and
     /// chain links are what they gained by its completion.
     model::ChannelStats stats_at_start_;
-    model::BusBusy bus_at_completion_;  ///< bus busy cycles before completed_at_
+    model::Platform::BusMark bus_at_completion_;  ///< marks completed_at_ (measured only)
     uint64_t descs_reaped_ = 0;         ///< completions the CPU has processed so far
     CpuTally cpu_at_completion_;        ///< the CPU's tally at completed_at_
     /// Device transfers: where the device's stream stood at START (bytes

@@ -1,0 +1,70 @@
+// A measured window's busy time: marks count the bookings before a cycle
+// however late they are planned, and holds keep a cycle markable after
+// settle() passed it (resource.h).
+#include "resource.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace dmasim::model::test {
+namespace {
+
+// The bug behind bus_utilization > 1: a window opened at 200 after the
+// bus had booked [100, 116); a burst planned later took [10, 26), before
+// the window, and a count taken when it opened missed it.
+TEST(ModelResource, ABurstPlannedAfterAMarkButBookedBeforeItCountsInIt) {
+    Resource r;
+    r.book(100, 16, 256);
+    const Resource::MarkId open = r.mark(200);
+    EXPECT_EQ(r.busy_before_mark(open), 16u);
+    EXPECT_EQ(r.book(10, 16, 256), 10u);  // fills the gap before 100
+    EXPECT_EQ(r.busy_before_mark(open), 32u);
+    EXPECT_EQ(r.busy_before_mark(open), r.busy_before(200));
+}
+
+TEST(ModelResource, AMarkCountsOnlyTheCyclesBeforeIt) {
+    Resource r;
+    const Resource::MarkId m = r.mark(200);
+    EXPECT_EQ(r.book(190, 20, 64), 190u);  // [190, 210): 10 cycles before 200
+    EXPECT_EQ(r.book(300, 16, 64), 300u);  // wholly after
+    EXPECT_EQ(r.busy_before_mark(m), 10u);
+}
+
+// Busy inside [open, close) never exceeds its length, whatever the order
+// bookings are planned in: a saturated channel filled back to front.
+TEST(ModelResource, BusyBetweenTwoMarksFitsBetweenThem) {
+    Resource r;
+    const Resource::MarkId open = r.mark(100);
+    const Resource::MarkId close = r.mark(300);
+    for (uint64_t t = 400; t >= 16; t -= 16) r.book(t - 16, 16, 64);
+    EXPECT_EQ(r.busy_before_mark(close) - r.busy_before_mark(open), 200u);
+    r.unmark(open);
+    EXPECT_THROW(r.busy_before_mark(open), std::logic_error);
+    EXPECT_EQ(r.busy_before_mark(close), 300u);
+}
+
+// A CPU's handling began at 50 and ends at 80, when settle() has passed
+// both: the hold from 50 keeps a mark at 80 exact.
+TEST(ModelResource, AHoldKeepsACyclePastTheSettledOnesMarkable) {
+    Resource held, plain;
+    for (Resource* r : {&held, &plain}) {
+        r->book(0, 40, 64);
+        r->book(60, 40, 64);  // [60, 100)
+    }
+    held.hold(50);
+    for (Resource* r : {&held, &plain}) r->settle(120);
+    EXPECT_EQ(held.unsettled(), 0u);  // folded, though still listed
+    EXPECT_THROW(plain.mark(80), std::logic_error);
+    const Resource::MarkId m = held.mark(80);
+    EXPECT_EQ(held.busy_before_mark(m), 40u + 20);
+    // A hold changes no booking: both start where the fold says.
+    EXPECT_EQ(held.book(70, 5, 64), plain.book(70, 5, 64));
+    held.release(50);
+    held.settle(200);
+    EXPECT_EQ(held.busy_before_mark(m), 60u);
+    EXPECT_THROW(held.mark(80), std::logic_error);
+}
+
+}  // namespace
+}  // namespace dmasim::model::test
