@@ -141,6 +141,21 @@ TEST(SimConfigLoader, MalformedYamlReportsFileAndLine) {
     EXPECT_GE(line, 3) << e;
 }
 
+// Validation, not the run, refuses a list the IOMMU's two levels cannot
+// map ([2 MiB, 1 GiB) of IOVA for 1.25 GiB), naming the keys.
+TEST(SimConfigLoader, ListBeyondTheIoAddressSpaceIsRefusedNamingWalkLevels) {
+    const std::string e =
+        error_of("", {"iommu.enabled=true", "iommu.walk_levels=2", "memory.size_mib=2048",
+                      "workload.direction=dev_to_mem", "workload.entries=320",
+                      "workload.segment_bytes=4MiB", "workload.chain_depth=1"});
+    EXPECT_NE(e.find("iommu.walk_levels"), std::string::npos) << e;
+    EXPECT_NE(e.find("I/O virtual address space"), std::string::npos) << e;
+    EXPECT_EQ(error_of("", {"iommu.enabled=true", "iommu.walk_levels=3", "memory.size_mib=2048",
+                            "workload.direction=dev_to_mem", "workload.entries=320",
+                            "workload.segment_bytes=4MiB", "workload.chain_depth=1"}),
+              "");
+}
+
 TEST(SimConfigLoader, MissingFileIsAConfigError) {
     EXPECT_THROW(load_config("/nonexistent/dmasim.yaml", {}), ConfigError);
 }

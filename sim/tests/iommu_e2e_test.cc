@@ -210,7 +210,7 @@ TEST(SimIommuE2E, BadIommuSettingsExitTwoNamingTheKey) {
               std::string::npos);
 }
 
-TEST(SimIommuE2E, ListBeyondTheIoAddressSpaceExitsTwoAtPreparation) {
+TEST(SimIommuE2E, ListBeyondTheIoAddressSpaceExitsTwoBeforeRunning) {
     // Two levels translate 30 bits: the space is [2 MiB, 1 GiB). A 1.25 GiB
     // list (payload none: its pages are never touched) cannot be mapped.
     TempDir dir;

@@ -40,6 +40,26 @@ uint64_t first_refused_index(SimConfig c) {
     }
 }
 
+// Two levels translate [2 MiB, 1 GiB): one 256 MiB list fits, and so
+// validate() passes it, but multi_channel holds one per channel at once.
+TEST(ScenarioChecks, ListsHeldAtOnceMustFitTheIoAddressSpace) {
+    SimConfig c = test::small_config();
+    c.workload.scenario = "multi_channel";
+    c.workload.direction = DMA_HW_DEV_TO_MEM;
+    c.workload.entries = 64;
+    c.workload.segment_bytes = 4 << 20;
+    c.workload.chain_depth = 1;
+    c.platform.iommu.enabled = true;
+    c.platform.iommu.walk_levels = 2;
+    c.platform.dma.channels = 1;
+    EXPECT_FALSE(scenario_refusal(scenario("multi_channel"), c));
+    c.platform.dma.channels = 4;
+    const auto refusal = scenario_refusal(scenario("multi_channel"), c);
+    ASSERT_TRUE(refusal);
+    EXPECT_TRUE(names(*refusal, "iommu.walk_levels"));
+    EXPECT_NE(refusal->why.find("I/O virtual address space"), std::string::npos) << refusal->why;
+}
+
 TEST(ScenarioChecks, BusFaultRefusesADescriptorFaultPastTheShippedListsLastRead) {
     // configs/scenarios/bus_fault.yaml: 64 entries in 2 chunks of 32 B
     // slots, read 8 at a time: a chunk of 32 entries and a link slot, then

@@ -154,8 +154,6 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     if (auto refusal = scenario_refusal(scenario, resolved)) throw ConfigError(refusal->why);
     if (std::string why = host_memory_error(resolved, scenario.lists(resolved)); !why.empty())
         throw ConfigError(why);
-    if (std::string why = iova_fit_error(resolved, scenario.lists(resolved)); !why.empty())
-        throw ConfigError(why);
     SimMemory memory(resolved);
     // Checked before elaboration: under AddressSanitizer an exception after
     // sc_start() is misreported (SystemC's coroutines hide the stack bounds).

@@ -4,6 +4,8 @@
 #include <dmasim/tb/scenario.h>
 #include <dmasim/tb/validate.h>
 
+#include "xfer_spec.h"
+
 namespace dmasim::tb {
 namespace {
 
@@ -27,7 +29,13 @@ std::optional<ScenarioRefusal> scenario_refusal(const ScenarioInfo& scenario,
     const bool replays = scenario.traits & kReplaysTraces;
     if (auto refusal = first_refusal(replays ? replay_rules() : trace_rules(), config))
         return refusal;
-    return scenario.check ? scenario.check(config) : std::nullopt;
+    if (scenario.check)
+        if (auto refusal = scenario.check(config)) return refusal;
+    // Every list it holds at once (validate() weighs the configured one),
+    // once its own check has found them readable (a trace's, say).
+    if (std::string why = iova_fit_error(config, scenario.lists(config)); !why.empty())
+        return ScenarioRefusal{std::move(why), iova_fit_keys()};
+    return std::nullopt;
 }
 
 }  // namespace dmasim::tb

@@ -117,6 +117,12 @@ const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
                  "shrink the list",
                  c.workload.entries, (pages * PAGE_SIZE + (1 << 20) - 1) >> 20, c.memory_size_mib);
          }},
+        // The configured list alone; scenario_refusal() weighs every list a
+        // scenario holds at once.
+        {{iova_fit_keys(),
+          "with `iommu.enabled`, the workload's buffers and descriptor chunks must fit the I/O "
+          "virtual address space `iommu.walk_levels` levels translate"},
+         [](const SimConfig& c) { return iova_fit_error(c, {c.workload}); }},
     };
     return table;
 }

@@ -61,6 +61,13 @@ std::string iova_fit_error(const SimConfig& config, const std::vector<WorkloadCo
         needed, iommu.walk_levels, iova.base, end, end - iova.base);
 }
 
+const std::vector<std::string>& iova_fit_keys() {
+    static const std::vector<std::string> keys = {"iommu.walk_levels", "iommu.page_size",
+                                                  "workload.entries", "workload.segment_bytes",
+                                                  "workload.segment_bytes_max"};
+    return keys;
+}
+
 dmasim_load_spec make_load_spec(const WorkloadConfig& w, dma_hw_format format,
                                 const model::DmaParams& dma) {
     dmasim_load_spec spec{};

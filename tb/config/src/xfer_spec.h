@@ -31,6 +31,8 @@ IovaWindow iova_window(unsigned levels);
 /// address space, naming iommu.walk_levels; empty if they fit. An upper
 /// bound: every segment takes whole IOVA pages from its in-page offset.
 std::string iova_fit_error(const SimConfig& config, const std::vector<WorkloadConfig>& lists);
+/// The keys iova_fit_error() weighs, for the rules that apply it.
+const std::vector<std::string>& iova_fit_keys();
 
 /// Converts a valid `w` (tb::validate(w) is empty) for the workload
 /// library; the descriptor layout keys of `dma` size the chunks.

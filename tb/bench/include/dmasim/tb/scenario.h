@@ -233,7 +233,8 @@ struct ScenarioInfo {
 /// Why `config` cannot run `scenario`: the rules its traits select (the
 /// walk-limit rule unless kInjectsErrors, no tail_pointer submission
 /// unless kKeepsRing, no trace unless kReplaysTraces, ...), then its own
-/// check; or nullopt.
+/// check, then whether the lists it holds at once fit the IOMMU's I/O
+/// address space; or nullopt.
 std::optional<ScenarioRefusal> scenario_refusal(const ScenarioInfo& scenario,
                                                 const SimConfig& config);
 
