@@ -44,6 +44,8 @@ void DataMover::reset(uint64_t now) {
     sinks_.clear();
     reads_.reset();
     writes_.reset();
+    read_ends_.clear();
+    written_.clear();
     last_read_issue_ = last_write_issue_ = now;
     covered_ = now;
     blocked_until_ = now;
@@ -67,8 +69,11 @@ Slice DataMover::advance(uint64_t horizon, uint64_t max_reads) {
     uint64_t before = w_done_;
     uint64_t reads = 0;
     while (w_done_ < seg_.length) {
-        bool read_fits =
-            r_done_ < seg_.length && space_wanted(next_read_bytes()) <= w_stream_ + buffer_;
+        // A read waiting on the responses of writes not yet planned lets
+        // them be planned first, as it waits on buffer space.
+        bool read_fits = r_done_ < seg_.length &&
+                         space_wanted(next_read_bytes()) <= w_stream_ + buffer_ &&
+                         pipeline_wait_end() <= w_stream_;
         if (read_fits) {
             if (reads == max_reads || !plan_read(horizon)) break;
             ++reads;
@@ -101,11 +106,23 @@ uint64_t DataMover::release_time(uint64_t stream_offset) {
     return sinks_.front().release;
 }
 
+uint64_t DataMover::pipeline_wait_end() const {
+    const unsigned m = params_.max_bursts_in_flight;
+    return m > 0 && read_ends_.size() == m ? read_ends_.front() : 0;
+}
+
+uint64_t DataMover::writes_through(uint64_t end) {
+    while (written_.front().end < end) written_.pop_front();
+    return written_.front().response;
+}
+
 bool DataMover::plan_read(uint64_t horizon) {
     uint64_t n = next_read_bytes();
     // The read side is free from `free_at`; a slot or buffer space may hold it longer.
     const uint64_t free_at = std::max(ready_, last_read_issue_);
-    const uint64_t slot = reads_.limit_free();
+    const uint64_t wait_end = pipeline_wait_end();
+    const uint64_t slot =
+        std::max(reads_.limit_free(), wait_end > 0 ? writes_through(wait_end) : 0);
     uint64_t wanted = space_wanted(n);
     const uint64_t space = wanted > buffer_ ? release_time(wanted - buffer_) : 0;
     uint64_t t = std::max({free_at, slot, space});
@@ -139,6 +156,10 @@ bool DataMover::plan_read(uint64_t horizon) {
     r_done_ += n;
     r_stream_ += n;
     sources_.push_back({r_stream_, data_start, done});
+    if (params_.max_bursts_in_flight > 0) {
+        if (read_ends_.size() == params_.max_bursts_in_flight) read_ends_.pop_front();
+        read_ends_.push_back(r_stream_);
+    }
     last_read_issue_ = t;
     granted_ = wanted;
     stats_.read_bursts += 1;
@@ -251,6 +272,10 @@ bool DataMover::plan_write() {
     w_done_ += m;
     w_stream_ += m;
     sinks_.push_back({w_stream_, release});
+    if (params_.max_bursts_in_flight > 0)
+        written_.push_back(
+            {w_stream_,
+             std::max(response, written_.empty() ? 0 : written_.at(written_.size() - 1).response)});
     last_write_issue_ = t;
     seg_response_ = std::max(seg_response_, response);
     stats_.write_bursts += 1;

@@ -7,7 +7,9 @@
 //   - the descriptor's ready cycle and the previous read's issue,
 //   - the completion of the read max_outstanding_reads before it,
 //   - the cycle the writes have drained enough of the buffer_bytes buffer
-//     (its own bytes, or read_refill_bytes at once: see space_wanted);
+//     (its own bytes, or read_refill_bytes at once: see space_wanted),
+//   - with max_bursts_in_flight = M, the response of the writes of the
+//     bytes of the read M before it (writes_through);
 // a write issues no earlier than
 //   - its data: cut_through = the first needed read beat has arrived and its
 //     last beat cannot overtake the last needed read beat; store_and_forward
@@ -99,6 +101,11 @@ private:
     /// of n bytes issues.
     uint64_t space_wanted(uint64_t n) const;
     uint64_t release_time(uint64_t stream_offset);
+    /// max_bursts_in_flight: the stream end of the read M before the next
+    /// one, whose writes the next read waits for; 0 when there is none.
+    uint64_t pipeline_wait_end() const;
+    /// Latest response of the writes of stream bytes [0, end), all planned.
+    uint64_t writes_through(uint64_t end);
     bool plan_read(uint64_t horizon);
     bool plan_write();
     uint8_t* stage(uint64_t n);
@@ -163,6 +170,15 @@ private:
     Fifo<SinkBurst> sinks_;
     InFlight reads_;   ///< completion of the last max_outstanding_reads reads
     InFlight writes_;  ///< response of the last max_outstanding_writes writes
+    /// max_bursts_in_flight: stream ends of the last M reads, and the
+    /// writes not yet waited for by their stream end with the latest
+    /// response up to them.
+    Fifo<uint64_t> read_ends_;
+    struct Written {
+        uint64_t end;
+        uint64_t response;
+    };
+    Fifo<Written> written_;
     uint64_t last_read_issue_ = 0, last_write_issue_ = 0;
     uint64_t covered_ = 0;         ///< data_cycles counted up to here
     uint64_t blocked_until_ = 0;   ///< the next read cannot issue before this

@@ -113,6 +113,48 @@ TEST(ModelTransfer, OneOutstandingReadIsLatencyBound) {
     EXPECT_NEAR(double(bytes) / cycles, expected, 0.02 * expected);
 }
 
+/// Cycles each full burst of a long segment adds with at most `m` bursts
+/// from read issue to write response: segments of 48 and of 16 bursts,
+/// one after the other on one rig (SystemC elaborates once a process).
+double per_burst_cycles(unsigned m) {
+    PlatformParams p;
+    p.dma.max_bursts_in_flight = m;
+    Rig rig(p);
+    const uint32_t burst = p.dma.max_burst_beats * p.bus.width_bytes;
+    auto cycles = [&](unsigned bursts) {
+        return run_transfer(
+            rig, write_chained(rig.host(0), segments(kSrc, kDst, 1, bursts * burst, 0), {kDesc}),
+            kM2M);
+    };
+    const uint64_t few = cycles(16);
+    return double(cycles(48) - few) / 32;
+}
+
+class ModelBurstsInFlight : public testing::TestWithParam<unsigned> {};
+
+// docs/timing-model.md, "Read issue": read k waits for the response of the
+// write of read k-M's bytes. A burst's round trip from its read's issue t:
+// first beat at t + L, the cut-through write goes a cycle later and its
+// b beats end at t + L + 1 + b, its response WL after. M bursts share that
+// round trip, so each burst more costs (L + 1 + b + WL) / M while that is
+// more than the b beats the read channel needs.
+TEST_P(ModelBurstsInFlight, ShareOneReadToResponseRoundTrip) {
+    const PlatformParams p;
+    const unsigned m = GetParam();
+    const double trip =
+        p.memory.read_latency_cycles + 1 + p.dma.max_burst_beats + p.memory.write_latency_cycles;
+    ASSERT_GT(trip / m, p.dma.max_burst_beats) << "M = " << m << " would be bus-bound";
+    EXPECT_NEAR(per_burst_cycles(m), trip / m, 1.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(M, ModelBurstsInFlight, testing::Values(1u, 2u, 4u));
+
+// 0 bounds nothing: with the default 16 reads in flight a long segment
+// moves at the bus's rate, b cycles a burst.
+TEST(ModelTransfer, ZeroBurstsInFlightLeavesTheBusRate) {
+    EXPECT_NEAR(per_burst_cycles(0), PlatformParams{}.dma.max_burst_beats, 0.5);
+}
+
 // One descriptor of one full burst, timed end to end (docs/timing-model.md):
 // fetch (one prefetch burst of P slots) + decode + read + write + write-back.
 uint64_t one_burst_descriptor_cycles(WritePolicy policy) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -41,6 +42,9 @@ constexpr uint64_t kGrid = 9;
 constexpr int kMaxPasses = 3;
 /// Sweeps the pattern phase may take (each scores 2n^2 neighbours).
 constexpr size_t kMaxPatternSweeps = 200;
+/// A change of the training error this small (0.05 percentage points of
+/// mean |relative error|) is no change: the points do not see the move.
+constexpr double kFlatError = 0.0005;
 
 using Assignment = std::vector<uint64_t>;  ///< value index per fitted key
 
@@ -76,6 +80,70 @@ public:
     }
 
     Score score(const Assignment& a) { return evaluate({a}).front(); }
+
+    /// What the points leave open around `best` (training error `error`),
+    /// one sentence each: a key whose neighbouring values (one step either
+    /// way) score within kFlatError of it, and a pair of keys that each
+    /// move the error alone but leave it that flat when both move one step
+    /// together (both up, or one up and the other down): the points see
+    /// only their sum or difference. The neighbours are the pattern
+    /// search's last ones, so the sweep finds them already run.
+    std::vector<std::string> indistinct(const Assignment& best, double error) {
+        const std::vector<Assignment> around =
+            neighbours(best, std::vector<uint64_t>(keys_.size(), 1));
+        if (around.empty()) return {};  // every key holds one value
+        const std::vector<Score> scores = evaluate(around);
+        // -1, 0 or +1: how assignment `a` moved key k from `best`.
+        auto move_of = [&](const Assignment& a, size_t k) {
+            return a[k] > best[k] ? 1 : a[k] < best[k] ? -1 : 0;
+        };
+        // Whether every valid neighbour that `moves` picks scores within
+        // kFlatError, given it picks at least one.
+        auto flat = [&](auto moves) {
+            bool any = false;
+            for (size_t i = 0; i < around.size(); ++i) {
+                if (!scores[i].invalid.empty() || !moves(around[i])) continue;
+                if (std::fabs(scores[i].train - error) > kFlatError) return false;
+                any = true;
+            }
+            return any;
+        };
+        auto only = [&](const Assignment& a, size_t k, size_t j) {
+            for (size_t other = 0; other < keys_.size(); ++other)
+                if (other != k && other != j && move_of(a, other) != 0) return false;
+            return true;
+        };
+        std::vector<std::string> found;
+        std::vector<bool> alone_flat(keys_.size());
+        for (size_t k = 0; k < keys_.size(); ++k) {
+            alone_flat[k] =
+                flat([&](const Assignment& a) { return move_of(a, k) != 0 && only(a, k, k); });
+            if (alone_flat[k])
+                found.push_back(fmt::format(
+                    "{} = {}: one step either way changes the mean |relative error| by less than "
+                    "{} percentage points; these points barely fix it",
+                    keys_[k].def->name, keys_[k].value(best[k]), 100 * kFlatError));
+        }
+        for (size_t k = 0; k < keys_.size(); ++k)
+            for (size_t j = k + 1; j < keys_.size(); ++j) {
+                if (alone_flat[k] || alone_flat[j]) continue;
+                for (int sign : {1, -1}) {
+                    if (!flat([&](const Assignment& a) {
+                            return move_of(a, k) != 0 && move_of(a, j) == sign * move_of(a, k) &&
+                                   only(a, k, j);
+                        }))
+                        continue;
+                    found.push_back(fmt::format(
+                        "keys {} and {} cannot be told apart by these points: moving both one "
+                        "step ({}) changes the mean |relative error| by less than {} percentage "
+                        "points, though each alone changes it",
+                        keys_[k].def->name, keys_[j].def->name,
+                        sign > 0 ? "both up or both down" : "one up, the other down",
+                        100 * kFlatError));
+                }
+            }
+        return found;
+    }
     size_t evaluations() const { return evaluations_; }
     /// Value combinations the search met that break a config rule at some
     /// point, and one of them with its reason.
@@ -358,10 +426,13 @@ std::vector<std::string> split_dots(const std::string& name) {
     }
 }
 
+/// One line per measured value; every column as wide as its widest cell,
+/// so long point names keep the figures lined up.
 void print_residuals(const Fitter& f, const Score& s) {
     const FitPoints& p = f.points();
-    fmt::print("{:>6}  {:<50} {:<32} {:>12} {:>12} {:>9}\n", "line", "point", "measurement",
-               "measured", "dmasim", "error");
+    using Row = std::array<std::string, 6>;  // line, point, measurement, measured, dmasim, error
+    std::vector<Row> rows = {{"line", "point", "measurement", "measured", "dmasim", "error"}};
+    std::vector<bool> held_out = {false};
     for (size_t r = 0; r < p.measured.size(); ++r) {
         std::vector<std::string> kv;
         for (size_t c = 0; c < p.keys.size(); ++c)
@@ -369,11 +440,44 @@ void print_residuals(const Fitter& f, const Score& s) {
         for (size_t m = 0; m < p.measures.size(); ++m) {
             if (!p.measured[r][m]) continue;
             const double measured = *p.measured[r][m], predicted = s.predicted[r][m];
-            fmt::print("{:>6}  {:<50} {:<32} {:>12} {:>12} {:>+8.2f}%{}\n", p.lines[r],
-                       fmt::format("{}", fmt::join(kv, " ")), p.measures[m],
-                       figures::significant(measured, 6), figures::significant(predicted, 6),
-                       100 * (predicted / measured - 1), p.held_out[r] ? "  held out" : "");
+            rows.push_back({std::to_string(p.lines[r]), fmt::format("{}", fmt::join(kv, " ")),
+                            p.measures[m], figures::significant(measured, 6),
+                            figures::significant(predicted, 6),
+                            fmt::format("{:+.2f}%", 100 * (predicted / measured - 1))});
+            held_out.push_back(p.held_out[r]);
         }
+    }
+    std::array<size_t, 6> width{};
+    for (const Row& row : rows)
+        for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const Row& row = rows[i];
+        fmt::print("{:>{}}  {:<{}} {:<{}} {:>{}} {:>{}} {:>{}}{}\n", row[0], width[0], row[1],
+                   width[1], row[2], width[2], row[3], width[3], row[4], width[4], row[5], width[5],
+                   held_out[i] ? "  held out" : "");
+    }
+}
+
+/// Warns of each fitted key that stopped at an end of the values it could
+/// take: of the searched range (the best may lie beyond: widen it) or of
+/// the key's own range (the points want what the key cannot give).
+void warn_at_range_ends(const std::vector<FitKey>& keys, const Assignment& best) {
+    for (size_t k = 0; k < keys.size(); ++k) {
+        const FitKey& key = keys[k];
+        const bool low = best[k] == 0, high = best[k] + 1 == key.size();
+        if (key.size() < 2 || (!low && !high)) continue;
+        const KeyDef& def = *key.def;
+        const uint64_t v = key.value(best[k]);
+        const bool key_end = low ? (def.power_of_two ? v / 2 < def.int_min : v == def.int_min)
+                                 : (def.power_of_two ? v > def.int_max / 2 : v == def.int_max);
+        fmt::print("warning: {} stopped at {}, the {} end of {}\n", def.name, v,
+                   low ? "lower" : "upper",
+                   key_end ? fmt::format("the key's own range ({}): the points want a value it "
+                                         "cannot take, or a mechanism the profile lacks",
+                                         describe_allowed(def))
+                           : fmt::format("the searched range {}..{}: the best value may lie "
+                                         "beyond it, widen --key {}",
+                                         key.lo, key.hi, def.name));
     }
 }
 
@@ -537,6 +641,10 @@ int run_fit(const FitRequest& r) {
                held_out_text(fitter.points(), s),
                figures::count(fitter.evaluations(), "sweep", "sweeps"));
     print_spread(fitter, s);
+    warn_at_range_ends(keys, best);
+    if (!keys.empty())
+        for (const std::string& open : fitter.indistinct(best, s.train))
+            fmt::print("warning: {}\n", open);
     if (const size_t n = fitter.invalid_combinations())
         fmt::print("skipped {} of values that break a config rule at some point, e.g. {}\n",
                    figures::count(n, "combination", "combinations"), fitter.invalid_example());

@@ -116,13 +116,17 @@ FitPoints read_fit_points(const std::string& path, const std::vector<FitKey>& fi
             continue;
         }
         const KeyDef* key = find_key(name);
-        if (!key)
+        if (!key) {
+            // No column is that long: no did-you-mean either (edit distance costs its length).
+            const std::optional<std::string> guess =
+                name.size() > kMaxTextBytes ? std::nullopt : closest_column(name);
             throw ConfigError({path, 1},
                               fmt::format("column '{}' is neither a config key nor a measurement "
                                           "(cycles, throughput_gbps, or a statistic of "
                                           "docs/statistics.md such as "
-                                          "dma.ch0.fetch_to_read_cycles)",
-                                          name));
+                                          "dma.ch0.fetch_to_read_cycles){}",
+                                          name, guess ? ", did you mean " + *guess + "?" : ""));
+        }
         for (const FitKey& f : fitted)
             if (f.def == key)
                 throw ConfigError({path, 1},

@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <vector>
 
 #include "config_keys.h"
+#include "suggest.h"
 
 namespace dmasim::sim {
 namespace {
@@ -49,6 +51,20 @@ std::optional<ColumnInfo> find_statistic(const std::string& column) {
     return std::nullopt;
 }
 
+/// "dma.ch{N}" on the channel `column` names ("dma.ch3.bytez" -> "dma.ch3"),
+/// or on channel 0.
+std::string group_on_channel_of(const std::string& pattern, const std::string& column) {
+    const auto brace = pattern.find("{N}");
+    if (brace == std::string::npos) return pattern;
+    const std::string prefix = pattern.substr(0, brace);
+    size_t end = prefix.size();
+    if (column.rfind(prefix, 0) == 0)
+        while (end < column.size() && std::isdigit(static_cast<unsigned char>(column[end]))) ++end;
+    const std::string channel =
+        end > prefix.size() ? column.substr(prefix.size(), end - prefix.size()) : "0";
+    return prefix + channel + pattern.substr(brace + 3);
+}
+
 std::string cell(const char* text) {
     std::string out;
     for (const char* p = text; *p; ++p) out += *p == '|' ? std::string("\\|") : std::string(1, *p);
@@ -66,6 +82,18 @@ std::optional<ColumnInfo> find_column(const std::string& column) {
         return ColumnInfo{key->name, key->unit, spaced(last), key->description};
     }
     return find_statistic(column);
+}
+
+std::optional<std::string> closest_column(const std::string& column) {
+    std::vector<std::string> names;
+    for (const tb::ResultDef& def : tb::kResultDefs) names.push_back(def.name);
+    for (const KeyDef& key : config_keys()) names.push_back(key.name);
+    for (const model::StatGroupDef& group : model::statistic_groups()) {
+        const std::string group_name = group_on_channel_of(group.name, column);
+        for (const model::StatDef& def : group.stats)
+            names.push_back(fmt::format("{}.{}", group_name, def.name));
+    }
+    return closest_match(column, names);
 }
 
 std::string axis_label(const std::string& column) {

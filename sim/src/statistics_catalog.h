@@ -20,6 +20,11 @@ struct ColumnInfo {
 /// A result key, statistic ("group.counter") or config key; nullopt if unknown.
 std::optional<ColumnInfo> find_column(const std::string& column);
 
+/// The known column nearest `column` when it is a likely typo of one ("did
+/// you mean"): a result, a config key or a statistic, a channel's statistic
+/// on the channel `column` names (channel 0 if it names none).
+std::optional<std::string> closest_column(const std::string& column);
+
 /// "Throughput (GB/s)": the label with its unit; the column name if unknown.
 std::string axis_label(const std::string& column);
 

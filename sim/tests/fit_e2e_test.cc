@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "e2e_support.h"
 
@@ -76,6 +77,8 @@ TEST(SimFitE2E, RecoversTwoSettingsHiddenInPointsDmasimMade) {
     // Five points: the fifth is held out, and both errors are zero.
     EXPECT_NE(out.out.find("training 0.00 %, held-out 0.00 % (1 point)"), std::string::npos)
         << out.out;
+    // Both inside their ranges, and the points tell them apart.
+    EXPECT_EQ(out.out.find("warning:"), std::string::npos) << out.out;
     const std::string yaml = read_file(fitted);
     EXPECT_NE(yaml.find("descriptor_setup_cycles: 7  # fitted over 0..12"), std::string::npos)
         << yaml;
@@ -89,6 +92,88 @@ TEST(SimFitE2E, RecoversTwoSettingsHiddenInPointsDmasimMade) {
               0);
     EXPECT_EQ(nlohmann::json::parse(read_file(report))["result"]["cycles"].get<uint64_t>(),
               cycles_of(dir, profile, 4, 4096, hidden));
+}
+
+/// The points of `rows` ({entries, segment bytes}) on `profile` with the
+/// hidden settings `hidden`, as a points file in `dir`.
+std::string points_of(const TempDir& dir, const std::string& profile,
+                      const std::vector<std::pair<unsigned, unsigned>>& rows,
+                      const std::vector<std::string>& hidden) {
+    std::string csv = "workload.entries,workload.segment_bytes,workload.chain_depth,cycles\n";
+    for (const auto& [entries, bytes] : rows)
+        csv += fmt::format("{},{},1,{}\n", entries, bytes,
+                           cycles_of(dir, profile, entries, bytes, hidden));
+    return dir.write("points.csv", csv);
+}
+
+TEST(SimFitE2E, AKeyStoppedAtAnEndOfItsRangeIsWarnedOf) {
+    TempDir dir;
+    const std::string profile = serial_profile(dir);
+    const std::vector<std::pair<unsigned, unsigned>> rows = {{2, 64}, {8, 64}, {4, 1024}};
+    const std::string fitted = dir.path() + "/fitted.yaml";
+    // A setup of 7 searched over 0..5 stops at 5: the range is too narrow.
+    const std::string short_of_it =
+        points_of(dir, profile, rows, {"dma.descriptor_setup_cycles=7"});
+    const auto narrow = run_dmasim(dir, {"fit", profile, "--points", short_of_it, "--key",
+                                         "dma.descriptor_setup_cycles=0..5", "-o", fitted});
+    ASSERT_EQ(narrow.status, 0) << narrow.err;
+    EXPECT_NE(narrow.out.find("warning: dma.descriptor_setup_cycles stopped at 5, the upper end "
+                              "of the searched range 0..5: the best value may lie beyond it, "
+                              "widen --key dma.descriptor_setup_cycles"),
+              std::string::npos)
+        << narrow.out;
+    // A setup of 0 is the key's own lowest value: no range can go below it.
+    const std::string none = points_of(dir, profile, rows, {"dma.descriptor_setup_cycles=0"});
+    const auto floor = run_dmasim(dir, {"fit", profile, "--points", none, "--key",
+                                        "dma.descriptor_setup_cycles=0..5", "-o", fitted});
+    ASSERT_EQ(floor.status, 0) << floor.err;
+    EXPECT_NE(floor.out.find("warning: dma.descriptor_setup_cycles stopped at 0, the lower end "
+                             "of the key's own range (0 .. "),
+              std::string::npos)
+        << floor.out;
+}
+
+// One descriptor per point: its setup and the start latency are each paid
+// once, so the points see only their sum; each alone still moves it.
+TEST(SimFitE2E, KeysThePointsSeeOnlyAsASumAreSaidToBeIndistinct) {
+    TempDir dir;
+    const std::string profile = serial_profile(dir);
+    const std::string points =
+        points_of(dir, profile, {{1, 64}, {1, 1024}, {1, 4096}},
+                  {"dma.descriptor_setup_cycles=7", "dma.start_latency_cycles=3"});
+    const auto out = run_dmasim(
+        dir, {"fit", profile, "--points", points, "--key", "dma.descriptor_setup_cycles=0..12",
+              "--key", "dma.start_latency_cycles=0..12", "-o", dir.path() + "/fitted.yaml"});
+    ASSERT_EQ(out.status, 0) << out.err;
+    EXPECT_NE(out.out.find("warning: keys dma.descriptor_setup_cycles and "
+                           "dma.start_latency_cycles cannot be told apart by these points: "
+                           "moving both one step (one up, the other down)"),
+              std::string::npos)
+        << out.out;
+}
+
+// Points named by five keys, some values long and some short: every column
+// is as wide as its widest cell, so each table line is as long as the header.
+TEST(SimFitE2E, ResidualColumnsLineUpForLongPointNames) {
+    TempDir dir;
+    const std::string points =
+        dir.write("points.csv",
+                  "workload.entries,workload.segment_bytes,workload.chain_depth,"
+                  "memory.read_latency_cycles,memory.write_latency_cycles,cycles\n"
+                  "1,64,1,1,1,100\n256,4096,1,100,100,1000000\n16,512,4,10,30,5000\n");
+    const auto out =
+        run_dmasim(dir, {"fit", kProfile, "--points", points, "-o", dir.path() + "/scored.yaml"});
+    ASSERT_EQ(out.status, 0) << out.err;
+    std::vector<std::string> table;
+    std::istringstream lines(out.out);
+    for (std::string line;
+         std::getline(lines, line) && line.rfind("fitted", 0) != 0 && line.rfind("mean", 0) != 0;)
+        table.push_back(line);
+    ASSERT_EQ(table.size(), 4u) << out.out;
+    for (size_t i = 1; i < table.size(); ++i) {
+        EXPECT_EQ(table[i].size(), table.front().size()) << out.out;
+        EXPECT_EQ(table[i].find(" cycles ") + 1, table.front().find("measurement")) << out.out;
+    }
 }
 
 /// cycles of `profile` in `direction`, from its report.
@@ -190,7 +275,9 @@ INSTANTIATE_TEST_SUITE_P(
     Inputs, SimFitBadInputE2E,
     testing::Values(
         BadFit{"UnknownColumn", "workload.entriez,cycles\n4,100\n", kSetup,
-               "points.csv:1: column 'workload.entriez' is neither a config key"},
+               "points.csv:1: column 'workload.entriez' is neither a config key nor a "
+               "measurement (cycles, throughput_gbps, or a statistic of docs/statistics.md such "
+               "as dma.ch0.fetch_to_read_cycles), did you mean workload.entries?"},
         BadFit{"NonNumericMeasurement", "workload.entries,cycles\n4,100\n8,fast\n", kSetup,
                "points.csv:3: column 'cycles': 'fast' is not a positive number"},
         BadFit{"RowWithoutMeasurement", "workload.entries,cycles,dma.ch0.read_to_out_cycles\n4,,\n",

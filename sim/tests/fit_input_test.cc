@@ -1,11 +1,13 @@
 // fit_input_test.cc - the ranges `dmasim fit --key KEY=LO..HI` takes
 // (fit_input.h): units as config values take them, and counts that need
-// more than 64 bits.
+// more than 64 bits; the points' columns it cannot place.
 #include "fit_input.h"
 
 #include <gtest/gtest.h>
 
 #include "config_error.h"
+#include "config_error_of.h"
+#include "support.h"
 
 namespace dmasim::sim {
 namespace {
@@ -48,6 +50,39 @@ TEST(FitKey, FullSixtyFourBitRangeIsRefusedNotWrappedToNoValues) {
     const FitKey key = parse_fit_key("workload.seed=1..18446744073709551615", 1000);
     EXPECT_EQ(key.size(), UINT64_MAX);
     EXPECT_EQ(key.value(key.size() - 1), UINT64_MAX);
+}
+
+/// The error read_fit_points() gives for a points file of one row whose
+/// header is `header`.
+std::string points_error(const std::string& header, const std::string& row) {
+    test::TempDir dir;
+    const std::string path = dir.write("points.csv", header + "\n" + row + "\n");
+    return test::error_of([&] { read_fit_points(path, {}); });
+}
+
+TEST(FitPoints, MisspeltKeyColumnGetsTheKeyItIsNearest) {
+    EXPECT_NE(points_error("workload.entriez,cycles", "4,100")
+                  .find("column 'workload.entriez' is neither a config key nor a measurement "
+                        "(cycles, throughput_gbps, or a statistic of docs/statistics.md such as "
+                        "dma.ch0.fetch_to_read_cycles), did you mean workload.entries?"),
+              std::string::npos);
+}
+
+TEST(FitPoints, MisspeltStatisticColumnGetsItOnTheChannelItNames) {
+    // The guess keeps the channel the column names (1), not channel 0's
+    // statistic, which is one edit further.
+    EXPECT_NE(points_error("workload.entries,dma.ch1.fetch_to_read_cyclse", "4,100")
+                  .find("did you mean dma.ch1.fetch_to_read_cycles?"),
+              std::string::npos);
+    EXPECT_NE(points_error("workload.entries,throughput_gbs", "4,100")
+                  .find("did you mean throughput_gbps?"),
+              std::string::npos);
+}
+
+TEST(FitPoints, ColumnNearNothingGetsNoGuess) {
+    const std::string error = points_error("workload.entries,zzzzzzzz,cycles", "4,1,100");
+    EXPECT_NE(error.find("column 'zzzzzzzz' is neither"), std::string::npos) << error;
+    EXPECT_EQ(error.find("did you mean"), std::string::npos) << error;
 }
 
 }  // namespace

@@ -60,10 +60,10 @@ namespace dmasim::model {
       "memory.t_* (configs/memory/*.yaml), workload.placement")                                    \
     X(outstanding_limit,                                                                           \
       "the next burst waits for a slot: the bursts in flight are at "                              \
-      "dma.max_outstanding_reads (or _writes) and no beat moves",                                  \
+      "dma.max_outstanding_reads (or _writes, or dma.max_bursts_in_flight) and no beat moves",     \
       "stalls: a read or write issue held by the completion of the burst the limit keeps it "      \
       "behind",                                                                                    \
-      "dma.max_outstanding_reads, dma.max_outstanding_writes")                                     \
+      "dma.max_outstanding_reads, dma.max_outstanding_writes, dma.max_bursts_in_flight")           \
     X(buffer_space, "the next read waits for the writes to drain the data buffer",                 \
       "stalls: a read issue held by buffer space (dma.buffer_bytes, dma.read_refill_bytes)",       \
       "dma.buffer_bytes, dma.read_refill_bytes")                                                   \

@@ -168,6 +168,12 @@
       (IntRange{1, 256}), doubled(kEngine), "Read bursts in flight per channel")                  \
     X(unsigned, max_outstanding_writes, 16, "dma.max_outstanding_writes", "bursts",               \
       (IntRange{1, 256}), doubled(kEngine), "Write bursts in flight per channel")                 \
+    X(unsigned, max_bursts_in_flight, 0, "dma.max_bursts_in_flight", "bursts",                    \
+      (IntRange{0, 256}), kNotAdvised,                                                            \
+      "Bursts from read issue to write response per channel: a read issues only once the "        \
+      "writes of the data read this many reads before it have responded (iDMA's backend "         \
+      "legalises a read with its write and holds both until the write's B: MetaFifoDepth); "      \
+      "0 = no such bound")                                                                        \
     X(unsigned, descriptor_prefetch, 8, "dma.descriptor_prefetch", "descriptors",                 \
       (IntRange{1, 128}), doubled(kEngine), "Descriptors fetched per descriptor read")            \
     X(unsigned, descriptor_queue, kUnboundedQueue, "dma.descriptor_queue", "descriptors",         \
