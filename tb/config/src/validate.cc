@@ -120,8 +120,10 @@ const std::vector<model::CheckedRule<SimConfig>>& config_rules() {
         // The configured list alone; scenario_refusal() weighs every list a
         // scenario holds at once.
         {{iova_fit_keys(),
-          "with `iommu.enabled`, the workload's buffers and descriptor chunks must fit the I/O "
-          "virtual address space `iommu.walk_levels` levels translate"},
+          "with `iommu.enabled`, the workload's buffers (`workload.entries` segments of "
+          "`workload.segment_bytes` to `workload.segment_bytes_max`) and descriptor chunks, in "
+          "`iommu.page_size` pages, must fit the I/O virtual address space `iommu.walk_levels` "
+          "levels translate"},
          [](const SimConfig& c) { return iova_fit_error(c, {c.workload}); }},
     };
     return table;
