@@ -32,7 +32,9 @@ void check_outputs(const RunCommand& c) {
 /// The run's outputs and limits; --trace-window is "FROM:TO" in cycles,
 /// either side optional (exit 2 naming the option).
 tb::RunOptions run_options(const RunCommand& c) {
-    tb::RunOptions o{c.trace, c.vcd};
+    tb::RunOptions o;
+    o.trace_path = c.trace;
+    o.vcd_path = c.vcd;
     o.max_sim_cycles = c.max_sim_cycles;
     o.vcd_axi_path = c.vcd_axi;
     o.trace_flows = c.trace_flows;
