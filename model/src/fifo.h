@@ -1,6 +1,7 @@
 // fifo.h - a FIFO over a power-of-two array that grows by doubling. The
-// walker, the data mover, the channel and the bus resources keep their
-// in-flight work here, so steady-state operation allocates nothing.
+// walker, the data mover, the channel, its posted writes and the bus
+// resources keep their in-flight work here, so steady-state operation
+// allocates nothing.
 // (Not the driver's descriptor ring, driver/src/ring.c.)
 #pragma once
 
