@@ -17,8 +17,9 @@ namespace dmasim::tb {
 /// them: a transfer excluded from measurement (a warm-up) adds nothing.
 struct Window {
     sc_core::sc_time first_start;  ///< first START write completed
-    sc_core::sc_time
-        last_completion;  ///< last completion interrupt rose (or poll began), plus its CPU cost
+    /// last completion interrupt rose (or poll began), plus its CPU cost;
+    /// a ring's, no earlier than the reap's reads that found it
+    sc_core::sc_time last_completion;
     uint64_t bytes = 0;   ///< payload the channels reported done
     uint64_t descriptors = 0;  ///< data descriptors completed
     uint64_t chain_links = 0;
