@@ -49,7 +49,8 @@ Iommu::Translation Iommu::translate(uint64_t iova, bool write, uint64_t t,
         }
         // Without 2 MiB entries a 2 MiB leaf is cached as the 4 KiB page used.
         if (leaf.shift == IOMMU_LARGE_SHIFT && !large) {
-            leaf.frame += iova & ((uint64_t{1} << IOMMU_LARGE_SHIFT) - 1) & ~uint64_t{0xFFF};
+            leaf.frame += iova & ((uint64_t{1} << IOMMU_LARGE_SHIFT) - 1) &
+                          ~((uint64_t{1} << IOMMU_PAGE_SHIFT) - 1);
             leaf.shift = IOMMU_PAGE_SHIFT;
         }
         iotlb_.insert(iova, leaf.shift, leaf.frame, leaf.writable);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <dmasim/hw/dma_hw.h>
+#include <dmasim/hw/iommu_hw.h>
 #include <dmasim/model/params.h>
 
 #include <cstdint>
@@ -23,7 +24,8 @@ namespace dmasim::model {
 /// Bytes of [addr, addr + bytes) before the next 4 KiB page boundary: one
 /// translation covers them.
 inline uint64_t page_piece(uint64_t addr, uint64_t bytes) {
-    const uint64_t to_boundary = ((addr | 0xFFFu) + 1) - addr;
+    const uint64_t page_mask = (uint64_t{1} << IOMMU_PAGE_SHIFT) - 1;
+    const uint64_t to_boundary = ((addr | page_mask) + 1) - addr;
     return bytes < to_boundary ? bytes : to_boundary;
 }
 

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "burst.h"
+
 namespace dmasim::model {
 namespace {
 
@@ -19,23 +21,24 @@ const ParamDef<PlatformParams>& row(std::string_view key) {
     throw std::logic_error(fmt::format("no parameter {}", key));
 }
 
-/// Largest data burst in bytes: bursts never cross 4 KiB.
+/// Largest data burst in bytes: bursts never cross kBurstBoundary.
 uint64_t largest_burst(const PlatformParams& p) {
-    return std::min<uint64_t>(uint64_t{p.dma.max_burst_beats} * p.bus.width_bytes, 4096);
+    return std::min<uint64_t>(uint64_t{p.dma.max_burst_beats} * p.bus.width_bytes, kBurstBoundary);
 }
 
 const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
     static const std::vector<CheckedRule<PlatformParams>> table = {
         // Two bursts, so one can fill while the previous one drains.
         {{{"dma.buffer_bytes", "dma.max_burst_beats", "bus.width_bytes"},
-          "`dma.buffer_bytes` must hold two bursts: 2 x min(`dma.max_burst_beats` x "
-          "`bus.width_bytes`, 4096) bytes"},
+          fmt::format("`dma.buffer_bytes` must hold two bursts: 2 x min(`dma.max_burst_beats` x "
+                      "`bus.width_bytes`, {}) bytes",
+                      kBurstBoundary)},
          [](const PlatformParams& p) -> std::string {
              if (p.dma.buffer_bytes >= 2 * largest_burst(p)) return {};
              return fmt::format(
                  "dma.buffer_bytes = {} must hold two bursts of {} bytes "
-                 "(dma.max_burst_beats x bus.width_bytes, at most 4096)",
-                 p.dma.buffer_bytes, largest_burst(p));
+                 "(dma.max_burst_beats x bus.width_bytes, at most {})",
+                 p.dma.buffer_bytes, largest_burst(p), kBurstBoundary);
          }},
         {{{"dma.read_refill_bytes", "dma.buffer_bytes"},
           "`dma.read_refill_bytes` must be at most `dma.buffer_bytes`"},
