@@ -78,8 +78,10 @@ void add_run(CLI::App& app, RunCommand& c) {
         cmd->add_option("--trace", c.trace, "Write a Chrome/Perfetto trace-event JSON here");
     cmd->add_option("--trace-window", c.trace_window,
                     "Trace only cycles FROM:TO (either side may be empty)");
+    c.trace_max_mib = tb::kDefaultTraceMaxMib;
     cmd->add_option("--trace-max-mib", c.trace_max_mib,
-                    "Stop the trace and the VCD growing past this size (default 256)")
+                    fmt::format("Stop the trace and the VCD growing past this size (default {})",
+                                tb::kDefaultTraceMaxMib))
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 20));
     cmd->add_option("--vcd", c.vcd,
                     "Write a VCD of busy, IRQ, reads/writes in flight and buffer fill here");

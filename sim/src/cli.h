@@ -21,7 +21,7 @@ struct RunCommand {
     std::string vcd_axi;
     bool trace_flows = false;
     std::string trace_window;  ///< "FROM:TO" in cycles; empty = the whole run
-    uint64_t trace_max_mib = 256;
+    uint64_t trace_max_mib = 0;   ///< set from tb::kDefaultTraceMaxMib
     uint64_t max_sim_cycles = 0;  ///< set from tb::kDefaultMaxSimCycles
     bool quiet = false;
 };

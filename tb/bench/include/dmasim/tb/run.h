@@ -10,13 +10,16 @@
 
 namespace dmasim::tb {
 
+/// MiB the trace and the VCD may grow to unless told otherwise (`--trace-max-mib`).
+constexpr uint64_t kDefaultTraceMaxMib = 256;
+
 /// Where optional outputs go (empty = not written) and how long a run may last.
 struct RunOptions {
     std::string trace_path;         ///< Chrome trace-event JSON (Perfetto)
     std::string vcd_path;           ///< SystemC VCD of busy/interrupt signals
     uint64_t trace_from_cycle = 0;  ///< trace only [from, to)
     uint64_t trace_to_cycle = UINT64_MAX;
-    uint64_t trace_max_bytes = 256ull << 20;  ///< the trace stops growing here
+    uint64_t trace_max_bytes = kDefaultTraceMaxMib << 20;  ///< the trace stops growing here
     /// The simulation stops here with an error if the scenario has not finished.
     uint64_t max_sim_cycles = kDefaultMaxSimCycles;
     /// VCD of each channel's master port as AXI handshakes (bus.kind axi)
