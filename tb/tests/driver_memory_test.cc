@@ -4,6 +4,7 @@
 #include <dmasim/workload/workload.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <tuple>
@@ -260,6 +261,42 @@ TEST_F(DriverMemory, PackedSegmentsShareFragmentBlocksBackToBack) {
     // The frames in use: the table's own page and the fragment blocks.
     EXPECT_EQ(sim_mem_pages_in_use() - table_pages, blocks * 8 + 1);
     dmasim_buf_free(&sgt, DMASIM_BUF_PACKED);
+    EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
+}
+
+// mem_to_mem draws the destination from the same spec: drawn lengths and
+// offsets match the source's entry by entry, on other frames.
+TEST_F(DriverMemory, ADestinationListHasTheSourcesShapeOnOtherFrames) {
+    for (const dmasim_buf_layout layout : {DMASIM_BUF_PAGES, DMASIM_BUF_PACKED}) {
+        dmasim_load_spec spec{};
+        spec.xfer.dir = DMA_HW_MEM_TO_MEM;
+        spec.xfer.format = DMA_HW_FMT_CHAINED_PAGES;
+        spec.xfer.entries = 300;
+        spec.xfer.chain_depth = 2;
+        spec.seg.dist = DMASIM_SEG_LOGNORMAL;
+        spec.seg.bytes = 3000;
+        spec.seg.sigma = 1.0;
+        spec.seg.min = 1;
+        spec.seg.max = 50000;  // some longer than a fragment block
+        spec.seg.offset = layout == DMASIM_BUF_PAGES ? 100 : 0;
+        spec.seg.seed = 9;
+        spec.seg.layout = layout;
+        dmasim_xfer* x = nullptr;
+        ASSERT_EQ(dmasim_load_prep(&dd_, &spec, &x), 0);
+        std::vector<unsigned> lengths;
+        scatterlist *s = x->src.sgl, *d = x->dst.sgl;
+        for (unsigned i = 0; i < 300; ++i, s = sg_next(s), d = sg_next(d)) {
+            EXPECT_EQ(d->length, s->length) << i;
+            if (layout == DMASIM_BUF_PAGES) {
+                EXPECT_EQ(d->offset, s->offset) << i;
+            }
+            EXPECT_NE(sg_phys(d), sg_phys(s)) << i;
+            lengths.push_back(s->length);
+        }
+        EXPECT_GT(*std::max_element(lengths.begin(), lengths.end()), PAGE_FRAG_CACHE_MAX_SIZE);
+        EXPECT_NE(lengths.front(), lengths.back());
+        dmasim_load_free(&dd_, x, layout);
+    }
     EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
 }
 
