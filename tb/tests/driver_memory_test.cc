@@ -29,6 +29,17 @@ void dmasim_completion_signal(struct completion*) {}
 
 namespace {
 
+/// A mem_to_mem transfer of `entries` in chained_pages over `depth` chunks;
+/// the segments are the caller's to describe.
+dmasim_load_spec chained_copy(unsigned entries, unsigned depth) {
+    dmasim_load_spec spec{};
+    spec.xfer.dir = DMA_HW_MEM_TO_MEM;
+    spec.xfer.format = DMA_HW_FMT_CHAINED_PAGES;
+    spec.xfer.entries = entries;
+    spec.xfer.chain_depth = depth;
+    return spec;
+}
+
 class DriverMemory : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -268,11 +279,7 @@ TEST_F(DriverMemory, PackedSegmentsShareFragmentBlocksBackToBack) {
 // offsets match the source's entry by entry, on other frames.
 TEST_F(DriverMemory, ADestinationListHasTheSourcesShapeOnOtherFrames) {
     for (const dmasim_buf_layout layout : {DMASIM_BUF_PAGES, DMASIM_BUF_PACKED}) {
-        dmasim_load_spec spec{};
-        spec.xfer.dir = DMA_HW_MEM_TO_MEM;
-        spec.xfer.format = DMA_HW_FMT_CHAINED_PAGES;
-        spec.xfer.entries = 300;
-        spec.xfer.chain_depth = 2;
+        dmasim_load_spec spec = chained_copy(300, 2);
         spec.seg.dist = DMASIM_SEG_LOGNORMAL;
         spec.seg.bytes = 3000;
         spec.seg.sigma = 1.0;
@@ -366,15 +373,12 @@ TEST(DriverChunks, EveryChunkIsClearedOnDirtyFrames) {
     ASSERT_EQ(sim_iommu_attach_tables(&dev, 1ull << 30, 1ull << 30, 4, PAGE_SIZE), 0);
     dd.iommu = 1;
     dmasim_load_spec spec{};
-    spec.xfer.dir = DMA_HW_MEM_TO_MEM;
-    spec.xfer.format = DMA_HW_FMT_CHAINED_PAGES;
     spec.seg.dist = DMASIM_SEG_FIXED;
     // 300 x 1001 B at offset 13 over 3 chunks: nothing merges; 8 whole
     // pages over 4 chunks: one segment, chunks 1-3 unlinked.
     for (const auto& [entries, depth, bytes] :
          {std::tuple{300u, 3u, 1001u}, std::tuple{8u, 4u, unsigned(PAGE_SIZE)}}) {
-        spec.xfer.entries = entries;
-        spec.xfer.chain_depth = depth;
+        spec.xfer = chained_copy(entries, depth).xfer;
         spec.seg.bytes = bytes;
         spec.seg.offset = bytes == PAGE_SIZE ? 0 : 13;
         dmasim_xfer* x = nullptr;
@@ -481,11 +485,7 @@ TEST_F(DriverMemory, RevokeNeedsAnIommu) {
 TEST_F(DriverIommu, AListMergedIntoFewerSegmentsThanChunksLinksOnlyThatMany) {
     // 8 whole pages at offset 0 are contiguous in IOVA space: the IOMMU
     // merges them into one segment, so of the 4 chunks only the first is used.
-    dmasim_load_spec spec{};
-    spec.xfer.dir = DMA_HW_MEM_TO_MEM;
-    spec.xfer.format = DMA_HW_FMT_CHAINED_PAGES;
-    spec.xfer.entries = 8;
-    spec.xfer.chain_depth = 4;
+    dmasim_load_spec spec = chained_copy(8, 4);
     spec.seg.dist = DMASIM_SEG_FIXED;
     spec.seg.bytes = PAGE_SIZE;
     dmasim_xfer* x = nullptr;
