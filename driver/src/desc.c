@@ -119,31 +119,41 @@ int dmasim_alloc_descriptors(struct device *dev, struct dmasim_xfer *x)
 }
 
 /*
- * Splits @entries mapped segments over the chunks and clears the pages
- * their slots occupy: status write-back fields and reserved words start at
- * zero, and so does whatever a fetch over-prefetches (it never crosses a
- * page). The block's pages past the slots (a 257-slot chunk has an order-2
- * block of 4 pages and uses 3) stay untouched, so they cost no host memory.
- * An IOMMU may merge the list into fewer segments than there are chunks:
- * then only the first @entries chunks are linked, one descriptor each
- * (every chunk has room for a descriptor and a link).
+ * Clears the pages chunk @i's slots occupy: status write-back fields and
+ * reserved words start at zero, and so does whatever a fetch
+ * over-prefetches (it never crosses a page). The block's pages past the
+ * slots (a 257-slot chunk has an order-2 block of 4 pages and uses 3) stay
+ * untouched, so they cost no host memory.
+ */
+static void clear_chunk(struct dmasim_xfer *x, unsigned int i)
+{
+	unsigned int slots = dmasim_chunk_slots(x->spec.format, x->spec.entries,
+						x->nr_chunks, i);
+
+	memset(page_address(x->chunks[i].page), 0,
+	       PAGE_ALIGN((size_t)slots * dmasim_desc_stride(&x->spec)));
+}
+
+/*
+ * Splits @entries mapped segments over the chunks. An IOMMU may merge the
+ * list into fewer segments than there are chunks: then only the first
+ * @entries chunks are linked, one descriptor each (every chunk has room
+ * for a descriptor and a link), and the others are cleared here. A linked
+ * chunk is cleared as its first descriptor is written (fill_descriptors()),
+ * so its pages are still in the cache for the writes.
  */
 static void layout_chunks(struct dmasim_xfer *x, unsigned int entries)
 {
-	size_t size = dmasim_desc_stride(&x->spec);
-	struct dmasim_chunk *c;
-	unsigned int i, slots;
+	unsigned int i;
 
 	x->nr_linked = entries < x->nr_chunks ? entries : x->nr_chunks;
 	for (i = 0; i < x->nr_chunks; i++) {
-		c = &x->chunks[i];
-		c->nr_desc =
+		x->chunks[i].nr_desc =
 			i < x->nr_linked
 				? dmasim_chunk_entries(entries, x->nr_linked, i)
 				: 0;
-		slots = dmasim_chunk_slots(x->spec.format, x->spec.entries,
-					   x->nr_chunks, i);
-		memset(page_address(c->page), 0, PAGE_ALIGN(slots * size));
+		if (i >= x->nr_linked)
+			clear_chunk(x, i);
 	}
 }
 
@@ -285,7 +295,8 @@ int desc_describe(const struct dmasim_xfer *x, struct scatterlist *sg,
 	return 0;
 }
 
-static int fill_descriptors(struct dmasim_xfer *x)
+/* Writes the data descriptors; @bytes: the payload bytes they describe. */
+static int fill_descriptors(struct dmasim_xfer *x, uint64_t *bytes)
 {
 	const struct sg_table *list = dmasim_described_list(x);
 	struct scatterlist *sg, *dsg = x->dst.sgl;
@@ -294,11 +305,15 @@ static int fill_descriptors(struct dmasim_xfer *x)
 	unsigned int i;
 	int ret;
 
+	*bytes = 0;
 	for_each_sgtable_dma_sg(list, sg, i)
 	{
 		ret = desc_describe(x, sg, &dsg, &d);
 		if (ret)
 			return ret;
+		*bytes += d.length;
+		if (cur.slot == 0)
+			clear_chunk(x, cur.chunk);
 		if (cursor_is_last(x, &cur))
 			d.flags |= DMA_DESC_END;
 		if (x->spec.format == DMA_HW_FMT_LINKED_LIST)
@@ -318,7 +333,9 @@ static int fill_descriptors(struct dmasim_xfer *x)
  *
  * The mapped segment count (which an IOMMU may make smaller than the list)
  * is split over the chunks as docs/descriptor-formats.md defines; with fewer
- * segments than chunks, over as many chunks as segments.
+ * segments than chunks, over as many chunks as segments. Sets @x->bytes
+ * to the bytes the descriptors move (an IOMMU's merged segments add up to
+ * the list's entries), so the list takes no walk of its own for it.
  *
  * Return: 0, -EINVAL if there are no chunks or segments, or the source
  * and destination map to different segments (dmasim_xfer_map() checks
@@ -328,14 +345,16 @@ static int fill_descriptors(struct dmasim_xfer *x)
 int dmasim_build_descriptors(struct dmasim_xfer *x)
 {
 	unsigned int entries = dmasim_described_list(x)->nents;
+	uint64_t bytes;
 	int ret;
 
 	if (x->nr_chunks < 1 || entries < 1 || entries > x->spec.entries)
 		return -EINVAL;
 	layout_chunks(x, entries);
-	ret = fill_descriptors(x);
+	ret = fill_descriptors(x, &bytes);
 	if (ret)
 		return ret;
+	x->bytes = bytes;
 	x->head = dmasim_xfer_desc_bus(x, 0, 0);
 	return 0;
 }

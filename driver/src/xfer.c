@@ -122,11 +122,13 @@ int dmasim_xfer_map(struct dmasim_dev *dd, struct dmasim_xfer *x)
 	if (!ret && x->spec.dir == DMA_HW_MEM_TO_MEM &&
 	    x->dst.nents != x->src.nents)
 		ret = -EINVAL;
-	if (!ret && !x->spec.for_ring)
-		ret = dmasim_build_descriptors(x);
-	if (!ret)
-		x->bytes = list_bytes(dmasim_described_list(x));
-	return ret;
+	if (ret)
+		return ret;
+	/* Writing the descriptors counts the bytes; a ring request has none. */
+	if (!x->spec.for_ring)
+		return dmasim_build_descriptors(x);
+	x->bytes = list_bytes(dmasim_described_list(x));
+	return 0;
 }
 
 /**

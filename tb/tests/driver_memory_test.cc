@@ -4,7 +4,10 @@
 #include <dmasim/workload/workload.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <tuple>
 #include <vector>
 
 #include "driver_device.h"
@@ -25,6 +28,17 @@ void dmasim_completion_signal(struct completion*) {}
 }
 
 namespace {
+
+/// A mem_to_mem transfer of `entries` in chained_pages over `depth` chunks;
+/// the segments are the caller's to describe.
+dmasim_load_spec chained_copy(unsigned entries, unsigned depth) {
+    dmasim_load_spec spec{};
+    spec.xfer.dir = DMA_HW_MEM_TO_MEM;
+    spec.xfer.format = DMA_HW_FMT_CHAINED_PAGES;
+    spec.xfer.entries = entries;
+    spec.xfer.chain_depth = depth;
+    return spec;
+}
 
 class DriverMemory : public ::testing::Test {
 protected:
@@ -261,6 +275,38 @@ TEST_F(DriverMemory, PackedSegmentsShareFragmentBlocksBackToBack) {
     EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
 }
 
+// mem_to_mem draws the destination from the same spec: drawn lengths and
+// offsets match the source's entry by entry, on other frames.
+TEST_F(DriverMemory, ADestinationListHasTheSourcesShapeOnOtherFrames) {
+    for (const dmasim_buf_layout layout : {DMASIM_BUF_PAGES, DMASIM_BUF_PACKED}) {
+        dmasim_load_spec spec = chained_copy(300, 2);
+        spec.seg.dist = DMASIM_SEG_LOGNORMAL;
+        spec.seg.bytes = 3000;
+        spec.seg.sigma = 1.0;
+        spec.seg.min = 1;
+        spec.seg.max = 50000;  // some longer than a fragment block
+        spec.seg.offset = layout == DMASIM_BUF_PAGES ? 100 : 0;
+        spec.seg.seed = 9;
+        spec.seg.layout = layout;
+        dmasim_xfer* x = nullptr;
+        ASSERT_EQ(dmasim_load_prep(&dd_, &spec, &x), 0);
+        std::vector<unsigned> lengths;
+        scatterlist *s = x->src.sgl, *d = x->dst.sgl;
+        for (unsigned i = 0; i < 300; ++i, s = sg_next(s), d = sg_next(d)) {
+            EXPECT_EQ(d->length, s->length) << i;
+            if (layout == DMASIM_BUF_PAGES) {
+                EXPECT_EQ(d->offset, s->offset) << i;
+            }
+            EXPECT_NE(sg_phys(d), sg_phys(s)) << i;
+            lengths.push_back(s->length);
+        }
+        EXPECT_GT(*std::max_element(lengths.begin(), lengths.end()), PAGE_FRAG_CACHE_MAX_SIZE);
+        EXPECT_NE(lengths.front(), lengths.back());
+        dmasim_load_free(&dd_, x, layout);
+    }
+    EXPECT_EQ(sim_mem_pages_in_use(), pages_before_);
+}
+
 // Fixed lengths are counted by formula; a uniform distribution with
 // min = max draws the same lengths one by one, so both counts must agree,
 // for fragments, exact and partial blocks, and segments with frames of
@@ -299,6 +345,55 @@ TEST_F(DriverMemory, InvalidDepthIsRejected) {
     spec.seg.bytes = 64;
     dmasim_xfer* x = nullptr;
     EXPECT_EQ(dmasim_load_prep(&dd_, &spec, &x), -EINVAL);
+}
+
+// Bytes of chunk @c's slot pages not equal to zero, past its first
+// `written` slots and in the write-back words of those.
+size_t dirty_chunk_bytes(dmasim_xfer* x, unsigned c, unsigned written) {
+    const size_t stride = dmasim_desc_stride(&x->spec);
+    const unsigned slots = dmasim_chunk_slots(x->spec.format, x->spec.entries, x->nr_chunks, c);
+    const auto* base = static_cast<const unsigned char*>(dmasim_xfer_desc(x, c, 0));
+    size_t dirty = 0;
+    for (size_t b = written * stride; b < PAGE_ALIGN(slots * stride); ++b) dirty += base[b] != 0;
+    for (unsigned i = 0; i < written; ++i) {
+        const auto* d = static_cast<const dma_hw_desc*>(dmasim_xfer_desc(x, c, i));
+        dirty += (d->status != 0) + (d->bytes_done != 0);
+    }
+    return dirty;
+}
+
+// Frames come back dirty from earlier users: every chunk, linked or left
+// over after an IOMMU merge, is cleared before the controller reads it,
+// and the transfer's byte count is the list's, merged or not.
+TEST(DriverChunks, EveryChunkIsClearedOnDirtyFrames) {
+    device dev{};
+    dmasim_dev dd{};
+    ASSERT_NO_FATAL_FAILURE(init_driver_device(&dev, &dd, 64));
+    std::memset(sim_mem_base(), 0xa5, sim_mem_size());
+    ASSERT_EQ(sim_iommu_attach_tables(&dev, 1ull << 30, 1ull << 30, 4, PAGE_SIZE), 0);
+    dd.iommu = 1;
+    dmasim_load_spec spec{};
+    spec.seg.dist = DMASIM_SEG_FIXED;
+    // 300 x 1001 B at offset 13 over 3 chunks: nothing merges; 8 whole
+    // pages over 4 chunks: one segment, chunks 1-3 unlinked.
+    for (const auto& [entries, depth, bytes] :
+         {std::tuple{300u, 3u, 1001u}, std::tuple{8u, 4u, unsigned(PAGE_SIZE)}}) {
+        spec.xfer = chained_copy(entries, depth).xfer;
+        spec.seg.bytes = bytes;
+        spec.seg.offset = bytes == PAGE_SIZE ? 0 : 13;
+        dmasim_xfer* x = nullptr;
+        ASSERT_EQ(dmasim_load_prep(&dd, &spec, &x), 0);
+        EXPECT_EQ(x->bytes, uint64_t{entries} * bytes);  // counted as the descriptors are written
+        for (unsigned c = 0; c < x->nr_chunks; ++c) {
+            const unsigned n = x->chunks[c].nr_desc;
+            const unsigned written = n + (n && c + 1 < x->nr_linked ? 1 : 0);
+            EXPECT_EQ(dirty_chunk_bytes(x, c, written), 0u) << entries << " entries, chunk " << c;
+        }
+        dmasim_load_free(&dd, x, DMASIM_BUF_PAGES);
+    }
+    dd.iommu = 0;
+    sim_iommu_detach(&dev);
+    sim_mem_exit();
 }
 
 }  // namespace
@@ -390,11 +485,7 @@ TEST_F(DriverMemory, RevokeNeedsAnIommu) {
 TEST_F(DriverIommu, AListMergedIntoFewerSegmentsThanChunksLinksOnlyThatMany) {
     // 8 whole pages at offset 0 are contiguous in IOVA space: the IOMMU
     // merges them into one segment, so of the 4 chunks only the first is used.
-    dmasim_load_spec spec{};
-    spec.xfer.dir = DMA_HW_MEM_TO_MEM;
-    spec.xfer.format = DMA_HW_FMT_CHAINED_PAGES;
-    spec.xfer.entries = 8;
-    spec.xfer.chain_depth = 4;
+    dmasim_load_spec spec = chained_copy(8, 4);
     spec.seg.dist = DMASIM_SEG_FIXED;
     spec.seg.bytes = PAGE_SIZE;
     dmasim_xfer* x = nullptr;

@@ -87,6 +87,10 @@ void dmasim_buf_free(struct sg_table *sgt, enum dmasim_buf_layout layout)
  * @entries: number of segments, >= 1
  * @seg: segment lengths, in-page offset and layout
  *
+ * The same @seg draws the same lengths and offsets again: a second call
+ * makes a list of the same shape on freshly allocated (so differently
+ * placed) memory, without reading the first list.
+ *
  * Return: 0, or -ENOMEM with nothing left allocated.
  */
 int dmasim_buf_alloc(struct sg_table *sgt, unsigned int entries,
@@ -112,39 +116,6 @@ int dmasim_buf_alloc(struct sg_table *sgt, unsigned int entries,
 	page_frag_cache_drain(&nc);
 	if (ret)
 		dmasim_buf_free(sgt, seg->layout);
-	return ret;
-}
-
-/**
- * dmasim_buf_alloc_like - allocate a list with the segment lengths and
- * offsets of another, on freshly allocated (so differently placed) memory
- * @sgt: table to fill; must be zeroed
- * @like: the list to copy the shape of
- * @layout: the layout of both lists
- *
- * Return: 0, or -ENOMEM with nothing left allocated.
- */
-int dmasim_buf_alloc_like(struct sg_table *sgt, const struct sg_table *like,
-			  enum dmasim_buf_layout layout)
-{
-	struct scatterlist *sg, *from = like->sgl;
-	struct page_frag_cache nc = {0};
-	unsigned int i;
-	int ret;
-
-	ret = sg_alloc_table(sgt, like->orig_nents, GFP_KERNEL);
-	if (ret)
-		return ret;
-	for_each_sgtable_sg(sgt, sg, i)
-	{
-		ret = seg_fill(sg, from->length, from->offset, layout, &nc);
-		if (ret)
-			break;
-		from = sg_next(from);
-	}
-	page_frag_cache_drain(&nc);
-	if (ret)
-		dmasim_buf_free(sgt, layout);
 	return ret;
 }
 
