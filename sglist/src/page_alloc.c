@@ -230,7 +230,8 @@ bool frames_allocated(unsigned long pfn, unsigned long count)
 
 bool frames_never_freed(unsigned long pfn, unsigned long count)
 {
-	return find_bit_in(fa.freed_once, pfn, pfn + count, true) == pfn + count;
+	return find_bit_in(fa.freed_once, pfn, pfn + count, true) ==
+	       pfn + count;
 }
 
 void frames_free(unsigned long pfn, unsigned long count)

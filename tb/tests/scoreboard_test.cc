@@ -140,7 +140,7 @@ TEST(ScoreboardReuse, ADestinationInReusedFramesIsFilled) {
     ASSERT_EQ(dmasim_buf_alloc(&first, 64, &seg), 0);
     board.fill_source(first, 0);
     Scoreboard::fill_destination(first, DMASIM_BUF_PAGES);  // the segments are fresh
-    board.fill_source(first, 0);                             // an earlier transfer's bytes
+    board.fill_source(first, 0);                            // an earlier transfer's bytes
     const uint64_t first_bus = page_to_phys(sg_page(first.sgl));
     dmasim_buf_free(&first, DMASIM_BUF_PAGES);
 

@@ -82,8 +82,8 @@ Block block_of(const scatterlist* sg, dmasim_buf_layout layout) {
 bool in_fresh_frames(const scatterlist* sg, const Block& b) {
     struct page* first = sg_page(const_cast<scatterlist*>(sg));
     const auto* first_byte = static_cast<const uint8_t*>(page_address(first));
-    return sim_mem_frames_fresh(first, PAGE_ALIGN(uint64_t(b.start - first_byte) + b.bytes) >>
-                                           PAGE_SHIFT);
+    return sim_mem_frames_fresh(first,
+                                PAGE_ALIGN(uint64_t(b.start - first_byte) + b.bytes) >> PAGE_SHIFT);
 }
 
 // Below this many bytes a part's thread costs more than it saves.
@@ -164,7 +164,8 @@ void Scoreboard::fill_destination(const sg_table& sgt, dmasim_buf_layout layout)
         const size_t end = b.segment_offset + sg->length;
         std::memset(b.start, kDestinationFill, b.segment_offset);
         std::memset(b.start + end, kDestinationFill, b.bytes - end);
-        if (!in_fresh_frames(sg, b)) std::memset(b.start + b.segment_offset, kSegmentFill, sg->length);
+        if (!in_fresh_frames(sg, b))
+            std::memset(b.start + b.segment_offset, kSegmentFill, sg->length);
         return std::optional<Mismatch>{};
     });
 }
