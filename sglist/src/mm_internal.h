@@ -16,6 +16,8 @@ unsigned long frames_alloc(unsigned long count, unsigned long align);
 /* True if all of [@pfn, @pfn + @count) is allocated (catches bad frees). */
 bool frames_allocated(unsigned long pfn, unsigned long count);
 void frames_free(unsigned long pfn, unsigned long count);
+/* No frame of the run was freed since frames_init(). */
+bool frames_never_freed(unsigned long pfn, unsigned long count);
 unsigned long frames_in_use(void);
 unsigned long frames_free_count(void);
 unsigned long frames_largest_free_run(void);

@@ -5,7 +5,9 @@
  * Frames are tracked in a bitmap (bit set = in use), scanned a 64-bit word
  * at a time, so finding a run costs O(frames / 64) at worst and typically
  * O(1): contiguous placement starts at the lowest free frame, scattered
- * placement at a random frame, where a mostly free RAM has room.
+ * placement at a random frame, where a mostly free RAM has room. A second
+ * bitmap remembers the frames ever freed: the others still hold the zeros
+ * the host mapping started with, unless their owner wrote them.
  */
 #include "mm_internal.h"
 
@@ -16,6 +18,7 @@
 
 static struct {
 	uint64_t *bitmap;
+	uint64_t *freed_once; /* bit set = freed since frames_init() */
 	unsigned long nr_frames;
 	unsigned long nr_free;
 	unsigned long lowest_free; /* every frame below it is in use */
@@ -45,12 +48,13 @@ static unsigned long align_up(unsigned long x, unsigned long align)
 	return (x + align - 1) / align * align;
 }
 
-/* First frame in [from, end) whose bit equals @used, or @end. */
-static unsigned long find_bit(unsigned long from, unsigned long end, bool used)
+/* First frame in [from, end) whose bit in @bitmap equals @set, or @end. */
+static unsigned long find_bit_in(const uint64_t *bitmap, unsigned long from,
+				 unsigned long end, bool set)
 {
 	while (from < end) {
 		unsigned long w = from / BITS_PER_WORD;
-		uint64_t word = used ? fa.bitmap[w] : ~fa.bitmap[w];
+		uint64_t word = set ? bitmap[w] : ~bitmap[w];
 
 		word &= ~0ULL << (from % BITS_PER_WORD);
 		if (word) {
@@ -65,7 +69,14 @@ static unsigned long find_bit(unsigned long from, unsigned long end, bool used)
 	return end;
 }
 
-static void set_bits(unsigned long pfn, unsigned long count, bool used)
+/* First frame in [from, end) whose bit equals @used, or @end. */
+static unsigned long find_bit(unsigned long from, unsigned long end, bool used)
+{
+	return find_bit_in(fa.bitmap, from, end, used);
+}
+
+static void set_bits_in(uint64_t *bitmap, unsigned long pfn,
+			unsigned long count, bool used)
 {
 	unsigned long end = pfn + count;
 
@@ -78,11 +89,16 @@ static void set_bits(unsigned long pfn, unsigned long count, bool used)
 			n = end - pfn;
 		mask = (n == BITS_PER_WORD ? ~0ULL : ((1ULL << n) - 1)) << bit;
 		if (used)
-			fa.bitmap[pfn / BITS_PER_WORD] |= mask;
+			bitmap[pfn / BITS_PER_WORD] |= mask;
 		else
-			fa.bitmap[pfn / BITS_PER_WORD] &= ~mask;
+			bitmap[pfn / BITS_PER_WORD] &= ~mask;
 		pfn += n;
 	}
+}
+
+static void set_bits(unsigned long pfn, unsigned long count, bool used)
+{
+	set_bits_in(fa.bitmap, pfn, count, used);
 }
 
 /*
@@ -151,12 +167,15 @@ static unsigned long find_run(unsigned long count, unsigned long align,
 int frames_init(unsigned long nr_frames, enum sim_mem_placement placement,
 		uint64_t seed)
 {
-	void *bm = mmap(NULL, bitmap_bytes(nr_frames), PROT_READ | PROT_WRITE,
+	/* Both bitmaps in one mapping: the in-use one, then freed_once. */
+	size_t bytes = bitmap_bytes(nr_frames);
+	char *bm = mmap(NULL, 2 * bytes, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	if (bm == MAP_FAILED)
 		return -ENOMEM;
-	fa.bitmap = bm;
+	fa.bitmap = (uint64_t *)bm;
+	fa.freed_once = (uint64_t *)(bm + bytes);
 	fa.nr_frames = nr_frames;
 	fa.placement = placement;
 	fa.rng = seed;
@@ -169,7 +188,7 @@ int frames_init(unsigned long nr_frames, enum sim_mem_placement placement,
 void frames_exit(void)
 {
 	if (fa.bitmap)
-		munmap(fa.bitmap, bitmap_bytes(fa.nr_frames));
+		munmap(fa.bitmap, 2 * bitmap_bytes(fa.nr_frames));
 	memset(&fa, 0, sizeof(fa));
 }
 
@@ -209,9 +228,16 @@ bool frames_allocated(unsigned long pfn, unsigned long count)
 	       find_bit(pfn, pfn + count, false) == pfn + count;
 }
 
+bool frames_never_freed(unsigned long pfn, unsigned long count)
+{
+	return find_bit_in(fa.freed_once, pfn, pfn + count, true) ==
+	       pfn + count;
+}
+
 void frames_free(unsigned long pfn, unsigned long count)
 {
 	set_bits(pfn, count, false);
+	set_bits_in(fa.freed_once, pfn, count, true);
 	fa.nr_free += count;
 	if (pfn < fa.lowest_free)
 		fa.lowest_free = pfn;

@@ -76,3 +76,12 @@ unsigned long sim_mem_pages_free(void)
 {
 	return frames_free_count();
 }
+
+bool sim_mem_frames_fresh(const struct page *page, unsigned long count)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	return pfn < sim_mem_layout.nr_frames &&
+	       count <= sim_mem_layout.nr_frames - pfn &&
+	       frames_never_freed(pfn, count);
+}

@@ -111,6 +111,38 @@ TEST_F(sglist_mm, FreedFrameIsReusedFirst) {
     sgtest::free_page_list(pages);
 }
 
+// A frame is fresh (still the host mapping's zeros) only in its first
+// allocation: once freed, whatever its owner wrote may still be in it.
+TEST_F(sglist_mm, FramesAreFreshUntilTheyAreFreed) {
+    auto pages = sgtest::alloc_page_list(4);
+    for (page* p : pages) EXPECT_TRUE(sim_mem_frames_fresh(p, 1));
+    EXPECT_TRUE(sim_mem_frames_fresh(pages[0], 4));
+    __free_page(pages[1]);
+    page* again = alloc_page(GFP_KERNEL);
+    ASSERT_EQ(again, pages[1]);
+    pages[1] = again;
+    EXPECT_FALSE(sim_mem_frames_fresh(again, 1));
+    EXPECT_TRUE(sim_mem_frames_fresh(pages[2], 2));
+    EXPECT_FALSE(sim_mem_frames_fresh(pages[0], 4)) << "one used frame in the range is enough";
+    sgtest::free_page_list(pages);
+}
+
+TEST_F(sglist_mm, FramesBeyondTheRamAreNotFresh) {
+    const unsigned long frames = sim_mem_size() >> PAGE_SHIFT;
+    EXPECT_FALSE(sim_mem_frames_fresh(pfn_to_page(frames - 1), 2));
+    EXPECT_TRUE(sim_mem_frames_fresh(pfn_to_page(frames - 1), 1));
+}
+
+TEST(sglist_mm_own_ram, ANewRamStartsFresh) {
+    ASSERT_EQ(sim_mem_init(1 << 20, SIM_MEM_CONTIGUOUS, 0), 0);
+    struct page* p = alloc_page(GFP_KERNEL);
+    __free_page(p);
+    sim_mem_exit();
+    ASSERT_EQ(sim_mem_init(1 << 20, SIM_MEM_CONTIGUOUS, 0), 0);
+    EXPECT_TRUE(sim_mem_frames_fresh(alloc_page(GFP_KERNEL), 1));
+    sim_mem_exit();
+}
+
 TEST_F(sglist_mm, AllocPagesCountsTwoToTheOrderFrames) {
     const unsigned order = 5;
     page* p = alloc_pages(GFP_KERNEL, order);

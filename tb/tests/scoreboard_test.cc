@@ -95,7 +95,7 @@ TEST_F(ScoreboardParts, AByteWrittenOutsideALateSegmentIsCaught) {
     EXPECT_FALSE(Scoreboard::compare_fill(sgt_, true, DMASIM_BUF_PAGES));
 
     const unsigned late = kEntries - 3;
-    *byte(late, 0) = 0;  // inside the segment: allowed once written
+    *byte(late, 0) = 0x11;  // inside the segment: allowed once written
     EXPECT_FALSE(Scoreboard::compare_fill(sgt_, false, DMASIM_BUF_PAGES));
     const auto inside = Scoreboard::compare_fill(sgt_, true, DMASIM_BUF_PAGES);
     ASSERT_TRUE(inside);
@@ -106,6 +106,59 @@ TEST_F(ScoreboardParts, AByteWrittenOutsideALateSegmentIsCaught) {
     ASSERT_TRUE(outside);
     EXPECT_EQ(outside->bus_address, bus(late, -1));
     EXPECT_NE(outside->what.find("outside the segment"), std::string::npos) << outside->what;
+}
+
+// Fresh frames already hold the segment fill (zero): only the bytes around
+// the segments are written, yet a byte the DMA skips is still reported.
+TEST_F(ScoreboardParts, AFreshDestinationStillCatchesAnUnwrittenByte) {
+    Scoreboard::fill_destination(sgt_, DMASIM_BUF_PAGES);
+    EXPECT_EQ(*byte(0, -1), kDestinationFill);
+    EXPECT_EQ(*byte(0, kSegmentBytes), kDestinationFill);
+    EXPECT_FALSE(Scoreboard::compare_fill(sgt_, true, DMASIM_BUF_PAGES));
+
+    board_.fill_source(sgt_, kBase);  // as the DMA would write it...
+    EXPECT_FALSE(board_.compare(sgt_, kBase, "destination"));
+    const unsigned late = kEntries - 7;
+    int skipped = 0;  // ...but for one byte (one whose pattern is not the fill)
+    while (*byte(late, skipped) == kSegmentFill) ++skipped;
+    *byte(late, skipped) = kSegmentFill;
+    const auto m = board_.compare(sgt_, kBase, "destination");
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->bus_address, bus(late, skipped));
+}
+
+// Frames freed by an earlier list hold its bytes: they are filled again.
+TEST(ScoreboardReuse, ADestinationInReusedFramesIsFilled) {
+    ASSERT_EQ(sim_mem_init(uint64_t{16} << 20, SIM_MEM_CONTIGUOUS, 0), 0);
+    dmasim_seg_spec seg{};
+    seg.dist = DMASIM_SEG_FIXED;
+    seg.bytes = kSegmentBytes;
+    seg.offset = kOffset;
+    seg.layout = DMASIM_BUF_PAGES;
+    const Scoreboard board(5);
+    sg_table first{}, second{};
+    ASSERT_EQ(dmasim_buf_alloc(&first, 64, &seg), 0);
+    board.fill_source(first, 0);
+    Scoreboard::fill_destination(first, DMASIM_BUF_PAGES);  // the segments are fresh
+    board.fill_source(first, 0);                            // an earlier transfer's bytes
+    const uint64_t first_bus = page_to_phys(sg_page(first.sgl));
+    dmasim_buf_free(&first, DMASIM_BUF_PAGES);
+
+    ASSERT_EQ(dmasim_buf_alloc(&second, 64, &seg), 0);
+    ASSERT_EQ(page_to_phys(sg_page(second.sgl)), first_bus) << "contiguous: the same frames";
+    Scoreboard::fill_destination(second, DMASIM_BUF_PAGES);
+    EXPECT_FALSE(Scoreboard::compare_fill(second, true, DMASIM_BUF_PAGES));
+    dmasim_buf_free(&second, DMASIM_BUF_PAGES);
+    sim_mem_exit();
+}
+
+TEST_F(ScoreboardParts, AByteChangedInsideANeverWrittenSegmentIsCaught) {
+    Scoreboard::fill_destination(sgt_, DMASIM_BUF_PAGES);
+    *byte(3, 11) = kDestinationFill;
+    const auto m = Scoreboard::compare_fill(sgt_, true, DMASIM_BUF_PAGES);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->bus_address, bus(3, 11));
+    EXPECT_FALSE(Scoreboard::compare_fill(sgt_, false, DMASIM_BUF_PAGES));
 }
 
 }  // namespace

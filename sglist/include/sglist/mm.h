@@ -102,6 +102,18 @@ unsigned long sim_mem_pages_in_use(void);
 unsigned long sim_mem_pages_free(void);
 
 /**
+ * sim_mem_frames_fresh - are these frames in their first allocation?
+ * @page: the first frame
+ * @count: frames from @page on
+ *
+ * True if none of them was freed since sim_mem_init(): the allocator never
+ * handed their bytes to anyone before, so they hold the zeros the host
+ * mapping started with, unless their owner wrote them. Lets a caller skip
+ * clearing memory that is already zero. False for frames outside the RAM.
+ */
+bool sim_mem_frames_fresh(const struct page *page, unsigned long count);
+
+/**
  * sim_mem_last_error - why the last allocation failed
  *
  * Return: a message naming the failed request, the frames still free and

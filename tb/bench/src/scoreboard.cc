@@ -32,20 +32,23 @@ size_t first_difference(const uint8_t* a, const uint8_t* b, size_t n) {
     return static_cast<size_t>(std::mismatch(a, a + n, b).first - a);
 }
 
-const std::array<uint8_t, 4096>& fill_block() {
+template <uint8_t Byte>
+const std::array<uint8_t, 4096>& block_of_byte() {
     static const std::array<uint8_t, 4096> block = [] {
         std::array<uint8_t, 4096> b{};
-        b.fill(kDestinationFill);
+        b.fill(Byte);
         return b;
     }();
     return block;
 }
 
-// Offset of the first non-fill byte in [p, p + n), or n.
-size_t first_non_fill(const uint8_t* p, size_t n) {
+// Offset of the first byte in [p, p + n) that is not Byte, or n.
+template <uint8_t Byte>
+size_t first_other_than(const uint8_t* p, size_t n) {
+    const auto& block = block_of_byte<Byte>();
     for (size_t done = 0; done < n;) {
-        const size_t step = std::min(n - done, fill_block().size());
-        const size_t bad = first_difference(p + done, fill_block().data(), step);
+        const size_t step = std::min(n - done, block.size());
+        const size_t bad = first_difference(p + done, block.data(), step);
         if (bad < step) return done + bad;
         done += step;
     }
@@ -72,6 +75,15 @@ Block block_of(const scatterlist* sg, dmasim_buf_layout layout) {
     if (dmasim_buf_is_fragment(layout, sg->length)) return {segment_of(sg), sg->length, 0};
     return {segment_of(sg) - sg->offset,
             size_t{PAGE_SIZE} << get_order(uint64_t{sg->offset} + sg->length), sg->offset};
+}
+
+// Do `b`'s frames still hold the zeros they were handed out with? (The
+// testbench fills a destination right after it is allocated.)
+bool in_fresh_frames(const scatterlist* sg, const Block& b) {
+    struct page* first = sg_page(const_cast<scatterlist*>(sg));
+    const auto* first_byte = static_cast<const uint8_t*>(page_address(first));
+    return sim_mem_frames_fresh(first,
+                                PAGE_ALIGN(uint64_t(b.start - first_byte) + b.bytes) >> PAGE_SHIFT);
 }
 
 // Below this many bytes a part's thread costs more than it saves.
@@ -149,7 +161,11 @@ void Scoreboard::fill_source(const sg_table& sgt, uint64_t base) const {
 void Scoreboard::fill_destination(const sg_table& sgt, dmasim_buf_layout layout) {
     visit_in_parts(sgt, 0, [layout](scatterlist* sg, unsigned, uint64_t) {
         const Block b = block_of(sg, layout);
-        std::memset(b.start, kDestinationFill, b.bytes);
+        const size_t end = b.segment_offset + sg->length;
+        std::memset(b.start, kDestinationFill, b.segment_offset);
+        std::memset(b.start + end, kDestinationFill, b.bytes - end);
+        if (!in_fresh_frames(sg, b))
+            std::memset(b.start + b.segment_offset, kSegmentFill, sg->length);
         return std::optional<Mismatch>{};
     });
 }
@@ -218,13 +234,14 @@ std::optional<Mismatch> Scoreboard::compare_fill(const sg_table& sgt, bool inclu
                                    uint64_t) -> std::optional<Mismatch> {
             const Block b = block_of(sg, layout);
             const size_t end = b.segment_offset + sg->length;
-            size_t bad;
-            if (include_segments) {
-                bad = first_non_fill(b.start, b.bytes);
-            } else {
-                bad = first_non_fill(b.start, b.segment_offset);
-                if (bad == b.segment_offset)
-                    bad = end + first_non_fill(b.start + end, b.bytes - end);
+            size_t bad = first_other_than<kDestinationFill>(b.start, b.segment_offset);
+            if (bad == b.segment_offset) {
+                const size_t in_segment =
+                    include_segments ? first_other_than<kSegmentFill>(b.start + bad, sg->length)
+                                     : sg->length;
+                bad = in_segment < sg->length
+                          ? bad + in_segment
+                          : end + first_other_than<kDestinationFill>(b.start + end, b.bytes - end);
             }
             if (bad == b.bytes) return std::nullopt;
             return Mismatch{

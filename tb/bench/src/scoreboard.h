@@ -32,7 +32,12 @@ struct Mismatch {
     std::string what;
 };
 
-/// Byte the destination buffers are filled with before a transfer.
+/// Byte a destination segment holds before a transfer: the zero a frame
+/// in its first allocation holds already, so those need no fill.
+inline constexpr uint8_t kSegmentFill = 0x00;
+/// Byte the rest of a destination segment's memory holds before a
+/// transfer: not zero, so a DMA running past a segment with the zeros
+/// around a source segment is caught.
 inline constexpr uint8_t kDestinationFill = 0xA5;
 
 class Scoreboard {
@@ -41,8 +46,10 @@ public:
 
     /// Writes the stream starting at `base` into the segments of `sgt`.
     void fill_source(const sg_table& sgt, uint64_t base) const;
-    /// Fills the memory `sgt`'s segments own with the fill byte: their whole
-    /// page blocks, or just the segment for a page fragment.
+    /// Fills the memory `sgt`'s segments own (their whole page blocks, or
+    /// just the segment for a page fragment): the segments with
+    /// kSegmentFill, where their frames do not hold it already, the rest
+    /// with kDestinationFill.
     static void fill_destination(const sg_table& sgt, dmasim_buf_layout layout);
 
     /// First segment byte of `sgt` that differs from the stream at `base`.
@@ -55,8 +62,8 @@ public:
     /// order, continuing from `digest`: what a device sink folds them into.
     static uint64_t digest(const sg_table& sgt, uint64_t digest);
     /// First byte of the memory `sgt`'s segments own (as fill_destination)
-    /// that is not the fill byte: outside the segments only, or (for a list
-    /// never written) everywhere.
+    /// that is not what fill_destination left there: outside the segments
+    /// only, or (for a list never written) everywhere.
     static std::optional<Mismatch> compare_fill(const sg_table& sgt, bool include_segments,
                                                 dmasim_buf_layout layout);
 

@@ -30,6 +30,32 @@ unsigned mapped_descriptors(const dmasim_xfer& x) {
     return x.spec.dir == DMA_HW_DEV_TO_MEM ? x.dst.nents : x.src.nents;
 }
 
+/// Bytes of a source slice backed and then filled at once: small enough to
+/// stay in the cache between the two.
+constexpr uint64_t kSourceSliceBytes = 1ull << 20;
+
+/// Calls visit(slice, offset) on consecutive runs of `sgt`'s entries of
+/// about `bytes` each, offset the stream offset of the run's first byte.
+template <typename Visit>
+void for_each_slice(const sg_table& sgt, uint64_t bytes, Visit visit) {
+    scatterlist* first = sgt.sgl;
+    scatterlist* sg;
+    unsigned int i;
+    unsigned entries = 0;
+    uint64_t offset = 0, slice_bytes = 0;
+    for_each_sgtable_sg(&sgt, sg, i) {
+        ++entries;
+        slice_bytes += sg->length;
+        if (slice_bytes < bytes && i + 1 < sgt.orig_nents) continue;
+        const sg_table slice{first, entries, entries};
+        visit(slice, offset);
+        offset += slice_bytes;
+        first = sg_next(sg);
+        entries = 0;
+        slice_bytes = 0;
+    }
+}
+
 }  // namespace
 
 // ---- Transfer --------------------------------------------------------------
@@ -199,10 +225,15 @@ Transfer& Testbench::prepare(const WorkloadConfig& w, unsigned channel) {
         std::unique_ptr<Transfer>(new Transfer(x, channel, w, next_pattern_base(x->bytes))));
     Transfer& t = *transfers_.back();
     if (!payload_checked()) return t;  // the buffers stay untouched
-    // The fills below write every buffer: back them in bulk, not a fault per page.
-    if (x->src.sgl) populate_buffers(x->src);
+    // The buffers are backed in bulk, not a fault per page. The source a
+    // slice at a time, each filled while the kernel's zeroing left it in
+    // the cache (backing the whole list first had the fill read it back).
+    if (x->src.sgl)
+        for_each_slice(x->src, kSourceSliceBytes, [&](const sg_table& slice, uint64_t offset) {
+            populate_buffers(slice);
+            scoreboard_.fill_source(slice, t.pattern_base_ + offset);
+        });
     if (x->dst.sgl) populate_buffers(x->dst);
-    if (x->src.sgl) scoreboard_.fill_source(x->src, t.pattern_base_);
     if (x->dst.sgl) Scoreboard::fill_destination(x->dst, w.buffers);
     return t;
 }
