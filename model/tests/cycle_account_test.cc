@@ -62,6 +62,38 @@ TEST(ModelCycleAccount, UnionOfTwoInterleavedStreamsMatchesABitmap) {
     EXPECT_EQ(from_union, covered);
 }
 
+// Adds just behind the end, as a write's intervals land behind the read
+// planned after it: clear of every interval, within or touching the last
+// one or the one before it, bridging the two, or reaching further back
+// (add()'s shortcuts near the end and its search). Every add leaves the
+// union holding exactly the cycles a bitmap of every add holds, as sorted,
+// disjoint, non-touching intervals.
+TEST(ModelCycleAccount, UnionOfAddsNearTheEndMatchesABitmap) {
+    constexpr uint64_t kCycles = 30000;
+    std::mt19937_64 rng(39);
+    const auto draw = [&rng](uint64_t lo, uint64_t hi) {
+        return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
+    };
+    IntervalUnion u;
+    std::vector<bool> covered(kCycles + 64, false);
+    uint64_t end = 40;
+    for (int i = 0; i < 6000; ++i) {
+        const uint64_t from = end - draw(0, 40) + draw(0, 6), to = from + draw(0, 9);
+        end = std::max(end, std::min<uint64_t>(to + draw(0, 4), kCycles));
+        u.add(from, to);
+        for (uint64_t c = from; c < to; ++c) covered[c] = true;
+        if (i % 97 != 0) continue;
+        std::vector<bool> from_union(covered.size(), false);
+        const auto& set = u.intervals();
+        for (size_t k = 0; k < set.size(); ++k) {
+            ASSERT_LT(set[k].from, set[k].to);
+            if (k > 0) ASSERT_GT(set[k].from, set[k - 1].to) << "touching or out of order at " << k;
+            for (uint64_t c = set[k].from; c < set[k].to; ++c) from_union[c] = true;
+        }
+        ASSERT_EQ(from_union, covered) << "after add " << i;
+    }
+}
+
 TEST(ModelCycleAccount, EachCycleGoesToTheFirstCauseCoveringItAndTheRestIsIdle) {
     CycleTimeline t;
     t.charge(Cause::data, 10, 30);
