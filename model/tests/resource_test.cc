@@ -44,7 +44,8 @@ TEST(ModelResource, EveryBookingStartsInTheFirstFreeGapLongEnough) {
     };
     for (int i = 0; i < 3000; ++i) {
         const uint64_t end = r.free_at();
-        const uint64_t earliest = draw(0, 2) == 0 ? end + draw(0, 12) : end - std::min(end, draw(0, 80));
+        const uint64_t earliest =
+            draw(0, 2) == 0 ? end + draw(0, 12) : end - std::min(end, draw(0, 80));
         const uint64_t occupancy = draw(1, 9);
         const uint64_t expected = first_fit(earliest, occupancy);
         ASSERT_EQ(r.book(earliest, occupancy, 64), expected) << "booking " << i;
