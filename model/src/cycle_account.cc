@@ -27,16 +27,33 @@ Lane lane_of(const IntervalUnion& u, size_t cause, uint64_t from, uint64_t to) {
 
 }  // namespace
 
-void IntervalUnion::add(uint64_t from, uint64_t to) {
-    if (from >= to) return;
-    if (set_.empty() || from > set_.back().to) {
-        set_.push_back({from, to});
+void IntervalUnion::add_behind_last(uint64_t from, uint64_t to) {
+    // Near the end (a write's interval landing behind the read planned
+    // after it, nearly always within the last two intervals): no search.
+    // (Stepping back from end(): a deque's operator[] is not inlined.)
+    const auto back_at = std::prev(set_.end());
+    Interval& back = *back_at;
+    if (back_at == set_.begin() || from > std::prev(back_at)->to) {
+        // Clear of the one before the last: only the last can change, and
+        // a new interval goes in by moving the last one place on.
+        if (to >= back.from) {
+            back = {from, std::max(back.to, to)};
+        } else {
+            const Interval moved = back;
+            back = {from, to};
+            set_.push_back(moved);
+        }
         return;
     }
-    // Touching or inside the last interval: only it can change (the usual
-    // case, bursts planned in order), so no search.
-    if (from >= set_.back().from) {
-        set_.back().to = std::max(set_.back().to, to);
+    Interval& before = *std::prev(back_at);
+    if (from >= before.from) {
+        // Within or touching the one before the last, and maybe the last.
+        if (to < back.from) {
+            before.to = std::max(before.to, to);
+        } else {
+            before.to = std::max(back.to, to);
+            set_.pop_back();
+        }
         return;
     }
     // [first, last) are the intervals [from, to) touches. A side planned

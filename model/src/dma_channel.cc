@@ -264,6 +264,8 @@ void DmaChannel::complete_descriptor() {
 }
 
 void DmaChannel::before_write(uint64_t t) {
+    // Every data write asks: most find nothing due.
+    if (writebacks_.empty() || writebacks_.front().issue > t) return;
     const uint32_t bytes = status_bytes(layout_of(format(), params_));
     static constexpr uint8_t kZeros[4 * DMA_HW_MAX_APP_WORDS] = {};
     while (!writebacks_.empty() && writebacks_.front().issue <= t) {

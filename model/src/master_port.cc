@@ -35,9 +35,13 @@ PortAccess MasterPort::failed(uint64_t at, dma_hw_error error, uint64_t iova) {
 template <typename Access>
 PortAccess MasterPort::paged(uint64_t t, uint64_t addr, uint64_t bytes, bool write, Carries what,
                              Access access) {
+    if (!translating_ && bytes > 0) {  // one piece: no loop, no translation
+        const PortAccess ready = reach(t, addr, bytes, write, what);
+        return ready.error != DMA_ERR_NONE ? ready : access(ready.done, addr, 0, bytes);
+    }
     PortAccess last{t, t, t};
     for (uint64_t off = 0; off < bytes;) {
-        const uint64_t piece = translating_ ? page_piece(addr + off, bytes - off) : bytes - off;
+        const uint64_t piece = page_piece(addr + off, bytes - off);
         uint64_t phys = 0;
         const PortAccess ready = place(last.done, addr + off, piece, write, what, &phys);
         if (ready.error != DMA_ERR_NONE) return ready;
@@ -102,8 +106,7 @@ PortAccess MasterPort::place(uint64_t t, uint64_t addr, uint64_t bytes, bool wri
 
 // A bus address outside the DMI region is never accessed: a probe of its
 // first byte out tells an address error from another bus error.
-PortAccess MasterPort::reach(uint64_t t, uint64_t phys, uint64_t bytes, bool write, Carries what) {
-    if (bus_.reachable(phys, bytes)) return {t, t, t};
+PortAccess MasterPort::out_of_reach(uint64_t t, uint64_t phys, bool write, Carries what) {
     uint64_t cycles = 0;
     const dma_hw_error error = bus_.classify(phys, write, what == Carries::descriptor, &cycles);
     return failed(t + cycles, error);

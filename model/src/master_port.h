@@ -108,7 +108,12 @@ private:
     PortAccess place(uint64_t t, uint64_t addr, uint64_t bytes, bool write, Carries what,
                      uint64_t* phys);
     /// Bus addresses [phys, phys + bytes) at cycle t: in reach, or the error.
-    PortAccess reach(uint64_t t, uint64_t phys, uint64_t bytes, bool write, Carries what);
+    PortAccess reach(uint64_t t, uint64_t phys, uint64_t bytes, bool write, Carries what) {
+        if (bus_.reachable(phys, bytes)) return {t, t, t};
+        return out_of_reach(t, phys, write, what);
+    }
+    /// reach() of addresses that are not: the error and when it is known.
+    PortAccess out_of_reach(uint64_t t, uint64_t phys, bool write, Carries what);
     /// One piece's read at bus address `addr`, issued at cycle t.
     PortAccess read_piece(uint64_t t, uint64_t addr, uint64_t bytes, uint8_t* into, Carries what);
     /// dma.descriptor_fetch word: one piece's descriptor read.

@@ -35,7 +35,9 @@ public:
         // No gap from packed_from_ on: only the end is free there.
         if (start >= packed_from_ && start < free_at_) start = free_at_;
         if (start > free_at_) packed_from_ = start;
-        size_t i = first_ending_after(start);
+        // At or past the end (an uncontended channel): every booking ends
+        // by then, so no search.
+        size_t i = start >= free_at_ ? booked_.size() : first_ending_after(start);
         for (; i < booked_.size() && start + occupancy > booked_.at(i).start; ++i)
             start = std::max(start, booked_.at(i).end);
         free_at_ = std::max(free_at_, start + occupancy);

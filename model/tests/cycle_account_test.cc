@@ -11,6 +11,33 @@ namespace {
 
 uint64_t of(const CycleAccount& a, Cause c) { return a[static_cast<size_t>(c)]; }
 
+// Uniform draws from [lo, hi], the same on every run.
+class Draw {
+public:
+    explicit Draw(uint64_t seed) : rng_(seed) {}
+    uint64_t operator()(uint64_t lo, uint64_t hi) {
+        return std::uniform_int_distribution<uint64_t>(lo, hi)(rng_);
+    }
+
+private:
+    std::mt19937_64 rng_;
+};
+
+// The union holds exactly the cycles `covered` marks, as sorted, disjoint,
+// non-touching intervals.
+void expect_holds_exactly(const IntervalUnion& u, const std::vector<bool>& covered) {
+    std::vector<bool> from_union(covered.size(), false);
+    const auto& set = u.intervals();
+    for (size_t k = 0; k < set.size(); ++k) {
+        ASSERT_LT(set[k].from, set[k].to);
+        if (k > 0) {
+            ASSERT_GT(set[k].from, set[k - 1].to) << "touching or out of order at " << k;
+        }
+        for (uint64_t c = set[k].from; c < set[k].to; ++c) from_union[c] = true;
+    }
+    EXPECT_EQ(from_union, covered);
+}
+
 TEST(ModelCycleAccount, UnionMergesTouchingAndOutOfOrderIntervals) {
     IntervalUnion u;
     u.add(10, 20);
@@ -36,10 +63,7 @@ TEST(ModelCycleAccount, UnionMergesTouchingAndOutOfOrderIntervals) {
 // disjoint, non-touching intervals.
 TEST(ModelCycleAccount, UnionOfTwoInterleavedStreamsMatchesABitmap) {
     constexpr uint64_t kCycles = 20000;
-    std::mt19937_64 rng(35);
-    const auto draw = [&rng](uint64_t lo, uint64_t hi) {
-        return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
-    };
+    Draw draw(35);
     IntervalUnion u;
     std::vector<bool> covered(kCycles + 64, false);
     uint64_t ahead = 10000, behind = 0;
@@ -50,16 +74,28 @@ TEST(ModelCycleAccount, UnionOfTwoInterleavedStreamsMatchesABitmap) {
         u.add(from, to);
         for (uint64_t c = from; c < to; ++c) covered[c] = true;
     }
-    std::vector<bool> from_union(covered.size(), false);
-    const auto& set = u.intervals();
-    for (size_t k = 0; k < set.size(); ++k) {
-        ASSERT_LT(set[k].from, set[k].to);
-        if (k > 0) {
-            ASSERT_GT(set[k].from, set[k - 1].to) << "touching or out of order at " << k;
-        }
-        for (uint64_t c = set[k].from; c < set[k].to; ++c) from_union[c] = true;
+    expect_holds_exactly(u, covered);
+}
+
+// Adds just behind the end, as a write's intervals land behind the read
+// planned after it: clear of every interval, within or touching the last
+// one or the one before it, bridging the two, or reaching further back
+// (add()'s shortcuts near the end and its search). Every 97th add finds the
+// union holding exactly the cycles a bitmap of every add holds, as sorted,
+// disjoint, non-touching intervals.
+TEST(ModelCycleAccount, UnionOfAddsNearTheEndMatchesABitmap) {
+    constexpr uint64_t kCycles = 30000;
+    Draw draw(39);
+    IntervalUnion u;
+    std::vector<bool> covered(kCycles + 64, false);
+    uint64_t end = 40;
+    for (int i = 0; i < 6000; ++i) {
+        const uint64_t from = end - draw(0, 40) + draw(0, 6), to = from + draw(0, 9);
+        end = std::max(end, std::min<uint64_t>(to + draw(0, 4), kCycles));
+        u.add(from, to);
+        for (uint64_t c = from; c < to; ++c) covered[c] = true;
+        if (i % 97 == 0) ASSERT_NO_FATAL_FAILURE(expect_holds_exactly(u, covered)) << "add " << i;
     }
-    EXPECT_EQ(from_union, covered);
 }
 
 TEST(ModelCycleAccount, EachCycleGoesToTheFirstCauseCoveringItAndTheRestIsIdle) {
@@ -133,10 +169,7 @@ TEST(ModelCycleAccount, TheRunTakesTheHighestCauseOfAnyChannel) {
 // covers it with, so the account equals a cycle-by-cycle count.
 TEST(ModelCycleAccount, TheAccountMatchesACycleByCycleCount) {
     constexpr uint64_t kCycles = 3000, kFrom = 137, kTo = 2711;
-    std::mt19937_64 rng(39);
-    const auto draw = [&rng](uint64_t lo, uint64_t hi) {
-        return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
-    };
+    Draw draw(39);
     const size_t idle = static_cast<size_t>(Cause::idle);
     // owner[c]: the rank of the first layer row covering cycle c.
     std::vector<size_t> rank(kCycles, SIZE_MAX);

@@ -21,6 +21,7 @@
 // arrive, so each holds one entry per gap between them.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -135,13 +136,30 @@ struct Interval {
 class IntervalUnion {
 public:
     /// Adds [from, to); amortised O(1) when intervals arrive nearly in order.
-    void add(uint64_t from, uint64_t to);
+    /// Inline for the cases most adds meet (every burst adds several,
+    /// many of them empty): nothing, past the end, or within the last.
+    void add(uint64_t from, uint64_t to) {
+        if (from >= to) return;
+        if (set_.empty() || from > set_.back().to) {
+            set_.push_back({from, to});
+            return;
+        }
+        Interval& last = set_.back();
+        if (from >= last.from) {
+            last.to = std::max(last.to, to);
+            return;
+        }
+        add_behind_last(from, to);
+    }
     /// Forgets the cycles at and after `end`.
     void truncate(uint64_t end);
     const std::deque<Interval>& intervals() const { return set_; }
     void clear() { set_.clear(); }
 
 private:
+    /// add() of an interval that starts before the last one.
+    void add_behind_last(uint64_t from, uint64_t to);
+
     std::deque<Interval> set_;
 };
 
