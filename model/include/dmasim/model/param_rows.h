@@ -324,7 +324,7 @@
       "Largest page the driver maps: 4KiB, or 2MiB (a 2 MiB leaf wherever a buffer is 2 MiB "      \
       "aligned and contiguous, as Linux's iommu_map)")                                             \
     X(unsigned, walk_levels, 4, "iommu.walk_levels", "levels",                                     \
-      (IntRange{IOMMU_MIN_LEVELS, IOMMU_MAX_LEVELS}), kNotAdvised,                                 \
+      (IntRange{IOMMU_MIN_LEVELS, IOMMU_MAX_LEVELS}.soaked(3, IOMMU_MAX_LEVELS)), kNotAdvised,     \
       "Page-table levels: an IOTLB miss reads this many dependent entries (IOVA of 12 + 9 x "      \
       "levels bits)")                                                                              \
     X(unsigned, walk_cache_entries, 0, "iommu.walk_cache_entries", "entries", (IntRange{0, 4096}), \
