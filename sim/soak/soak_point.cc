@@ -153,7 +153,8 @@ std::string any_trace(Draw& d, size_t kinds, bool offsets) {
 }
 
 /// Whether the point's lists fit the soak's budget: at most kMaxListBytes
-/// each and kMaxPointDescriptors in all, so hundreds of points stay fast.
+/// each, kMaxPointBytes and kMaxPointDescriptors in all, so hundreds of
+/// points stay fast.
 /// A budget, not a rule: the rows' ranges allow more.
 bool within_budget(const Builder& b) {
     const std::string& scenario = b.get("workload.scenario");
@@ -163,7 +164,8 @@ bool within_budget(const Builder& b) {
     const uint64_t lists = scenario == "requests"        ? b.number("workload.requests")
                            : scenario == "multi_channel" ? b.number("dma.channels")
                                                          : 1;
-    return entries * largest <= kMaxListBytes && lists * entries <= kMaxPointDescriptors;
+    return entries * largest <= kMaxListBytes && lists * entries * largest <= kMaxPointBytes &&
+           lists * entries <= kMaxPointDescriptors;
 }
 
 /// Whether the point's scenario takes what was drawn for it. A scenario's

@@ -9,9 +9,10 @@
 
 namespace dmasim::soak {
 
-/// Payload bytes one list may carry, and descriptors all of a point's
-/// lists may hold, so every point stays fast.
+/// Payload bytes one list may carry, and all of a point's lists, and
+/// descriptors all of a point's lists may hold, so every point stays fast.
 constexpr uint64_t kMaxListBytes = 1ull << 20;
+constexpr uint64_t kMaxPointBytes = 4ull << 20;
 constexpr uint64_t kMaxPointDescriptors = 16384;
 
 struct Point {

@@ -11,9 +11,9 @@
 // advise` tries in the direction that could help.
 #pragma once
 
-#define DMASIM_PLATFORM_PARAMS(X)                                                       \
-    X(double, clock_mhz, 1000, "clock_mhz", "MHz", (RealRange{1, 100000}), kNotAdvised, \
-      "Clock of the DMA engine, bus and memory (one cycle = 1000/clock_mhz ns)")
+#define DMASIM_PLATFORM_PARAMS(X)                                                          \
+    X(double, clock_mhz, 1000, "clock_mhz", "MHz", (RealRange{1, 100000}.soaked(1, 2000)), \
+      kNotAdvised, "Clock of the DMA engine, bus and memory (one cycle = 1000/clock_mhz ns)")
 
 #define DMASIM_BUS_PARAMS(X)                                                                     \
     X(unsigned, width_bytes, 16, "bus.width_bytes", "bytes", (IntRange{1, 128, true}),           \
@@ -340,8 +340,9 @@
       "Stream port rate (dev_to_mem and mem_to_dev)")
 
 #define DMASIM_TRAFFIC_PARAMS(X)                                                                  \
-    X(double, bytes_per_cycle, 0, "traffic.bytes_per_cycle", "bytes/cycle", (RealRange{0, 4096}), \
-      halved(kPlatform), "Background bus master's demand; 0 = no background traffic")             \
+    X(double, bytes_per_cycle, 0, "traffic.bytes_per_cycle", "bytes/cycle",                       \
+      (RealRange{0, 4096}.soaked(0, 16)), halved(kPlatform),                                      \
+      "Background bus master's demand; 0 = no background traffic")                                \
     X(double, read_fraction, 0.5, "traffic.read_fraction", "", (RealRange{0, 1}), kNotAdvised,    \
       "Share of background bursts that are reads")                                                \
     X(unsigned, burst_beats, 16, "traffic.burst_beats", "beats", (IntRange{1, 256}), kNotAdvised, \
