@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +16,7 @@
 #include <sstream>
 
 #include "config_loader.h"
+#include "process.h"
 #include "soak_check.h"
 #include "soak_point.h"
 
@@ -200,6 +202,15 @@ TEST(SimSoakPoint, ReproducerSetsEveryKey) {
         EXPECT_EQ(line.find(" --set workload.trace=t.trace") != std::string::npos,
                   !p.trace.empty());
     }
+}
+
+// A soak point's CPU budget ends its run, whatever the run does: the
+// soak counts a run ended by SIGXCPU as past its budget, not as failed.
+TEST(SimSoakBudget, ARunPastItsCpuSecondsIsEndedBySigxcpu) {
+    const pid_t pid = sim::spawn({"/bin/sh", "-c", "while :; do :; done"}, "", "", 1);
+    const auto [waited, status] = sim::wait_any();
+    EXPECT_EQ(waited, pid);
+    EXPECT_EQ(status, 128 + SIGXCPU);
 }
 
 /// A report that holds every invariant: 2 channels, multi_channel, 10
