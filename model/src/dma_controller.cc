@@ -60,7 +60,7 @@ void DmaController::reset_stats() {
 
 const IommuStats& DmaController::iommu_stats() const { return iommu_->stats(); }
 
-ChannelStats DmaController::channel_stats(unsigned i) const { return channels_[i]->stats(); }
+const ChannelStats& DmaController::channel_stats(unsigned i) const { return channels_[i]->stats(); }
 
 const CycleTimeline& DmaController::channel_timeline(unsigned i) const {
     return channels_[i]->timeline();

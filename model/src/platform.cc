@@ -102,7 +102,7 @@ const sc_core::sc_signal<bool>& Platform::busy(unsigned channel) const {
     return impl_->busy[channel];
 }
 
-ChannelStats Platform::channel_stats(unsigned channel) const {
+const ChannelStats& Platform::channel_stats(unsigned channel) const {
     return impl_->dma.channel_stats(channel);
 }
 

@@ -40,6 +40,18 @@ TEST(ModelTransfer, OddOffsetsAndLengthsCopyExactly) {
     EXPECT_EQ(st.descriptors, 3u);
 }
 
+// A channel's counters are read in place: they hold every descriptor
+// latency's count, and a copy per interrupt made seed 21 of the soak (16
+// Ki interrupts) take 6.3 s of CPU instead of 0.13 s.
+TEST(ModelTransfer, ChannelStatsAreReadInPlaceNotCopied) {
+    Rig rig(PlatformParams{});
+    const ChannelStats& before = rig.platform().channel_stats(0);
+    run_transfer(rig, write_chained(rig.host(0), {{kSrc, kDst, 100}}, {kDesc}), kM2M);
+    EXPECT_EQ(&before, &rig.platform().channel_stats(0));
+    EXPECT_EQ(before.descriptors, 1u);
+    EXPECT_EQ(before.descriptor_latencies.count(), 1u);
+}
+
 TEST(ModelTransfer, SegmentCrossingA4KiBBoundaryIsSplitThere) {
     PlatformParams p;
     Rig rig(p);

@@ -143,7 +143,7 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
         carried.bytes_written = window->bytes_written;
     }
     for (unsigned ch = 0; ch < params.dma.channels; ++ch) {
-        const model::ChannelStats s = platform.channel_stats(ch);
+        const model::ChannelStats& s = platform.channel_stats(ch);
         result.statistics.push_back(phase_group(ch, s, result.cycles));
         result.statistics.push_back(account_group(fmt::format("account.ch{}", ch), s.account));
         result.histograms.push_back(

@@ -79,7 +79,7 @@ void Testbench::StartPort::interrupt(bool acknowledged, bool completed, Reaped& 
 bool Testbench::StartPort::poll_found() { return dmasim_chan_poll(&bench_.dd_.chan[channel_]); }
 
 void Testbench::StartPort::count(const Transfer& t, Window& counts) const {
-    const model::ChannelStats now = bench_.platform_.channel_stats(channel_);
+    const model::ChannelStats& now = bench_.platform_.channel_stats(channel_);
     counts.descriptors += now.descriptors - t.stats_at_start_.descriptors;
     counts.chain_links += now.chain_links - t.stats_at_start_.chain_links;
     counts.descriptor_bytes_fetched +=
@@ -167,7 +167,7 @@ void Testbench::RingPort::close(Window& counts) {
         bench_.stop_scenario(
             false, fmt::format("ScenarioBench::close_ring: channel {} {}", channel_,
                                err == -EBUSY ? "has requests in its ring" : "did not stop"));
-    const model::ChannelStats now = bench_.platform_.channel_stats(channel_);
+    const model::ChannelStats& now = bench_.platform_.channel_stats(channel_);
     counts.chain_links += now.chain_links - at_open_.chain_links;
     counts.descriptor_bytes_fetched +=
         now.descriptor_bytes_fetched - at_open_.descriptor_bytes_fetched;

@@ -66,7 +66,7 @@ public:
 
     unsigned channels() const { return static_cast<unsigned>(channels_.size()); }
     /// Channel i's counters and cycle timelines since the last reset_stats().
-    ChannelStats channel_stats(unsigned i) const;
+    const ChannelStats& channel_stats(unsigned i) const;
     const CycleTimeline& channel_timeline(unsigned i) const;
     void reset_stats();
     /// The IOMMU's counters (zero without one).

@@ -33,7 +33,10 @@ public:
     /// High while the channel is busy (for VCD traces).
     const sc_core::sc_signal<bool>& busy(unsigned channel) const;
 
-    ChannelStats channel_stats(unsigned channel) const;
+    /// Channel's counters, by reference: they hold every descriptor
+    /// latency's count (up to 512 KiB), which a copy per interrupt had made
+    /// most of a long run's cost.
+    const ChannelStats& channel_stats(unsigned channel) const;
     /// The channel's cycle timelines since the last reset_statistics().
     const CycleTimeline& channel_timeline(unsigned channel) const;
     ResourceStats read_channel_stats() const;
