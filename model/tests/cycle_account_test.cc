@@ -94,7 +94,9 @@ TEST(ModelCycleAccount, UnionOfAddsNearTheEndMatchesABitmap) {
         end = std::max(end, std::min<uint64_t>(to + draw(0, 4), kCycles));
         u.add(from, to);
         for (uint64_t c = from; c < to; ++c) covered[c] = true;
-        if (i % 97 == 0) ASSERT_NO_FATAL_FAILURE(expect_holds_exactly(u, covered)) << "add " << i;
+        if (i % 97 == 0) {
+            ASSERT_NO_FATAL_FAILURE(expect_holds_exactly(u, covered)) << "add " << i;
+        }
     }
 }
 
