@@ -18,8 +18,8 @@ static int alloc_lists(struct dmasim_xfer *x, const struct dmasim_seg_spec *seg)
 	ret = dmasim_buf_alloc(&x->src, spec->entries, seg);
 	if (ret || spec->dir == DMA_HW_MEM_TO_DEV)
 		return ret;
-        /* The same draws: the destination has the source's shape. */
-        return dmasim_buf_alloc(&x->dst, spec->entries, seg);
+	/* The same draws: the destination has the source's shape. */
+	return dmasim_buf_alloc(&x->dst, spec->entries, seg);
 }
 
 /**

@@ -40,7 +40,8 @@ uint32_t dmasim_seg_offset(const struct dmasim_seg_spec *seg, unsigned int i);
 
 /* ---- Data buffers ------------------------------------------------------ */
 
-int dmasim_buf_alloc(struct sg_table* sgt, unsigned int entries, const struct dmasim_seg_spec* seg);
+int dmasim_buf_alloc(struct sg_table *sgt, unsigned int entries,
+		     const struct dmasim_seg_spec *seg);
 void dmasim_buf_free(struct sg_table *sgt, enum dmasim_buf_layout layout);
 uint64_t dmasim_buf_pages_needed(const struct dmasim_seg_spec *seg,
 				 unsigned int entries);
