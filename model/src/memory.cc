@@ -41,7 +41,7 @@ Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t addr, uint64_t beats,
     uint64_t occ = occupancy(beats);
     uint64_t start = read_.book(t, occ, bytes);
     uint64_t data_start = start + params_.read_latency_cycles;
-    trace(TraceTrack::ram_read, "read", data_start, data_start + occ, beats, bytes);
+    trace_access(TraceTrack::ram_read, "read", data_start, data_start + occ, beats, bytes);
     return {data_start, data_start + occ};
 }
 
@@ -53,7 +53,7 @@ Memory::ReadTiming Memory::dram_read(uint64_t t, uint64_t addr, uint64_t beats, 
     const DramController::Timing d = dram_->read(t + params_.read_latency_cycles, addr, bytes);
     const uint64_t paced = d.data_end > occupancy ? d.data_end - occupancy : 0;
     const uint64_t start = read_.book(std::max(d.data_start, paced), occupancy, bytes);
-    trace(TraceTrack::ram_read, "read", start, start + occupancy, beats, bytes);
+    trace_access(TraceTrack::ram_read, "read", start, start + occupancy, beats, bytes);
     return {start, start + occupancy, d.dram_wait};
 }
 
@@ -61,7 +61,7 @@ Memory::WriteTiming Memory::write_burst(uint64_t t, uint64_t addr, uint64_t beat
     if (write_.wants_settle()) write_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
     uint64_t occ = occupancy(beats);
     uint64_t start = write_.book(t, occ, bytes);
-    trace(TraceTrack::ram_write, "write", start, start + occ, beats, bytes);
+    trace_access(TraceTrack::ram_write, "write", start, start + occ, beats, bytes);
     const uint64_t data_end = start + occ;
     if (!dram_) return {data_end, data_end + params_.write_latency_cycles};
     if (dram_->wants_settle()) dram_->settle(clock_.cycle_of(sc_core::sc_time_stamp()));
@@ -69,8 +69,8 @@ Memory::WriteTiming Memory::write_burst(uint64_t t, uint64_t addr, uint64_t beat
     return {data_end, queued + params_.write_latency_cycles, queued - data_end};
 }
 
-void Memory::trace(TraceTrack track, const char* what, uint64_t from, uint64_t to, uint64_t beats,
-                   uint64_t bytes) const {
+void Memory::trace_access(TraceTrack track, const char* what, uint64_t from, uint64_t to,
+                          uint64_t beats, uint64_t bytes) const {
     if (!trace_) return;
     TraceArgs args;
     args.bytes = bytes;

@@ -96,8 +96,8 @@ private:
     bool copy_data(tlm::tlm_generic_payload& trans);
     /// Reads the channel and books what the DRAM says of the burst.
     ReadTiming dram_read(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes);
-    void trace(TraceTrack track, const char* what, uint64_t from, uint64_t to, uint64_t beats,
-               uint64_t bytes) const;
+    void trace_access(TraceTrack track, const char* what, uint64_t from, uint64_t to,
+                      uint64_t beats, uint64_t bytes) const;
 
     MemoryParams params_;
     unsigned width_;
