@@ -18,17 +18,14 @@ bool Testbench::CompletionPath::on_interrupt(sc_core::sc_time raised) {
     if (!handled) return false;
     Reaped reaped;
     std::vector<Transfer*> completed;
-    bool reaped_ring = false;
-    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
-        const size_t before = completed.size();
+    for (unsigned ch = 0; ch < dd_.nr_channels; ++ch)
         ports_[ch]->interrupt(dd_.irq_pending & (1u << ch), dd_.irq_completed & (1u << ch), reaped,
                               completed);
-        reaped_ring |= ports_[ch]->for_ring() && completed.size() > before;
-    }
     // Only work for measured transfers counts: a faulted or warm-up
     // channel's interrupts are not the measured traffic's (issue 28).
     if (reaped.for_measured) tally_.interrupts += 1;
-    hand_over(completed, raised, bill(reaped, config_.cpu.irq_handler_cycles), reaped_ring);
+    hand_over(completed, raised, bill(reaped, config_.cpu.irq_handler_cycles),
+              reaped.by_ring_reads);
     return handled;
 }
 
@@ -61,17 +58,14 @@ void Testbench::CompletionPath::poll() {
     bool measured = false;
     Reaped reaped;
     std::vector<Transfer*> completed;
-    bool reaped_ring = false;
     for (unsigned ch = 0; ch < dd_.nr_channels; ++ch) {
         if (const Transfer* t = ports_[ch]->pending()) measured |= t->measured_;
-        const size_t before = completed.size();
         ports_[ch]->poll(reaped, completed);
-        reaped_ring |= ports_[ch]->for_ring() && completed.size() > before;
     }
     // A poll of measured work is billed whether or not it found any done.
     reaped.for_measured |= measured;
     if (reaped.for_measured) tally_.polls += 1;
-    hand_over(completed, began, bill(reaped, config_.cpu.poll_cycles), reaped_ring);
+    hand_over(completed, began, bill(reaped, config_.cpu.poll_cycles), reaped.by_ring_reads);
 }
 
 uint64_t Testbench::CompletionPath::bill(const Reaped& reaped, uint64_t fixed) {
@@ -86,10 +80,11 @@ uint64_t Testbench::CompletionPath::bill(const Reaped& reaped, uint64_t fixed) {
 // done only while the handler ran: the handling ends no earlier than
 // those reads, so no request is billed done before it was seen.
 void Testbench::CompletionPath::hand_over(const std::vector<Transfer*>& completed,
-                                          sc_core::sc_time began, uint64_t cost, bool reaped_ring) {
+                                          sc_core::sc_time began, uint64_t cost,
+                                          bool by_ring_reads) {
     const sc_core::sc_time billed_end = began + platform_.clock().period() * double(cost);
     const sc_core::sc_time done_at =
-        reaped_ring ? std::max(billed_end, sc_core::sc_time_stamp()) : billed_end;
+        by_ring_reads ? std::max(billed_end, sc_core::sc_time_stamp()) : billed_end;
     const model::Clock& clock = platform_.clock();
     host_timeline_.charge(model::Cause::cpu, clock.cycle_at_or_after(began),
                           clock.cycle_at_or_after(done_at));

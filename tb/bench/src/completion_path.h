@@ -54,10 +54,10 @@ private:
     uint64_t bill(const Reaped& reaped, uint64_t fixed);
     /// Bills the CPU `cost` cycles from `began` for what a handler run or
     /// poll found, then marks `completed` as seen then and wakes waiters;
-    /// if `reaped_ring` (a ring's reap found some of them) no earlier than
+    /// if `by_ring_reads` (a ring's reap found some of them) no earlier than
     /// now, when the reads that found them have ended.
     void hand_over(const std::vector<Transfer*>& completed, sc_core::sc_time began, uint64_t cost,
-                   bool reaped_ring);
+                   bool by_ring_reads);
 
     const SimConfig& config_;
     const model::Platform& platform_;

@@ -153,6 +153,7 @@ void Testbench::RingPort::interrupt(bool, bool completed, Reaped& reaped,
         Transfer* t = static_cast<Transfer*>(x->context);
         done.push_back(t);
         add(reaped, *t, x->descs_done);
+        reaped.by_ring_reads = true;
         ++handed_;
     }
 }

@@ -92,6 +92,7 @@ private:
         uint64_t descriptors = 0;           ///< on every channel
         uint64_t measured_descriptors = 0;  ///< on channels running a measured transfer
         bool for_measured = false;          ///< a measured transfer's channel was acknowledged
+        bool by_ring_reads = false;         ///< a ring's reap read some done while it ran
     };
     /// How each channel's transfers reach the engine (submission_port.h).
     class Port;
