@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <system_error>
 
 #include "config_units.h"
 #include "platform_keys.h"
@@ -45,6 +46,15 @@ Location location_of(const YAML::Node& node, const std::string& file) {
     return {file, node.Mark().line + 1};
 }
 
+/// `file`'s name with links and dots resolved, to spot a base: cycle.
+std::string canonical_name(const std::string& file, const Location& where) {
+    std::error_code ec;
+    const std::string name = std::filesystem::weakly_canonical(file, ec).string();
+    if (ec)
+        throw ConfigError(where, fmt::format("base: {} cannot be read: {}", file, ec.message()));
+    return name;
+}
+
 }  // namespace
 
 // Absolute, so a resolved config (a sweep point's, in another folder)
@@ -68,10 +78,16 @@ std::string config_path_at(const YAML::Node& node, const std::string& including_
         throw ConfigError(location_of(node, including_file),
                           fmt::format("{}: expects a config path", section));
     const fs::path file = fs::path(including_file).parent_path() / node.Scalar();
-    if (!fs::is_regular_file(file))
-        throw ConfigError(location_of(node, including_file),
-                          fmt::format("{} config {} not found", section, file.string()));
-    return file.lexically_normal().string();
+    // The error_code form: a name the system refuses (too long, a loop of
+    // links) is the config's problem, not an exception from elsewhere.
+    std::error_code ec;
+    const fs::file_type type = fs::status(file, ec).type();
+    if (type == fs::file_type::regular) return file.lexically_normal().string();
+    const std::string why = type == fs::file_type::not_found ? "not found"
+                            : ec                             ? "cannot be read: " + ec.message()
+                                                             : "is not a regular file";
+    throw ConfigError(location_of(node, including_file),
+                      fmt::format("{} config {} {}", section, file.string(), why));
 }
 
 void ConfigBuilder::apply_platform_file(const std::string& path) {
@@ -91,8 +107,8 @@ void ConfigBuilder::apply_file(const std::string& path) {
     if (root.IsMap() && root["base"]) {
         const YAML::Node base = root["base"];
         const std::string base_file = config_path_at(base, path);
-        const std::string next = std::filesystem::weakly_canonical(base_file).string();
-        reading_.push_back(std::filesystem::weakly_canonical(path).string());
+        const std::string next = canonical_name(base_file, location_of(base, path));
+        reading_.push_back(canonical_name(path, location_of(base, path)));
         if (reading_.size() >= kMaxBaseDepth)
             throw ConfigError(location_of(base, path),
                               fmt::format("base: chain longer than {} files: this is file {} "

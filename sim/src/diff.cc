@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <system_error>
 #include <vector>
 
 #include "account_moves.h"
@@ -260,7 +261,8 @@ bool diff_sweeps(const DiffRequest& r) {
 }  // namespace
 
 int run_diff(const DiffRequest& r) {
-    const bool dirs = fs::is_directory(r.a), dir_b = fs::is_directory(r.b);
+    std::error_code ec;  // a name that cannot be a folder is read as a report, and refused there
+    const bool dirs = fs::is_directory(r.a, ec), dir_b = fs::is_directory(r.b, ec);
     if (dirs != dir_b)
         throw ConfigError({r.b}, "compare two reports or two sweep folders, not one of each");
     const bool flagged = dirs ? diff_sweeps(r) : diff_reports(r);

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <filesystem>
 #include <string_view>
+#include <system_error>
 
 #include "config_keys.h"
 #include "paths.h"
@@ -54,7 +55,8 @@ struct SweepContext {
 SweepContext sweep_context(const std::string& csv) {
     SweepContext out;
     const SweepDir dir{fs::path(csv).parent_path().string()};
-    if (!fs::exists(dir.manifest())) return out;
+    std::error_code ec;
+    if (!fs::exists(dir.manifest(), ec)) return out;
     const Json manifest = read_manifest(dir.manifest());
     out.swept = manifest.value("swept_keys", std::vector<std::string>{});
     out.plot = manifest.value("plot", Json::object());

@@ -91,6 +91,17 @@ TEST(SimConfigCompose, MissingBaseNamesTheFileAndLine) {
     EXPECT_TRUE(contains(message, "nope.yaml not found")) << message;
 }
 
+// A name the system refuses (longer than a file name may be) is the
+// config's error at its line, not a filesystem exception (config_fuzz).
+TEST(SimConfigCompose, BaseNameTooLongForTheSystemNamesTheFileAndLine) {
+    TempDir dir;
+    const auto top =
+        dir.write("top.yaml", "dma.channels: 2\nbase: " + std::string(300, 'a') + "\n");
+    const auto message = error_of([&] { load_config(top, {}); });
+    EXPECT_TRUE(contains(message, "top.yaml:2:")) << message;
+    EXPECT_TRUE(contains(message, "cannot be read: File name too long")) << message;
+}
+
 TEST(SimConfigUnits, SizesAreStoredInTheKeysUnit) {
     const auto c = load_config(std::vector<std::string>{},
                                {"workload.segment_bytes=4KiB", "dma.buffer_bytes=2MiB",
