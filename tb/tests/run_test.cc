@@ -1,6 +1,7 @@
 // run_test.cc - the driver end to end through run_simulation(): every
 // direction and format on a small list, the scoreboard catching a
-// corrupted destination, and configurations that cannot run.
+// corrupted destination, a write into the source, a write past a segment
+// and a byte left unwritten, and configurations that cannot run.
 // Each test elaborates at most once (ctest runs each in its own process).
 #include <dmasim/workload/workload.h>
 #include <dmasim/tb/run.h>
@@ -12,9 +13,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <vector>
 
 #include "host_memory.h"
+#include "scoreboard.h"
 #include "support.h"
 
 namespace dmasim::tb {
@@ -91,30 +94,80 @@ TEST(DriverEndToEnd, AListCheckedInPartsRunsClean) {
     EXPECT_EQ(r.bytes, uint64_t{16} << 20);
 }
 
-// Where the test scenario below corrupted the destination.
+// Where the test scenario below changed a byte.
 uint64_t corrupted_address = 0;
 
-// Runs the configured list, then flips one destination byte (segment 5,
-// byte 17) behind the scoreboard's back before checking.
-DMASIM_SCENARIO(test_corrupt_destination) {
+// Runs the configured list, then lets `change` alter one byte of segment 5
+// of its source or destination behind the scoreboard's back (`change`
+// gets the segment's bytes and length and returns the byte's offset from
+// the segment's start), then checks.
+template <typename Change>
+void run_then_change(ScenarioBench& bench, bool in_source, Change change) {
     Transfer& t = bench.prepare(bench.config().workload, 0);
     bench.run(t);
-    scatterlist* sg = t.xfer().dst.sgl;
+    scatterlist* sg = in_source ? t.xfer().src.sgl : t.xfer().dst.sgl;
     for (int i = 0; i < 5; ++i) sg = sg_next(sg);
-    auto* byte = static_cast<uint8_t*>(sg_virt(sg)) + 17;
-    *byte = static_cast<uint8_t>(~*byte);
-    corrupted_address = sg_phys(sg) + 17;
+    const unsigned at = change(static_cast<uint8_t*>(sg_virt(sg)), sg->length);
+    corrupted_address = sg_phys(sg) + at;
     bench.check(t);
 }
 
-TEST(Scoreboard, CorruptedDestinationFailsWithTheBadAddress) {
+unsigned flip_byte_17(uint8_t* segment, unsigned) {
+    segment[17] = static_cast<uint8_t>(~segment[17]);
+    return 17;
+}
+
+DMASIM_SCENARIO(test_corrupt_destination) { run_then_change(bench, false, flip_byte_17); }
+
+// An engine that writes into its source.
+DMASIM_SCENARIO(test_corrupt_source) { run_then_change(bench, true, flip_byte_17); }
+
+// An engine that writes one byte past a segment (a stray zero).
+DMASIM_SCENARIO(test_write_past_segment) {
+    run_then_change(bench, false, [](uint8_t* segment, unsigned length) {
+        segment[length] = 0;
+        return length;
+    });
+}
+
+// An engine that skips a byte: it holds the fresh frame's zero again (the
+// first byte whose pattern is not zero).
+DMASIM_SCENARIO(test_leave_byte_unwritten) {
+    run_then_change(bench, false, [](uint8_t* segment, unsigned) {
+        unsigned at = 0;
+        while (segment[at] == kSegmentFill) ++at;
+        segment[at] = kSegmentFill;
+        return at;
+    });
+}
+
+// Runs `scenario`: the run fails at the byte it changed, with each of
+// `phrases` in the message.
+void expect_caught(const char* scenario, std::initializer_list<const char*> phrases) {
     SimConfig c = test::small_config();
-    c.workload.scenario = "test_corrupt_destination";
+    c.workload.scenario = scenario;
     const RunResult r = run_simulation(c);
     EXPECT_FALSE(r.integrity);
     ASSERT_TRUE(r.first_bad_address.has_value());
     EXPECT_EQ(*r.first_bad_address, corrupted_address);
-    EXPECT_NE(r.failure.find("segment 5 byte 17"), std::string::npos) << r.failure;
+    for (const char* phrase : phrases)
+        EXPECT_NE(r.failure.find(phrase), std::string::npos) << r.failure;
+}
+
+TEST(Scoreboard, CorruptedDestinationFailsWithTheBadAddress) {
+    expect_caught("test_corrupt_destination", {"segment 5 byte 17"});
+}
+
+TEST(Scoreboard, AByteWrittenIntoTheSourceFailsNamingTheSource) {
+    expect_caught("test_corrupt_source", {"source segment 5 byte 17"});
+}
+
+TEST(Scoreboard, AByteWrittenJustPastADestinationSegmentFails) {
+    expect_caught("test_write_past_segment", {"destination segment 5:", "outside the segment"});
+}
+
+TEST(Scoreboard, ADestinationByteLeftUnwrittenFails) {
+    expect_caught("test_leave_byte_unwritten", {"destination segment 5 byte"});
 }
 
 // Starts the configured list and returns without waiting for it.
