@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -97,7 +98,6 @@ double draw_real(Draw& d, const model::RealRange& r) {
 
 struct Builder {
     Point p;
-    void set(const std::string& key, const std::string& value) { p.sets.emplace_back(key, value); }
     /// The value drawn for `key`, which must have been drawn.
     const std::string& get(const std::string& key) const {
         const auto it = std::find_if(p.sets.begin(), p.sets.end(),
@@ -152,6 +152,11 @@ std::string any_trace(Draw& d, size_t kinds, bool offsets) {
     return text;
 }
 
+/// The keys that set the size of the point's lists.
+const std::vector<std::string> kSizeKeys = {"workload.entries", "workload.segment_bytes",
+                                            "workload.segment_bytes_max", "workload.requests",
+                                            "dma.channels"};
+
 /// Whether the point's lists fit the soak's budget: at most kMaxListBytes
 /// each, kMaxPointBytes and kMaxPointDescriptors in all, so hundreds of
 /// points stay fast.
@@ -168,6 +173,10 @@ bool within_budget(const Builder& b) {
            lists * entries <= kMaxPointDescriptors;
 }
 
+/// The keys a scenario's own rules read.
+const std::vector<std::string> kScenarioKeys = {"workload.scenario", "dma.submission",
+                                                "workload.arrival"};
+
 /// Whether the point's scenario takes what was drawn for it. A scenario's
 /// traits (kKeepsRing, kReplaysTraces) live in the testbench, which the
 /// soak does not link, so its rules on them are not in load_config(): of
@@ -177,37 +186,70 @@ bool fits_scenario(const Builder& b) {
            (b.get("dma.submission") == "start" && b.get("workload.arrival") != "trace");
 }
 
-/// Whether the model's and the testbench's rules accept the point (a
-/// trace's own lines are checked by the run that replays it).
-bool valid(const Point& p) {
+/// Whether the point replays a request trace (written once it is drawn).
+bool replays_trace(const Builder& b) {
+    return b.get("workload.scenario") == "requests" && b.get("workload.arrival") == "trace";
+}
+
+/// A refusal: the keys it names, none if it names none.
+using Refusal = std::optional<std::vector<std::string>>;
+
+/// The first refusal by the model's or the testbench's rules, none if they
+/// take the point (a trace's own lines are checked by the run that
+/// replays it, so its arrival is left at the default here).
+Refusal rule_refusal(const Builder& b) {
     std::vector<std::string> sets;
-    for (const auto& [key, value] : p.sets)
-        if (key != "workload.arrival" || p.trace.empty()) sets.push_back(key + "=" + value);
+    const bool trace = replays_trace(b);
+    for (const auto& [key, value] : b.p.sets)
+        if (key != "workload.arrival" || !trace) sets.push_back(key + "=" + value);
     try {
         sim::load_config(std::vector<std::string>{}, sets);
-        return true;
-    } catch (const sim::ConfigError&) {
-        return false;
+        return std::nullopt;
+    } catch (const sim::ConfigError& e) {
+        return e.keys;
     }
+}
+
+/// The first refusal of the point, cheapest check first; none if the
+/// budget, the scenario and the rules all take it.
+Refusal refusal(const Builder& b) {
+    if (!within_budget(b)) return kSizeKeys;
+    if (!fits_scenario(b)) return kScenarioKeys;
+    return rule_refusal(b);
+}
+
+const Row* find_row(const std::string& key) {
+    for (const Row& r : tb::param_table())
+        if (r.key == key) return &r;
+    return nullptr;
+}
+
+/// Draws again each of `keys` the point draws; false if it draws none
+/// (then only a new point can help).
+bool redraw(Draw& d, Builder& b, const std::vector<std::string>& keys) {
+    bool any = false;
+    for (auto& [key, value] : b.p.sets)
+        if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+            value = draw_row(d, *find_row(key));
+            any = true;
+        }
+    return any;
 }
 
 Builder draw_point(Draw& d, uint64_t seed) {
     Builder b;
     b.p.seed = seed;
     for (const Row& r : tb::param_table()) {
-        // The trace is written below, for the trace arrivals that replay it.
+        // The trace is written once the point is drawn, if it replays one.
         if (r.key == "workload.trace" || !is_soaked(r.key)) continue;
-        b.set(r.key, draw_row(d, r));
+        b.p.sets.emplace_back(r.key, draw_row(d, r));
     }
-    // With the engine's rings each direction takes a channel of its own. A
-    // trace's lines are checked only by the run that replays them, so its
-    // offsets keep the rule that packed buffers take none.
-    if (b.get("workload.scenario") == "requests" && b.get("workload.arrival") == "trace")
-        b.p.trace =
-            any_trace(d, b.get("dma.submission") == "tail_pointer" ? b.number("dma.channels") : 3,
-                      b.get("workload.buffers") != "packed");
     return b;
 }
+
+// Each repair that failed this often in a row starts the point over, so
+// a refusal whose keys cannot fix it alone cannot hold a seed forever.
+constexpr int kRepairsBeforeRestart = 64;
 
 }  // namespace
 
@@ -218,13 +260,26 @@ bool is_soaked(const std::string& key) {
 // Values are drawn key by key within each key's range, with no rule across
 // keys restated here: a draw the rules refuse (a buffer smaller than two
 // bursts, a coalescing threshold without its timer, IOTLB ways that do not
-// divide the entries) or over the budget is drawn again from the same
-// random stream.
+// divide the entries) or over the budget draws again, from the same random
+// stream, only the keys the refusal names. Drawing the whole point again
+// took hundreds of draws and checks a point (about 0.3 s); a refusal's keys
+// take a few.
 Point generate_point(uint64_t seed) {
     Draw d(seed);
-    for (int attempt = 0; attempt < 10000; ++attempt) {
-        const Builder b = draw_point(d, seed);
-        if (within_budget(b) && fits_scenario(b) && valid(b.p)) return b.p;
+    Builder b = draw_point(d, seed);
+    for (int attempt = 1; attempt <= 10000; ++attempt) {
+        const Refusal keys = refusal(b);
+        if (!keys) {
+            // With the engine's rings each direction takes a channel of its
+            // own. A trace's lines are checked only by the run that replays
+            // them, so its offsets keep the rule that packed buffers take none.
+            if (replays_trace(b))
+                b.p.trace = any_trace(
+                    d, b.get("dma.submission") == "tail_pointer" ? b.number("dma.channels") : 3,
+                    b.get("workload.buffers") != "packed");
+            return b.p;
+        }
+        if (attempt % kRepairsBeforeRestart == 0 || !redraw(d, b, *keys)) b = draw_point(d, seed);
     }
     throw std::logic_error(fmt::format("soak seed {}: no valid point in 10000 draws", seed));
 }
