@@ -9,10 +9,11 @@
 
 namespace dmasim::soak {
 
-/// Payload bytes one channel's list may carry, so every point stays fast.
+/// Payload bytes one list may carry, and all of a point's lists, and
+/// descriptors all of a point's lists may hold, so every point stays fast.
 constexpr uint64_t kMaxListBytes = 1ull << 20;
-/// Simulated RAM of every point (sparse: only touched pages cost memory).
-constexpr uint64_t kMemoryMib = 1024;
+constexpr uint64_t kMaxPointBytes = 4ull << 20;
+constexpr uint64_t kMaxPointDescriptors = 16384;
 
 struct Point {
     uint64_t seed = 0;
@@ -22,12 +23,15 @@ struct Point {
     std::string trace;
 };
 
-/// The point of `seed`: formats, directions, list lengths 1..4096,
-/// segments 1 B..1 MiB, odd offsets, chain depths, channels, latencies,
-/// outstanding limits and placement; or a request stream (arrivals, a
-/// trace of mixed directions, rings or START, polling). Same seed, same
-/// point.
+/// The point of `seed`: a value for every row of the parameter table
+/// (tb::param_table()) the soak draws, each within the row's range or the
+/// narrower soak range it gives, inside the budget above and accepted by
+/// the rules; a request trace for trace arrivals. Same seed, same point.
 Point generate_point(uint64_t seed);
+
+/// Whether the soak draws `key`: every row but a short list left at its
+/// default, each with its reason (soak_point.cc, kNotSoakedKeys).
+bool is_soaked(const std::string& key);
 
 /// `--set KEY=VALUE` for every override, in order; `trace_path` is where
 /// the point's trace was written (unused without one).

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,7 +37,7 @@ int status_code(int status) {
 }  // namespace
 
 pid_t spawn(const std::vector<std::string>& argv, const std::string& stdout_path,
-            const std::string& stderr_path) {
+            const std::string& stderr_path, unsigned cpu_seconds) {
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -46,6 +47,11 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& stdout_path
         reset_signals_in_child();
         if (!stdout_path.empty()) redirect(STDOUT_FILENO, stdout_path.c_str());
         if (!stderr_path.empty()) redirect(STDERR_FILENO, stderr_path.c_str());
+        if (cpu_seconds != 0) {
+            // SIGXCPU at the soft limit ends it; the hard one is a backstop.
+            const rlimit cpu{cpu_seconds, cpu_seconds + 1};
+            setrlimit(RLIMIT_CPU, &cpu);
+        }
         execv(args[0], args.data());
         // Only reached if exec failed; the parent reads this from the log.
         fmt::print(stderr, "cannot run {}: {}\n", argv[0], std::strerror(errno));

@@ -11,9 +11,11 @@ namespace dmasim::sim {
 
 /// Starts argv[0] (a path) with `argv`. The child's stdout and stderr go
 /// to the named files (created or truncated), or stay the parent's when a
-/// name is empty. Throws std::runtime_error if the process cannot be started.
+/// name is empty. With `cpu_seconds`, the child is ended by SIGXCPU once
+/// it has used that much CPU. Throws std::runtime_error if the process
+/// cannot be started.
 pid_t spawn(const std::vector<std::string>& argv, const std::string& stdout_path,
-            const std::string& stderr_path);
+            const std::string& stderr_path, unsigned cpu_seconds = 0);
 
 /// Waits for any child to end; returns its pid and exit status
 /// (128 + signal number if it was killed, as shells report it).

@@ -1,11 +1,13 @@
 // soak_test.cc - the soak's point generator stays inside the bounds it
 // promises and draws only configurations validation accepts, and its
 // report checker catches every invariant it names.
+#include <dmasim/tb/validate.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -14,6 +16,7 @@
 #include <sstream>
 
 #include "config_loader.h"
+#include "process.h"
 #include "soak_check.h"
 #include "soak_point.h"
 
@@ -34,21 +37,110 @@ TEST(SimSoakPoint, SameSeedGivesTheSamePoint) {
 }
 
 TEST(SimSoakPoint, PointsStayInRangeAndBounded) {
-    for (uint64_t seed = 1; seed <= 2000; ++seed) {
+    for (uint64_t seed = 1; seed <= 200; ++seed) {
         auto m = as_map(generate_point(seed));
         const uint64_t entries = num(m, "workload.entries");
         ASSERT_GE(entries, 1u);
         ASSERT_LE(entries, 4096u);
-        const bool fixed = m.at("workload.segment_distribution") == "fixed";
         const uint64_t largest =
-            fixed ? num(m, "workload.segment_bytes") : num(m, "workload.segment_bytes_max");
+            std::max(num(m, "workload.segment_bytes"), num(m, "workload.segment_bytes_max"));
         ASSERT_GE(largest, 1u);
         ASSERT_LE(largest, 1u << 20);
-        // The byte budget holds unless even 1-byte segments exceed it.
-        ASSERT_LE(entries * largest, std::max<uint64_t>(kMaxListBytes, entries)) << seed;
-        if (!fixed) {
-            ASSERT_LE(num(m, "workload.segment_bytes_min"), largest);
+        ASSERT_LE(entries * largest, kMaxListBytes) << seed;
+        const uint64_t lists = m.at("workload.scenario") == "requests" ? num(m, "workload.requests")
+                               : m.at("workload.scenario") == "multi_channel"
+                                   ? num(m, "dma.channels")
+                                   : 1;
+        ASSERT_LE(lists * entries * largest, kMaxPointBytes) << seed;
+        if (m.at("workload.segment_distribution") == "uniform") {
+            ASSERT_LE(num(m, "workload.segment_bytes_min"), num(m, "workload.segment_bytes_max"));
         }
+    }
+}
+
+/// The keys of the parameter table, and of the point of `seed`.
+std::set<std::string> table_keys() {
+    std::set<std::string> keys;
+    for (const auto& row : tb::param_table()) keys.insert(row.key);
+    return keys;
+}
+
+// A row added to a parameter table is soaked with no line in the soak:
+// each point sets every key but the trace (written for trace arrivals)
+// and the short list the soak leaves at its defaults.
+TEST(SimSoakPoint, EveryPointSetsEveryRowButTheListedOnes) {
+    std::set<std::string> want = table_keys();
+    want.erase("workload.trace");
+    std::vector<std::string> left_out;
+    for (const std::string& key : table_keys())
+        if (!is_soaked(key)) left_out.push_back(key);
+    EXPECT_EQ(left_out, std::vector<std::string>{"fault.kind"});
+    for (const std::string& key : left_out) want.erase(key);
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        std::set<std::string> got;
+        for (const auto& [key, value] : generate_point(seed).sets) got.insert(key);
+        EXPECT_EQ(got, want) << seed;
+    }
+}
+
+// Every spelling of every choice and boolean row is drawn, the ways of
+// submitting and completing included.
+TEST(SimSoakPoint, EverySpellingOfEveryChoiceIsDrawn) {
+    std::map<std::string, std::set<std::string>> seen;
+    for (uint64_t seed = 1; seed <= 300; ++seed)
+        for (const auto& [key, value] : generate_point(seed).sets) seen[key].insert(value);
+    for (const auto& row : tb::param_table()) {
+        if (!is_soaked(row.key)) continue;
+        if (row.kind == model::ParamKind::choice) {
+            EXPECT_EQ(seen[row.key], std::set<std::string>(row.choices.begin(), row.choices.end()))
+                << row.key;
+        }
+        if (row.kind == model::ParamKind::boolean) {
+            EXPECT_EQ(seen[row.key], (std::set<std::string>{"false", "true"})) << row.key;
+        }
+    }
+    EXPECT_EQ(seen["workload.completion"], (std::set<std::string>{"interrupt", "polling"}));
+    EXPECT_EQ(seen["dma.submission"], (std::set<std::string>{"start", "tail_pointer"}));
+}
+
+// Every row's draws stay inside its soak range where it narrows one (a
+// row's `.soaked(lo, hi)`), else inside its range, and take only its
+// allowed values: for every row, so a row added later is held to it too.
+TEST(SimSoakPoint, DrawsStayInsideTheRowsSoakRangesAndAllowedValues) {
+    std::map<std::string, const model::ParamDef<tb::SimConfig>*> rows;
+    for (const auto& row : tb::param_table()) rows[row.key] = &row;
+    unsigned narrowed_draws = 0;
+    for (uint64_t seed = 1; seed <= 100; ++seed) {
+        for (const auto& [key, value] : generate_point(seed).sets) {
+            const auto& row = *rows.at(key);
+            if (row.kind == model::ParamKind::integer) {
+                const model::IntRange& r = row.int_range;
+                const uint64_t v = std::stoull(value);
+                if (!r.values.empty()) {
+                    EXPECT_NE(std::find(r.values.begin(), r.values.end(), v), r.values.end())
+                        << key << " = " << value;
+                    continue;
+                }
+                EXPECT_GE(v, r.soak.narrowed ? r.soak.min : r.min) << key << " = " << value;
+                EXPECT_LE(v, r.soak.narrowed ? r.soak.max : r.max) << key << " = " << value;
+                narrowed_draws += r.soak.narrowed;
+            }
+            if (row.kind == model::ParamKind::real) {
+                const model::RealRange& r = row.real_range;
+                const double v = std::stod(value);
+                EXPECT_GE(v, r.soak.narrowed ? r.soak.min : r.min) << key << " = " << value;
+                EXPECT_LE(v, r.soak.narrowed ? r.soak.max : r.max) << key << " = " << value;
+                narrowed_draws += r.soak.narrowed;
+            }
+        }
+    }
+    EXPECT_GT(narrowed_draws, 1000u);
+    // Spot checks that the rows' soak ranges are the ones docs/testing.md names.
+    for (uint64_t seed = 1; seed <= 100; ++seed) {
+        auto m = as_map(generate_point(seed));
+        EXPECT_LE(num(m, "workload.requests"), 64u) << seed;
+        EXPECT_LE(std::stod(m.at("clock_mhz")), 2000.0) << seed;
+        EXPECT_GE(num(m, "memory.size_mib"), 64u) << seed;
     }
 }
 
@@ -68,7 +160,7 @@ TEST(SimSoakPoint, EveryPointPassesValidation) {
     const std::string trace =
         (std::filesystem::temp_directory_path() / fmt::format("soak-test-{}.trace", getpid()))
             .string();
-    for (uint64_t seed = 1; seed <= 2000; ++seed)
+    for (uint64_t seed = 1; seed <= 200; ++seed)
         EXPECT_NO_THROW(
             sim::load_config(std::vector<std::string>{}, overrides(generate_point(seed), trace)))
             << seed;
@@ -79,7 +171,7 @@ TEST(SimSoakPoint, EveryPointPassesValidation) {
 // as many directions as channels when each direction takes an engine ring.
 TEST(SimSoakPoint, RequestStreamsAreDrawnWithTracesTheirRingsCanRun) {
     unsigned streams = 0, traces = 0;
-    for (uint64_t seed = 1; seed <= 2000; ++seed) {
+    for (uint64_t seed = 1; seed <= 200; ++seed) {
         const Point p = generate_point(seed);
         auto m = as_map(p);
         if (m.at("workload.scenario") != "requests") continue;
@@ -96,12 +188,12 @@ TEST(SimSoakPoint, RequestStreamsAreDrawnWithTracesTheirRingsCanRun) {
             EXPECT_LE(directions.size(), num(m, "dma.channels")) << seed;
         }
     }
-    EXPECT_GT(streams, 300u);
-    EXPECT_GT(traces, 50u);
+    EXPECT_GT(streams, 30u);
+    EXPECT_GT(traces, 5u);
 }
 
 TEST(SimSoakPoint, ReproducerSetsEveryKey) {
-    for (uint64_t seed = 1; seed <= 200; ++seed) {
+    for (uint64_t seed = 1; seed <= 50; ++seed) {
         const Point p = generate_point(seed);
         const std::string line = reproducer(p, "t.trace");
         EXPECT_EQ(line.rfind("dmasim run --set ", 0), 0u) << line;
@@ -110,6 +202,15 @@ TEST(SimSoakPoint, ReproducerSetsEveryKey) {
         EXPECT_EQ(line.find(" --set workload.trace=t.trace") != std::string::npos,
                   !p.trace.empty());
     }
+}
+
+// A soak point's CPU budget ends its run, whatever the run does: the
+// soak counts a run ended by SIGXCPU as past its budget, not as failed.
+TEST(SimSoakBudget, ARunPastItsCpuSecondsIsEndedBySigxcpu) {
+    const pid_t pid = sim::spawn({"/bin/sh", "-c", "while :; do :; done"}, "", "", 1);
+    const auto [waited, status] = sim::wait_any();
+    EXPECT_EQ(waited, pid);
+    EXPECT_EQ(status, 128 + SIGXCPU);
 }
 
 /// A report that holds every invariant: 2 channels, multi_channel, 10
@@ -129,6 +230,8 @@ json passing_report() {
               // No per-descriptor cost, so a wrong descriptor count breaks one check only.
               {"cpu.irq_handler_cycles", 40},
               {"cpu.per_descriptor_cycles", 0},
+              {"cpu.poll_cycles", 7},
+              {"workload.payload", "checked"},
               {"iommu.enabled", false},
               {"iommu.walk_levels", 4}}},
             {"result",
@@ -138,6 +241,8 @@ json passing_report() {
               {"chain_links", channels * (depth - 1)},
               // Two interrupts (one per channel's stop) at 40 cycles each.
               {"interrupts", 2},
+              // No polls: polling is off.
+              {"polls", 0},
               {"cpu_busy_cycles", 2 * 40}}},
             {"statistics", {{"dma.ch0", stat}, {"dma.ch1", stat}}}};
 }
@@ -151,6 +256,8 @@ TEST(SimSoakCheck, EachBrokenInvariantIsReported) {
         {"descriptors", [](json& r) { r["result"]["descriptors"] = 10; }},
         {"chain_links", [](json& r) { r["result"]["chain_links"] = 2; }},
         {"cpu", [](json& r) { r["result"]["cpu_busy_cycles"] = 81; }},
+        {"polls", [](json& r) { r["result"]["polls"] = 1; }},
+        {"timing only", [](json& r) { r["config"]["workload.payload"] = "none"; }},
         {"reads", [](json& r) { r["statistics"]["dma.ch1"]["max_reads_in_flight"]["value"] = 5; }},
         {"writes",
          [](json& r) { r["statistics"]["dma.ch0"]["max_writes_in_flight"]["value"] = 3; }},

@@ -145,11 +145,6 @@ TEST(SimSweepE2E, FailedPointsAreListedAndTheSweepGoesOn) {
 }
 
 TEST(SimSweepE2E, MaxSimCyclesReachesEveryPoint) {
-#if defined(__SANITIZE_ADDRESS__)
-    // As SimFiguresE2E.MaxSimCyclesStopsARunWithAMessage: the point's stop is
-    // misreported by AddressSanitizer.
-    GTEST_SKIP() << "stopped after elaboration, with the scenario thread suspended";
-#endif
     TempDir dir;
     const std::string out = dir.path() + "/o", grid = write_grid(dir);
     // The smallest point (4 x 1 KiB through a 16-byte bus) needs at least

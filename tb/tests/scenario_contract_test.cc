@@ -75,16 +75,6 @@ SimConfig config_for(const char* name) {
     return c;
 }
 
-// Known gap (tb/bench/src/run.cc): a run stopped after sc_start() throws from
-// there, and AddressSanitizer misreports that exception (SystemC's
-// coroutines hide the stack bounds); these cases run in other builds.
-#if defined(__SANITIZE_ADDRESS__)
-#define SKIP_WHERE_ASAN_MISREPORTS() \
-    GTEST_SKIP() << "stopped after elaboration: AddressSanitizer misreports the exception"
-#else
-#define SKIP_WHERE_ASAN_MISREPORTS() static_cast<void>(0)
-#endif
-
 /// The message run_simulation() throws for `c`, as exception type E.
 template <typename E>
 std::string error_of(const SimConfig& c) {
@@ -148,14 +138,12 @@ TEST(ScenarioContract, TailPointerIsRefusedForAScenarioThatKeepsNoRingNamingBoth
 }
 
 TEST(ScenarioContract, OpenRingWithoutTheTraitStopsTheRunNamingScenarioAndTrait) {
-    SKIP_WHERE_ASAN_MISREPORTS();
     const std::string why = error_of<std::runtime_error>(config_for("contract_undeclared_ring"));
     EXPECT_TRUE(contains(why, "scenario contract_undeclared_ring")) << why;
     EXPECT_TRUE(contains(why, "kKeepsRing")) << why;
 }
 
 TEST(ScenarioContract, OpenRingUnderStartIsAConfigErrorNamingTheSubmissionKey) {
-    SKIP_WHERE_ASAN_MISREPORTS();
     const std::string why = error_of<ConfigError>(config_for("contract_ring"));
     EXPECT_TRUE(contains(why, "scenario contract_ring")) << why;
     EXPECT_TRUE(contains(why, "dma.submission = tail_pointer")) << why;
@@ -228,20 +216,17 @@ TEST(ScenarioContract, ATraceSpanningTimeReportsItsOfferedLoad) {
 // --- Extras: what a scenario body does wrong ------------------------------
 
 TEST(ScenarioContract, AnythingThrownFromAScenarioIsAnErrorNamingIt) {
-    SKIP_WHERE_ASAN_MISREPORTS();
     const std::string why = error_of<std::runtime_error>(config_for("contract_throws_int"));
     EXPECT_TRUE(contains(why, "scenario contract_throws_int threw")) << why;
 }
 
 TEST(ScenarioContract, ANonFiniteResultStopsTheRunNamingResultAndScenario) {
-    SKIP_WHERE_ASAN_MISREPORTS();
     const std::string why = error_of<std::runtime_error>(config_for("contract_nan_result"));
     EXPECT_TRUE(contains(why, "scenario contract_nan_result")) << why;
     EXPECT_TRUE(contains(why, "result ratio = nan is not a finite number")) << why;
 }
 
 TEST(ScenarioContract, AResultAddedTwiceStopsTheRunNamingIt) {
-    SKIP_WHERE_ASAN_MISREPORTS();
     const std::string why = error_of<std::runtime_error>(config_for("contract_twice_result"));
     EXPECT_TRUE(contains(why, "scenario contract_twice_result: result count is added twice"))
         << why;

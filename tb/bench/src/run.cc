@@ -15,6 +15,7 @@
 #include "counter_signals.h"
 #include "host_memory.h"
 #include "measure.h"
+#include "sanitizer_stack.h"
 #include "testbench.h"
 #include "trace_tee.h"
 #include "vcd_writer.h"
@@ -107,6 +108,7 @@ RunResult simulate(const SimConfig& config, const ScenarioInfo& scenario,
     // Bounded cost: past the limit the run stops with a message instead of
     // running for minutes (sc_start returns with events still pending).
     sc_core::sc_start(platform.clock().at(options.max_sim_cycles));
+    restore_sanitizer_stack_bounds();
     const bool finished = tb.finished();
     if (!finished && sc_core::sc_pending_activity())
         throw std::runtime_error(fmt::format(
@@ -155,8 +157,8 @@ RunResult run_simulation(const SimConfig& config, const RunOptions& options) {
     if (std::string why = host_memory_error(resolved, scenario.lists(resolved)); !why.empty())
         throw ConfigError(why);
     SimMemory memory(resolved);
-    // Checked before elaboration: under AddressSanitizer an exception after
-    // sc_start() is misreported (SystemC's coroutines hide the stack bounds).
+    // Checked before elaboration: a list that cannot fit is refused before
+    // any of the platform is built.
     const dmasim_load_spec spec =
         make_load_spec(resolved.workload, resolved.descriptor_format, resolved.platform.dma);
     if (std::string why = fit_error(resolved.workload, spec, resolved.memory_size_mib);

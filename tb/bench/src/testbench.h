@@ -79,11 +79,17 @@ private:
     /// page tables the driver points the controller at in dmasim_probe().
     void attach_iommu();
     void expect_all_waited();
-    /// Ends the scenario from inside its thread without throwing there (an
-    /// exception unwinding a SystemC coroutine confuses AddressSanitizer):
-    /// records why, stops the simulation and never returns. (Not marked
-    /// [[noreturn]]: that makes AddressSanitizer treat the call like a throw.)
+    /// Ends the scenario: records why, stops the simulation and never
+    /// returns. On the scenario's thread it unwinds that thread (throws
+    /// ScenarioStopped to scenario_thread()), so what the scenario's frames
+    /// hold is freed; on another thread that thread waits for good.
     void stop_scenario(bool config_error, std::string why);
+    /// Records why the scenario ends and stops the simulation.
+    void record_stop(bool config_error, std::string why);
+    /// Suspends the calling thread for good.
+    void wait_forever();
+    /// What stop_scenario() throws on the scenario's thread.
+    struct ScenarioStopped {};
     bool polling() const { return config_.workload.completion == Completion::polling; }
     /// The completion path's poll loop, as this module's thread.
     void poll_thread();
@@ -135,6 +141,7 @@ private:
     std::optional<Stop> stopped_;
     std::exception_ptr error_;  ///< thrown by scenario code itself
     sc_core::sc_event never_;
+    sc_core::sc_process_handle scenario_process_;
     bool finished_ = false;
     model::TraceSink* trace_ = nullptr;
 };

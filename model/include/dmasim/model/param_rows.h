@@ -11,9 +11,9 @@
 // advise` tries in the direction that could help.
 #pragma once
 
-#define DMASIM_PLATFORM_PARAMS(X)                                                       \
-    X(double, clock_mhz, 1000, "clock_mhz", "MHz", (RealRange{1, 100000}), kNotAdvised, \
-      "Clock of the DMA engine, bus and memory (one cycle = 1000/clock_mhz ns)")
+#define DMASIM_PLATFORM_PARAMS(X)                                                          \
+    X(double, clock_mhz, 1000, "clock_mhz", "MHz", (RealRange{1, 100000}.soaked(1, 2000)), \
+      kNotAdvised, "Clock of the DMA engine, bus and memory (one cycle = 1000/clock_mhz ns)")
 
 #define DMASIM_BUS_PARAMS(X)                                                                     \
     X(unsigned, width_bytes, 16, "bus.width_bytes", "bytes", (IntRange{1, 128, true}),           \
@@ -324,7 +324,7 @@
       "Largest page the driver maps: 4KiB, or 2MiB (a 2 MiB leaf wherever a buffer is 2 MiB "      \
       "aligned and contiguous, as Linux's iommu_map)")                                             \
     X(unsigned, walk_levels, 4, "iommu.walk_levels", "levels",                                     \
-      (IntRange{IOMMU_MIN_LEVELS, IOMMU_MAX_LEVELS}), kNotAdvised,                                 \
+      (IntRange{IOMMU_MIN_LEVELS, IOMMU_MAX_LEVELS}.soaked(3, IOMMU_MAX_LEVELS)), kNotAdvised,     \
       "Page-table levels: an IOTLB miss reads this many dependent entries (IOVA of 12 + 9 x "      \
       "levels bits)")                                                                              \
     X(unsigned, walk_cache_entries, 0, "iommu.walk_cache_entries", "entries", (IntRange{0, 4096}), \
@@ -340,8 +340,9 @@
       "Stream port rate (dev_to_mem and mem_to_dev)")
 
 #define DMASIM_TRAFFIC_PARAMS(X)                                                                  \
-    X(double, bytes_per_cycle, 0, "traffic.bytes_per_cycle", "bytes/cycle", (RealRange{0, 4096}), \
-      halved(kPlatform), "Background bus master's demand; 0 = no background traffic")             \
+    X(double, bytes_per_cycle, 0, "traffic.bytes_per_cycle", "bytes/cycle",                       \
+      (RealRange{0, 4096}.soaked(0, 16)), halved(kPlatform),                                      \
+      "Background bus master's demand; 0 = no background traffic")                                \
     X(double, read_fraction, 0.5, "traffic.read_fraction", "", (RealRange{0, 1}), kNotAdvised,    \
       "Share of background bursts that are reads")                                                \
     X(unsigned, burst_beats, 16, "traffic.burst_beats", "beats", (IntRange{1, 256}), kNotAdvised, \
