@@ -31,7 +31,7 @@ std::string summary_text(const tb::SimConfig& config, const tb::RunResult& resul
 using tb::write_file_atomically;
 
 /// write_file_atomically() that returns why it failed ("" if it did not),
-/// for use after a simulation, where AddressSanitizer misreports exceptions.
+/// for use after a simulation, whose result a failed file must not lose.
 using tb::write_file_atomically_or_error;
 
 }  // namespace dmasim::sim

@@ -35,7 +35,7 @@ public:
 
     /// Closes the trace and renames it onto the final path; returns why it
     /// failed (publishing nothing), or "" (no exception: it runs after
-    /// sc_start, where AddressSanitizer misreports exceptions).
+    /// sc_start, and a failed file must not lose the simulated result).
     std::string finish();
     /// Why the size cap cut the VCD short, or "" if it did not.
     std::string cap_note() const;

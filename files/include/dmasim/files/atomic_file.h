@@ -55,7 +55,7 @@ public:
     /// Flushes, checks every write succeeded, closes and renames onto the
     /// final path; on any failure removes the temporary file (nothing is
     /// published) and returns why, else "". No exception: it runs after
-    /// sc_start, where AddressSanitizer misreports exceptions.
+    /// a simulation, whose result a failed file must not lose.
     std::string commit();
 
 private:
