@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <random>
-#include <stdexcept>
 #include <string>
 
 #include "dram_controller.h"
