@@ -1,11 +1,8 @@
 // dram_controller.cc - bank, rank and bus timing of DRAM bursts.
 #include "dram_controller.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
 namespace dmasim::model {
 namespace {
@@ -229,17 +226,7 @@ uint64_t DramController::open_row(Channel& ch, Bank& b, const Place& at, uint64_
 DramController::Burst DramController::access(Channel& ch, const Run& run, uint64_t arrival) {
     uint64_t c = after_refresh(arrival);
     Attempt a = attempt(ch, run, c);
-    unsigned crossed = 0;
     for (uint64_t s; (s = last_refresh(a.burst.data_end)) > a.first;) {
-        // Other bursts hold a window for a few at most (their queues are
-        // bounded): a run crossing this many in a row is longer than a
-        // window, and would be taken again forever, booking as it goes.
-        if (++crossed == kMostRefreshesCrossed)
-            throw std::runtime_error(fmt::format(
-                "memory: a run of {} DRAM bursts in one row does not fit between two refreshes "
-                "(it crossed {} in a row): memory.t_refi_ns = {} less memory.t_rfc_ns = {} is "
-                "too short for it at these timings (memory.t_ccd_l_clocks, memory.data_rate_mts)",
-                run.count, crossed, params_.t_refi_ns, params_.t_rfc_ns));
         c = s + t_.rfc;
         a = attempt(ch, run, c);
     }

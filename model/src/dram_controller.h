@@ -119,8 +119,6 @@ private:
         uint64_t active_from = 0, active_to = 0;  ///< current union of busy spans
     };
     /// A run of bursts to one row, in DRAM clocks.
-    /// Refreshes a run may cross in a row before it is known never to fit.
-    static constexpr unsigned kMostRefreshesCrossed = 64;
     struct Run {
         Place at;
         uint64_t count;

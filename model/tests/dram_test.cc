@@ -140,31 +140,6 @@ TEST(ModelDram, ReadWriteAlternationCostsTheTurnarounds) {
     EXPECT_EQ(s.row_misses, 1u);
 }
 
-// A run of bursts in one row longer than the time between refreshes was
-// taken again after every refresh, forever, booking each try: a clear
-// error now, naming the timings (found with 4 KiB bursts at 400 MT/s).
-TEST(ModelDram, ARunLongerThanARefreshIntervalIsAnErrorNotAnEndlessRetry) {
-    MemoryParams m = ddr4();
-    m.mapping = DramMapping::row_bank_column;  // a row's bursts are one run
-    m.t_ccd_l_clocks = 100;                    // 32 bursts: 3,200 clocks
-    m.t_refi_ns = 1000;                        // 1,600 clocks, 560 of them refresh
-    DramController dram(m, kClockMhz);
-    try {
-        dram.read(0, 0, 32 * kBurst);
-        ADD_FAILURE() << "the read did not throw";
-    } catch (const std::runtime_error& e) {
-        EXPECT_NE(std::string(e.what()).find("does not fit between two refreshes"),
-                  std::string::npos)
-            << e.what();
-        EXPECT_NE(std::string(e.what()).find("memory.t_refi_ns = 1000"), std::string::npos)
-            << e.what();
-    }
-    // The same run fits with refresh far enough apart.
-    m.t_refi_ns = 7800;
-    DramController roomy(m, kClockMhz);
-    EXPECT_GT(roomy.read(0, 0, 32 * kBurst).data_end, 0u);
-}
-
 // Writes below the high watermark wait in the queue: a read after 23 of
 // them finds none gone out; the 24th drains down to the low watermark in
 // one run, so the read after it turns the bus around.
