@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace dmasim::model {
 namespace {
@@ -18,33 +19,37 @@ unsigned log2(uint64_t power_of_two) {
 DramController::DramController(const MemoryParams& params, double clock_mhz)
     : params_(params),
       ratio_(params.data_rate_mts / (2.0 * clock_mhz)),
-      tck_ns_(2000.0 / params.data_rate_mts),
       burst_bytes_(uint64_t{params.channel_width_bits} / 8 * params.burst_length),
+      longest_read_(dram_longest_run(params, false)),
+      longest_write_(dram_longest_run(params, true)),
       bits_{log2(std::max(1u, params.columns / params.burst_length)),
             log2(params.channels),
             log2(params.bank_groups),
             log2(params.banks_per_group),
             log2(params.ranks),
             log2(params.rows)} {
-    const uint64_t faw = clocks_of(params.t_faw_ns);
+    const auto clocks = [&params](double ns) { return dram_clocks(ns, params.data_rate_mts); };
+    const uint64_t faw = clocks(params.t_faw_ns);
     t_ = {params.t_cl_clocks,
           params.t_cwl_clocks,
-          clocks_of(params.t_rcd_ns),
-          clocks_of(params.t_rp_ns),
-          clocks_of(params.t_ras_ns),
-          clocks_of(params.t_rc_ns),
-          clocks_of(params.t_wr_ns),
-          clocks_of(params.t_rtp_ns),
+          clocks(params.t_rcd_ns),
+          clocks(params.t_rp_ns),
+          clocks(params.t_ras_ns),
+          clocks(params.t_rc_ns),
+          clocks(params.t_wr_ns),
+          clocks(params.t_rtp_ns),
           params.t_ccd_l_clocks,
-          clocks_of(params.t_rrd_l_ns),
-          std::max(clocks_of(params.t_rrd_s_ns), (faw + 3) / 4),
-          clocks_of(params.t_wtr_s_ns),
-          clocks_of(params.t_wtr_l_ns),
+          clocks(params.t_rrd_l_ns),
+          std::max(clocks(params.t_rrd_s_ns), (faw + 3) / 4),
+          clocks(params.t_wtr_s_ns),
+          clocks(params.t_wtr_l_ns),
           params.t_rtw_clocks,
           params.t_rtrs_clocks,
           params.burst_length / 2u,
-          clocks_of(params.t_refi_ns),
-          clocks_of(params.t_rfc_ns)};
+          clocks(params.t_refi_ns),
+          clocks(params.t_rfc_ns)};
+    if (longest_read_ == 0 || longest_write_ == 0)
+        throw std::invalid_argument("dram: one burst does not fit between two refreshes");
     channels_.resize(params.channels);
     for (Channel& ch : channels_) {
         ch.ranks.resize(params.ranks);
@@ -63,12 +68,6 @@ DramController::DramController(const MemoryParams& params, double clock_mhz)
     run_members_.reserve(params.write_queue);
     stats_.peak_bytes_per_cycle =
         params.channels * (params.channel_width_bits / 8.0) * params.data_rate_mts / clock_mhz;
-}
-
-uint64_t DramController::clocks_of(double ns) const {
-    // JEDEC rounds a time up to whole clocks; the guard keeps an exact
-    // multiple (13.75 ns at 0.625 ns) from rounding up on a last bit.
-    return ns <= 0 ? 0 : static_cast<uint64_t>(std::ceil(ns / tck_ns_ - 0.01));
 }
 
 uint64_t DramController::to_clocks(uint64_t cycle) const {
@@ -123,7 +122,7 @@ DramController::Timing DramController::read(uint64_t t, uint64_t addr, uint64_t 
         const Place at = place(n);
         Channel& ch = channels_[at.channel];
         const size_t depth = ch.read_leaves.size();
-        const uint64_t count = run_length(n, std::min<uint64_t>(end - n, depth));
+        const uint64_t count = run_length(n, std::min<uint64_t>({end - n, depth, longest_read_}));
         // A full read queue holds a burst until the one a queue ahead leaves.
         uint64_t c = arrival;
         for (uint64_t i = 0; i < count; ++i)
@@ -180,6 +179,7 @@ void DramController::drain(Channel& ch, uint64_t c, size_t leave) {
 void DramController::drain_row(Channel& ch, size_t i, uint64_t c, uint64_t limit) {
     const Place at = ch.pending[i].at;
     run_members_.clear();
+    limit = std::min(limit, longest_write_);
     for (size_t j = i; j < ch.pending.size() && run_members_.size() < limit; ++j)
         if (ch.pending[j].at.same_row(at)) run_members_.push_back(j);
     access(ch, {at, run_members_.size(), true}, c);
@@ -222,7 +222,8 @@ uint64_t DramController::open_row(Channel& ch, Bank& b, const Place& at, uint64_
 
 // A run whose commands or data would cross the start of a refresh is
 // taken again after the refresh, which closed its row (the slots the cut
-// attempt booked stay booked).
+// attempt booked stay booked). Runs are never longer than fits between
+// two refreshes (dram_longest_run), so a retry in a free window fits.
 DramController::Burst DramController::access(Channel& ch, const Run& run, uint64_t arrival) {
     uint64_t c = after_refresh(arrival);
     Attempt a = attempt(ch, run, c);

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dram_timing.h"
 #include "resource.h"
 
 namespace dmasim::model {
@@ -175,13 +176,14 @@ private:
     DramStats counted() const;
     uint64_t to_clocks(uint64_t cycle) const;   ///< first DRAM clock at or after a cycle
     uint64_t to_cycles(uint64_t clocks) const;  ///< first cycle at or after a DRAM clock
-    uint64_t clocks_of(double ns) const;
 
     MemoryParams params_;
     double ratio_;  ///< DRAM clocks per platform cycle
-    double tck_ns_;
     Clocks t_;
     uint64_t burst_bytes_;
+    /// Bursts a run may hold so that it fits between two refreshes: a
+    /// longer run is served as several (dram_longest_run).
+    uint64_t longest_read_, longest_write_;
     /// Address bits of each field (memory.* counts are powers of two).
     struct Bits {
         unsigned column, channel, group, bank, rank, row;

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "burst.h"
+#include "dram_timing.h"
 
 namespace dmasim::model {
 namespace {
@@ -170,6 +171,24 @@ const std::vector<CheckedRule<PlatformParams>>& checked_rules() {
                  "memory.t_rfc_ns = {} must be below memory.t_refi_ns = {}: a "
                  "refresh would never end",
                  p.memory.t_rfc_ns, p.memory.t_refi_ns);
+         }},
+        // A DRAM run crossing a refresh is taken again after it, so one
+        // burst from a closed row must fit between two refreshes.
+        {{{"memory.t_refi_ns", "memory.t_rfc_ns", "memory.t_rcd_ns", "memory.t_cl_clocks",
+           "memory.t_cwl_clocks", "memory.burst_length", "memory.data_rate_mts"},
+          "one DRAM burst from a closed row (`memory.t_rcd_ns`, then `memory.t_cl_clocks` or "
+          "`memory.t_cwl_clocks`, then `memory.burst_length` / 2 clocks of data, at "
+          "`memory.data_rate_mts`) must fit in `memory.t_refi_ns` less `memory.t_rfc_ns`"},
+         [](const PlatformParams& p) -> std::string {
+             const MemoryParams& m = p.memory;
+             if (dram_longest_run(m, false) > 0 && dram_longest_run(m, true) > 0) return {};
+             return fmt::format(
+                 "one DRAM burst does not fit between two refreshes: memory.t_rcd_ns = {}, then "
+                 "memory.t_cl_clocks = {} or memory.t_cwl_clocks = {}, then burst_length / 2 = "
+                 "{} clocks of data at {} MT/s must end within memory.t_refi_ns = {} less "
+                 "memory.t_rfc_ns = {}, or every refresh would cut it",
+                 m.t_rcd_ns, m.t_cl_clocks, m.t_cwl_clocks, m.burst_length / 2, m.data_rate_mts,
+                 m.t_refi_ns, m.t_rfc_ns);
          }},
         // Below the minimum a burst's occupancy (beats x width / bandwidth)
         // leaves the range cycles are counted in.

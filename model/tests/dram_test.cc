@@ -266,5 +266,56 @@ TEST(ModelDram, AnOpenRowHitTakesTclAfterArrival) {
     EXPECT_EQ(dram.hit_latency(), static_cast<uint64_t>(std::ceil(22 / kClocksPerCycle)));
 }
 
+// 400 MT/s (5 ns clocks) with tCCD_L 50 clocks: a queue's run of one row's
+// bursts is longer than the 1,490 clocks between two refreshes. Such a run
+// was taken again after every refresh, booking each try, until the host ran
+// out of memory; now it is served as runs that fit.
+MemoryParams slow_columns() {
+    MemoryParams m = ddr4();
+    m.mapping = DramMapping::row_bank_column;  // a row's bursts are consecutive
+    m.data_rate_mts = 400;
+    m.t_ccd_l_clocks = 50;
+    m.read_queue = 64;
+    return m;
+}
+constexpr double kSlowClockMhz = 200;  // one platform cycle per DRAM clock
+constexpr uint64_t kSlowRefi = 1560, kSlowRfc = 70;
+
+TEST(ModelDram, ARunOfTheLongestLengthFitsBetweenTwoRefreshes) {
+    const MemoryParams m = slow_columns();
+    const uint64_t longest = dram_longest_run(m, false);
+    ASSERT_GT(longest, 1u);
+    ASSERT_LT(longest, m.read_queue);
+    const uint64_t after_refresh = kSlowRefi + kSlowRfc;
+    DramController fits(m, kSlowClockMhz);
+    EXPECT_LT(fits.read(after_refresh, 0, longest * kBurst).data_end, 2 * kSlowRefi);
+    // One burst more does not fit: it ends past the next refresh's start.
+    DramController cut(m, kSlowClockMhz);
+    EXPECT_GE(cut.read(after_refresh, 0, (longest + 1) * kBurst).data_end, 2 * kSlowRefi);
+}
+
+TEST(ModelDram, AQueueOfOneRowLongerThanTheRefreshWindowCompletes) {
+    const MemoryParams m = slow_columns();
+    DramController dram(m, kSlowClockMhz);
+    const DramController::Timing t = dram.read(0, 0, m.read_queue * kBurst);
+    EXPECT_GT(t.data_end, kSlowRefi);
+    EXPECT_EQ(dram.stats().reads, m.read_queue);
+    // Writes: the whole queue drained from one row at the high watermark.
+    MemoryParams w = slow_columns();
+    w.write_queue = w.write_high_watermark = 64;
+    w.write_low_watermark = 0;
+    DramController writes(w, kSlowClockMhz);
+    writes.write(0, 0, w.write_queue * kBurst);
+    EXPECT_EQ(writes.stats().writes, w.write_queue);
+}
+
+TEST(ModelDram, NoRunLimitWithoutRefresh) {
+    EXPECT_EQ(dram_longest_run(without_refresh(), false), UINT64_MAX);
+    MemoryParams m = ddr4();
+    m.t_refi_ns = 40;  // 64 clocks, less tRFC 32: tRCD 22 + tCL 22 + tBURST 4 do not fit
+    m.t_rfc_ns = 20;
+    EXPECT_EQ(dram_longest_run(m, false), 0u);
+}
+
 }  // namespace
 }  // namespace dmasim::model::test

@@ -75,5 +75,16 @@ TEST(SimDramE2E, BadWatermarksAreRefusedNamingTheKeys) {
     EXPECT_NE(r.err.find("memory.write_low_watermark"), std::string::npos) << r.err;
 }
 
+// A run cut by a refresh is taken again after it, so a burst that cannot
+// fit between two refreshes would be retried forever.
+TEST(SimDramE2E, ABurstLongerThanTheTimeBetweenRefreshesIsRefusedNamingTheTimings) {
+    TempDir dir;
+    auto r = run_dmasim(dir, {"run", "--set", "memory.kind=dram", "--set", "memory.t_refi_ns=40",
+                              "--set", "memory.t_rfc_ns=20", "--quiet"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("does not fit between two refreshes"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("memory.t_refi_ns = 40"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace dmasim::sim
