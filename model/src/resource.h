@@ -32,6 +32,11 @@ public:
     /// the transfer starts.
     uint64_t book(uint64_t earliest, uint64_t occupancy, uint64_t bytes) {
         uint64_t start = std::max(earliest, settled_end_);
+        stats_.bytes += bytes;
+        stats_.bursts += 1;
+        stats_.busy_cycles += occupancy;
+        // Nothing to hold (a DRAM spacing of 0): nothing to wait for.
+        if (occupancy == 0) return start;
         // No gap from packed_from_ on: only the end is free there.
         if (start >= packed_from_ && start < free_at_) start = free_at_;
         if (start > free_at_) packed_from_ = start;
@@ -41,13 +46,8 @@ public:
         for (; i < booked_.size() && start + occupancy > booked_.at(i).start; ++i)
             start = std::max(start, booked_.at(i).end);
         free_at_ = std::max(free_at_, start + occupancy);
-        stats_.bytes += bytes;
-        stats_.bursts += 1;
-        stats_.busy_cycles += occupancy;
-        if (occupancy) {
-            booked_.insert(i, {start, start + occupancy});
-            count_before_marks(start, start + occupancy);
-        }
+        booked_.insert(i, {start, start + occupancy});
+        count_before_marks(start, start + occupancy);
         return start;
     }
     /// Whether enough bookings are listed that settle() is worth its cost

@@ -53,6 +53,20 @@ TEST(ModelResource, EveryBookingStartsInTheFirstFreeGapLongEnough) {
     }
 }
 
+// A booking of no cycles (a DRAM spacing of 0) waits for nothing: it took
+// the end of the channel's packed stretch when asked inside it.
+TEST(ModelResource, ABookingOfNoCyclesStartsWhenAsked) {
+    Resource spaced;
+    EXPECT_EQ(spaced.book(500, 0, 0), 500u);
+    EXPECT_EQ(spaced.book(100, 0, 0), 100u);
+    Resource busy;
+    busy.book(0, 10, 64);
+    busy.book(10, 10, 64);  // packed: [0, 20)
+    EXPECT_EQ(busy.book(5, 0, 0), 5u);
+    EXPECT_EQ(busy.free_at(), 20u);
+    EXPECT_EQ(busy.book(5, 4, 64), 20u);
+}
+
 TEST(ModelResource, AMarkCountsOnlyTheCyclesBeforeIt) {
     Resource r;
     const Resource::MarkId m = r.mark(200);
