@@ -220,15 +220,14 @@ uint64_t DramController::open_row(Channel& ch, Bank& b, const Place& at, uint64_
     return b.col_ok;
 }
 
-// A run whose commands or data would cross the start of a refresh is
-// taken again after the refresh, which closed its row (the slots the cut
-// attempt booked stay booked). Runs are never longer than fits between
+// A run a refresh cuts is taken again after the refresh (the slots the
+// cut attempt booked stay booked). Runs are never longer than fits between
 // two refreshes (dram_longest_run), so a retry in a free window fits.
 DramController::Burst DramController::access(Channel& ch, const Run& run, uint64_t arrival) {
     uint64_t c = after_refresh(arrival);
     Attempt a = attempt(ch, run, c);
-    for (uint64_t s; (s = last_refresh(a.burst.data_end)) > a.first;) {
-        c = s + t_.rfc;
+    while (cut_by_refresh(a, bank(ch, run.at), c)) {
+        c = last_refresh(a.burst.data_end) + t_.rfc;
         a = attempt(ch, run, c);
     }
     // The run's first burst finds the row; the others hit it.
@@ -251,12 +250,26 @@ DramController::Burst DramController::access(Channel& ch, const Run& run, uint64
     return a.burst;
 }
 
+// The attempt planned at c is cut when a refresh starts after the row its
+// hit found was opened (the refresh closed it, though other bookings pushed
+// the hit's commands past it) or after its first command (precharge or
+// activate), when that command falls inside a refresh's tRFC, or when a
+// refresh closed a conflict's open row before its precharge.
+bool DramController::cut_by_refresh(const Attempt& a, const Bank& b, uint64_t c) const {
+    const uint64_t last = last_refresh(a.burst.data_end);
+    if (a.row == Row::hit) return last > std::min(a.first, b.act);
+    const uint64_t at_first = last_refresh(a.first);
+    return last > a.first || (at_first > 0 && a.first < at_first + t_.rfc) ||
+           (a.row == Row::conflict && at_first > c);
+}
+
 DramController::Attempt DramController::attempt(Channel& ch, const Run& run, uint64_t c) {
     const Place& at = run.at;
     Bank& b = bank(ch, at);
-    // A refresh since the row opened closed it (refresh precharges all banks).
+    // A refresh since the row opened closed it (refresh precharges all
+    // banks), and so did one the row was opened inside by an attempt it cut.
     const uint64_t refreshed = last_refresh(c);
-    if (b.open && refreshed > b.act) {
+    if (b.open && refreshed > 0 && b.act < refreshed + t_.rfc) {
         b.open = false;
         b.closing.valid = false;
         b.act_ok = std::max(b.act_ok, refreshed + t_.rfc);

@@ -150,6 +150,8 @@ private:
     /// Books a run that reaches its bank's queue at DRAM clock `arrival`.
     Burst access(Channel& ch, const Run& run, uint64_t arrival);
     Attempt attempt(Channel& ch, const Run& run, uint64_t c);
+    /// Whether a refresh cut the attempt `a` made at `c` on bank `b`.
+    bool cut_by_refresh(const Attempt& a, const Bank& b, uint64_t c) const;
     /// The run served from the row a queued conflict is closing, if it
     /// fits before that precharge; false (nothing booked) otherwise.
     bool before_precharge(Channel& ch, Bank& b, const Run& run, uint64_t c, Attempt* a);

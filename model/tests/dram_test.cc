@@ -266,6 +266,23 @@ TEST(ModelDram, AnOpenRowHitTakesTclAfterArrival) {
     EXPECT_EQ(dram.hit_latency(), static_cast<uint64_t>(std::ceil(22 / kClocksPerCycle)));
 }
 
+// A write that finds its row open before a refresh, whose command the
+// turnaround behind a read planned earlier holds past the refresh: the
+// refresh closed the row, so the write opens it again (a miss). It was
+// served as a hit on the closed row.
+TEST(ModelDram, AWriteHeldPastARefreshFindsItsRowClosed) {
+    MemoryParams m = ddr4();
+    m.write_high_watermark = 1;  // each write drained at once
+    m.write_low_watermark = 0;
+    DramController dram(m, kClockMhz);
+    dram.read(0, address(0, 0, 1), kBurst);     // opens row 1 of bank 0, group 0
+    dram.read(8200, address(1, 0, 1), kBurst);  // 13,120 clocks: after the refresh (12,480 + 560)
+    const DramStats before = dram.stats();
+    dram.write(7700, address(0, 0, 1, 1), kBurst);  // 12,320 clocks: before it
+    EXPECT_EQ(dram.stats().row_misses, before.row_misses + 1);
+    EXPECT_EQ(dram.stats().row_hits, before.row_hits);
+}
+
 // 400 MT/s (5 ns clocks) with tCCD_L 50 clocks: a queue's run of one row's
 // bursts is longer than the 1,490 clocks between two refreshes. Such a run
 // was taken again after every refresh, booking each try, until the host ran
