@@ -283,6 +283,20 @@ TEST(ModelDram, AWriteHeldPastARefreshFindsItsRowClosed) {
     EXPECT_EQ(dram.stats().row_hits, before.row_hits);
 }
 
+// A conflict whose precharge tRAS holds into a refresh's tRFC: the
+// refresh closes the bank itself, so the read is a miss after it. The
+// precharge went inside tRFC, and once that was cut, the cut attempt's
+// activate (also inside tRFC) left the row open for its retry, a hit.
+TEST(ModelDram, AConflictHeldIntoARefreshIsAMissAfterIt) {
+    DramController dram(ddr4(), kClockMhz);
+    dram.read(7769, address(0, 0, 1), kBurst);  // 12,431 clocks: row 1's data ends before 12,480
+    const DramStats before = dram.stats();
+    dram.read(7775, address(0, 0, 2), kBurst);  // its precharge waits to 12,431 + tRAS = 12,483
+    EXPECT_EQ(dram.stats().row_misses, before.row_misses + 1);
+    EXPECT_EQ(dram.stats().row_conflicts, before.row_conflicts);
+    EXPECT_EQ(dram.stats().row_hits, before.row_hits);
+}
+
 // 400 MT/s (5 ns clocks) with tCCD_L 50 clocks: a queue's run of one row's
 // bursts is longer than the 1,490 clocks between two refreshes. Such a run
 // was taken again after every refresh, booking each try, until the host ran
