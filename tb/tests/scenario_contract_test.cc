@@ -55,6 +55,21 @@ DMASIM_SCENARIO(contract_twice_result) {
     bench.add_result("count", 2, "", "second");
 }
 
+// Two checks whose messages are built on failure: one holds, one fails.
+DMASIM_SCENARIO(contract_described_checks) {
+    int built = 0;
+    const bool held = bench.expect(true, [&] {
+        ++built;
+        return std::string("a check that held");
+    });
+    const bool failed = !bench.expect(false, [&] {
+        ++built;
+        return fmt::format("check number {} failed", 2);
+    });
+    bench.add_result("messages_built", built, "", "messages the checks built");
+    bench.add_result("returns_as_asked", held && failed, "", "each check returned its condition");
+}
+
 namespace dmasim::tb {
 namespace {
 
@@ -230,6 +245,20 @@ TEST(ScenarioContract, AResultAddedTwiceStopsTheRunNamingIt) {
     const std::string why = error_of<std::runtime_error>(config_for("contract_twice_result"));
     EXPECT_TRUE(contains(why, "scenario contract_twice_result: result count is added twice"))
         << why;
+}
+
+TEST(ScenarioContract, ACheckBuildsItsMessageOnlyWhenItFails) {
+    const RunResult r = run_simulation(config_for("contract_described_checks"));
+    EXPECT_FALSE(r.integrity);
+    EXPECT_EQ(r.failure, "check number 2 failed");
+    auto value_of = [&](const std::string& name) {
+        for (const ScenarioResult& s : r.scenario_results)
+            if (s.name == name) return s.value;
+        ADD_FAILURE() << "no result " << name;
+        return -1.0;
+    };
+    EXPECT_EQ(value_of("messages_built"), 1);
+    EXPECT_EQ(value_of("returns_as_asked"), 1);
 }
 
 // --- Traces are a trait too ----------------------------------------------

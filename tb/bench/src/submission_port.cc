@@ -43,10 +43,10 @@ void Testbench::StartPort::await(Transfer& t) {
     dmasim_xfer_wait(&bench_.dd_.chan[channel_]);
     // The driver reads STATUS once it takes the transfer as done: a
     // channel still BUSY then was completed early (a stale interrupt).
-    bench_.expect(!(t.status() & DMA_STATUS_BUSY),
-                  fmt::format("transfer on channel {} taken as done while its STATUS ({:#x}) is "
-                              "BUSY",
-                              channel_, t.status()));
+    bench_.expect(!(t.status() & DMA_STATUS_BUSY), [&] {
+        return fmt::format("transfer on channel {} taken as done while its STATUS ({:#x}) is BUSY",
+                           channel_, t.status());
+    });
 }
 
 void Testbench::StartPort::take(Transfer& t) {
@@ -122,10 +122,11 @@ std::string Testbench::RingPort::submit_error(const Transfer& t, int err) const 
 
 void Testbench::RingPort::take(Transfer& t) {
     // The driver's ring hands its requests back oldest first.
-    bench_.expect(dmasim_ring_pop(ring_) == t.xfer_,
-                  fmt::format("ScenarioBench::wait: the requests of channel {}'s ring are waited oldest "
-                              "first",
-                              channel_));
+    bench_.expect(dmasim_ring_pop(ring_) == t.xfer_, [&] {
+        return fmt::format(
+            "ScenarioBench::wait: the requests of channel {}'s ring are waited oldest first",
+            channel_);
+    });
     --handed_;
 }
 

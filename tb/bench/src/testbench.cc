@@ -369,17 +369,22 @@ bool Testbench::expect(bool ok, std::string_view what) {
 
 bool Testbench::check(const Transfer& t) {
     const dmasim_xfer& x = *t.xfer_;
-    bool ok = expect(t.finished_ && t.error() == DMA_ERR_NONE,
-                     fmt::format("transfer on channel {} stopped with status {:#x} (error {})",
-                                 t.channel_, t.status(), dmasim_error_name(t.error())));
+    bool ok = expect(t.finished_ && t.error() == DMA_ERR_NONE, [&] {
+        return fmt::format("transfer on channel {} stopped with status {:#x} (error {})",
+                           t.channel_, t.status(), dmasim_error_name(t.error()));
+    });
     ok = expect(t.bytes_done() == x.bytes,
-                fmt::format("channel {} moved {} bytes, the list holds {}", t.channel_,
-                            t.bytes_done(), x.bytes)) &&
+                [&] {
+                    return fmt::format("channel {} moved {} bytes, the list holds {}",
+                                       t.channel_, t.bytes_done(), x.bytes);
+                }) &&
          ok;
     const unsigned descriptors = mapped_descriptors(x);
     ok = expect(t.descs_done() == descriptors,
-                fmt::format("channel {} completed {} descriptors, the list maps to {}", t.channel_,
-                            t.descs_done(), descriptors)) &&
+                [&] {
+                    return fmt::format("channel {} completed {} descriptors, the list maps to {}",
+                                       t.channel_, t.descs_done(), descriptors);
+                }) &&
          ok;
     if (!payload_checked()) return ok;
     if (x.spec.dir == DMA_HW_MEM_TO_MEM)
@@ -412,10 +417,11 @@ bool Testbench::check_device(const Transfer& t) {
     if (x.spec.dir != DMA_HW_MEM_TO_DEV) return true;
     const model::DevicePort& device = platform_.device();
     const uint64_t expected = Scoreboard::digest(x.src, t.device_digest_);
-    return expect(device.sink_digest() == expected,
-                  fmt::format("the device received {} bytes whose FNV-1a digest {:#x} differs "
-                              "from the source list's {:#x}",
-                              device.consumed() - *t.device_pos_, device.sink_digest(), expected));
+    return expect(device.sink_digest() == expected, [&] {
+        return fmt::format("the device received {} bytes whose FNV-1a digest {:#x} differs "
+                           "from the source list's {:#x}",
+                           device.consumed() - *t.device_pos_, device.sink_digest(), expected);
+    });
 }
 
 bool Testbench::check_untouched(const Transfer& t) {

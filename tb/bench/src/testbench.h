@@ -42,6 +42,7 @@ public:
     bool check(const Transfer& t) override;
     bool check_untouched(const Transfer& t) override;
     bool expect(bool ok, std::string_view what) override;
+    using ScenarioBench::expect;  // and its form with a message built on failure
     void exclude_from_measurement(Transfer& t) override;
     void release(Transfer& t) override;
     void delay_cycles(uint64_t cycles) override;

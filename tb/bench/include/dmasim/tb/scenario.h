@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 struct dmasim_xfer;
@@ -134,6 +135,13 @@ public:
     virtual bool check_untouched(const Transfer& t) = 0;
     /// Records an integrity failure with `what` unless `ok`. Returns `ok`.
     virtual bool expect(bool ok, std::string_view what) = 0;
+    /// As above, with the message built by `describe()` only when `ok` is
+    /// false: a check made for every request formats nothing while it holds.
+    template <class Describe,
+              class = std::enable_if_t<std::is_invocable_r_v<std::string, Describe&>>>
+    bool expect(bool ok, Describe&& describe) {
+        return ok || expect(false, std::string_view(describe()));
+    }
 
     /// Leaves a transfer out of the measured bytes and time window (e.g. a
     /// warm-up or an injected error). Every transfer counts by default.
