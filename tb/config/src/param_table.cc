@@ -12,24 +12,33 @@ namespace {
 using model::param;
 using model::ParamDef;
 
-// One row; DMASIM_PATH(c) names the struct of SimConfig that holds the field.
+// One row over RowConfig; DMASIM_PATH(c) names the struct of it that holds the field.
 #define DMASIM_ROW(type, name, default_value, key, unit, values, what_if, description)             \
     rows.push_back(model::with_what_if(                                                            \
-        param<SimConfig>(                                                                          \
+        param<RowConfig>(                                                                          \
             key, unit, values, description, [](auto& c) -> auto& { return DMASIM_PATH(c).name; }), \
         what_if));
 
+std::vector<ParamDef<WorkloadConfig>> build_workload_rows() {
+    using RowConfig = WorkloadConfig;
+    std::vector<ParamDef<RowConfig>> rows;
+#define DMASIM_PATH(c) c
+    DMASIM_WORKLOAD_PARAMS(DMASIM_ROW)
+#undef DMASIM_PATH
+    return rows;
+}
+
 std::vector<ParamDef<SimConfig>> own_rows() {
-    std::vector<ParamDef<SimConfig>> rows;
+    using RowConfig = SimConfig;
+    std::vector<ParamDef<RowConfig>> rows;
 #define DMASIM_PATH(c) c
     DMASIM_SIM_PARAMS(DMASIM_ROW)
 #undef DMASIM_PATH
 #define DMASIM_PATH(c) c.cpu
     DMASIM_CPU_PARAMS(DMASIM_ROW)
 #undef DMASIM_PATH
-#define DMASIM_PATH(c) c.workload
-    DMASIM_WORKLOAD_PARAMS(DMASIM_ROW)
-#undef DMASIM_PATH
+    for (const auto& row : workload_param_rows())
+        rows.push_back(model::lift<SimConfig>(row, [](auto& c) -> auto& { return c.workload; }));
     return rows;
 }
 #undef DMASIM_ROW
@@ -56,6 +65,11 @@ std::vector<ParamDef<SimConfig>> build() {
 }
 
 }  // namespace
+
+const std::vector<ParamDef<WorkloadConfig>>& workload_param_rows() {
+    static const std::vector<ParamDef<WorkloadConfig>> rows = build_workload_rows();
+    return rows;
+}
 
 const std::vector<ParamDef<SimConfig>>& testbench_rows() {
     static const std::vector<ParamDef<SimConfig>> rows = own_rows();

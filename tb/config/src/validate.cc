@@ -248,25 +248,11 @@ void append(std::vector<model::ParamProblem>& to, std::vector<model::ParamProble
     for (auto& p : from) to.push_back(std::move(p));
 }
 
-/// The workload's rows of testbench_rows(), picked once: a scenario's
-/// every prepared request is validated.
-const std::vector<model::ParamDef<SimConfig>>& workload_key_rows() {
-    static const std::vector<model::ParamDef<SimConfig>> rows = [] {
-        std::vector<model::ParamDef<SimConfig>> picked;
-        for (const auto& row : testbench_rows())
-            if (is_workload(row)) picked.push_back(row);
-        return picked;
-    }();
-    return rows;
-}
-
 }  // namespace
 
 std::vector<model::ParamProblem> validate(const WorkloadConfig& w) {
-    SimConfig config;
-    config.workload = w;
     std::vector<model::ParamProblem> problems =
-        model::range_problems(workload_key_rows(), config, [](const auto&) { return true; });
+        model::range_problems(workload_param_rows(), w, [](const auto&) { return true; });
     append(problems, model::check_rules(workload_rules(), w));
     return problems;
 }

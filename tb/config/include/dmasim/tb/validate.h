@@ -19,6 +19,9 @@ namespace dmasim::tb {
 const std::vector<model::ParamDef<SimConfig>>& param_table();
 /// The testbench's own rows (workload_rows.h), which validate() checks.
 const std::vector<model::ParamDef<SimConfig>>& testbench_rows();
+/// The workload's rows of testbench_rows(), over a WorkloadConfig alone:
+/// validate(WorkloadConfig) checks every list a scenario prepares with them.
+const std::vector<model::ParamDef<WorkloadConfig>>& workload_param_rows();
 
 /// Every rule on a workload: the ranges of its rows, then the rules across
 /// workload keys. Scenarios' own workloads are checked with it too.
