@@ -19,19 +19,17 @@ using model::ParamDef;
             key, unit, values, description, [](auto& c) -> auto& { return DMASIM_PATH(c).name; }), \
         what_if));
 
+#define DMASIM_PATH(c) c
 std::vector<ParamDef<WorkloadConfig>> build_workload_rows() {
     using RowConfig = WorkloadConfig;
     std::vector<ParamDef<RowConfig>> rows;
-#define DMASIM_PATH(c) c
     DMASIM_WORKLOAD_PARAMS(DMASIM_ROW)
-#undef DMASIM_PATH
     return rows;
 }
 
 std::vector<ParamDef<SimConfig>> own_rows() {
     using RowConfig = SimConfig;
     std::vector<ParamDef<RowConfig>> rows;
-#define DMASIM_PATH(c) c
     DMASIM_SIM_PARAMS(DMASIM_ROW)
 #undef DMASIM_PATH
 #define DMASIM_PATH(c) c.cpu
