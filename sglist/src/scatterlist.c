@@ -6,6 +6,11 @@
 
 #include <string.h>
 
+struct scatterlist *sg_follow_chain(const struct scatterlist *link)
+{
+	return sg_chain_ptr(link);
+}
+
 int sg_nents(struct scatterlist *sg)
 {
 	int nents;

@@ -69,6 +69,14 @@ static inline struct scatterlist *sg_chain_ptr(const struct scatterlist *sg)
 	return (struct scatterlist *)(sg->page_link & ~SG_PAGE_LINK_MASK);
 }
 
+/*
+ * A chain link is one entry in a chunk: out of line, sg_next() keeps a
+ * branch the CPU predicts past, where an inlined select would make every
+ * step wait for the next entry's load (a list walk ran at memory latency).
+ */
+__attribute__((cold)) struct scatterlist *
+sg_follow_chain(const struct scatterlist *link);
+
 /**
  * sg_next - the entry after @sg, following a chain link
  * @sg: a data entry
@@ -81,7 +89,7 @@ static inline struct scatterlist *sg_next(struct scatterlist *sg)
 		return NULL;
 	sg++;
 	if (sg_is_chain(sg))
-		sg = sg_chain_ptr(sg);
+		sg = sg_follow_chain(sg);
 	return sg;
 }
 
