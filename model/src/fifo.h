@@ -25,7 +25,7 @@ public:
     /// i-th element from the front.
     T& at(size_t i) { return slots_[(head_ + i) & mask()]; }
     const T& at(size_t i) const { return slots_[(head_ + i) & mask()]; }
-    void pop_front() { ++head_; }
+    void pop_front(size_t n = 1) { head_ += n; }
     void push_back(const T& v) {
         if (size() == slots_.size()) grow();
         slots_[tail_++ & mask()] = v;

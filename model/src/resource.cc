@@ -8,18 +8,24 @@
 
 namespace dmasim::model {
 
+// Sums in locals: the members written in the loops would be stored and
+// reloaded on every booking (each one is a settle's step once).
 void Resource::settle(uint64_t cycle) {
     size_t folded = retained_;
-    for (; folded < booked_.size() && booked_.at(folded).end <= cycle; ++folded)
-        settled_end_ = booked_.at(folded).end;
+    while (folded < booked_.size() && booked_.at(folded).end <= cycle) ++folded;
+    if (folded > retained_) settled_end_ = booked_.at(folded - 1).end;
     uint64_t keep_after = cycle;
     for (uint64_t h : holds_) keep_after = std::min(keep_after, h);
-    for (; folded > 0 && booked_.front().end <= keep_after; --folded) {
-        dropped_busy_ += booked_.front().end - booked_.front().start;
-        dropped_end_ = booked_.front().end;
-        booked_.pop_front();
+    size_t dropped = 0;
+    uint64_t busy = 0;
+    for (; dropped < folded && booked_.at(dropped).end <= keep_after; ++dropped)
+        busy += booked_.at(dropped).end - booked_.at(dropped).start;
+    if (dropped > 0) {
+        dropped_busy_ += busy;
+        dropped_end_ = booked_.at(dropped - 1).end;
+        booked_.pop_front(dropped);
     }
-    retained_ = folded;
+    retained_ = folded - dropped;
     settle_at_ = std::max<size_t>(kSettleBatch, 2 * unsettled());
 }
 
