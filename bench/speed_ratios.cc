@@ -2,7 +2,9 @@
 // one process run, so a change can be judged on any machine, loaded or not:
 // each side of a ratio is a child process of this one (SystemC elaborates
 // once per process), timed by its own user + system CPU seconds from
-// wait4(), so both sides of a ratio see the same machine.
+// wait4(), so both sides of a ratio see the same machine. A row of short
+// runs repeats its pairs (A B A B ..., up to nine) and prints medians: one
+// run of a tenth of a second moved the 256 B row's ratio by a third.
 //
 //   a) a whole dmasim run against a bare loosely-timed TLM-2.0 loop
 //      (bare_sg_loop.cc): 1 GiB in 4 KiB segments and 262,144 x 256 B,
@@ -22,6 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -169,28 +173,78 @@ std::string load_average() {
     return fmt::format("{:.1f} {:.1f} {:.1f}", load[0], load[1], load[2]);
 }
 
+/// A child to run: a program and its arguments.
+struct Child {
+    std::string program;
+    std::vector<std::string> args;
+};
+
+/// Both sides of a ratio over several pairs, run in turn (A B A B ...) so
+/// each pair saw the same load: the median of each side's CPU seconds, the
+/// median of the pairs' ratios B / A, and each side's largest peak RSS.
+struct Paired {
+    double a_seconds, b_seconds, ratio, a_peak_mib, b_peak_mib;
+    size_t pairs;
+};
+
+/// CPU seconds a row's pairs may take together: a row of short runs (a
+/// tenth of a second a side) is repeated until one run's noise no longer
+/// moves its ratio; a row of long runs is run once.
+constexpr double kRowBudgetSeconds = 4.0;
+constexpr size_t kMaxPairs = 9;
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+/// Runs the first pair, then as many more as the budget takes (an odd
+/// count, so each median is one pair's figure).
+Paired run_pairs(const Child& a, const Child& b) {
+    std::vector<double> as, bs, ratios;
+    double a_peak = 0, b_peak = 0;
+    size_t pairs = 1;
+    for (size_t i = 0; i < pairs; ++i) {
+        const ChildCost ca = run_child(a.program, a.args);
+        const ChildCost cb = run_child(b.program, b.args);
+        as.push_back(ca.cpu_seconds);
+        bs.push_back(cb.cpu_seconds);
+        ratios.push_back(cb.cpu_seconds / ca.cpu_seconds);
+        a_peak = std::max(a_peak, ca.peak_rss_mib);
+        b_peak = std::max(b_peak, cb.peak_rss_mib);
+        if (i == 0) {
+            const double wanted = std::ceil(kRowBudgetSeconds / (ca.cpu_seconds + cb.cpu_seconds));
+            pairs = static_cast<size_t>(std::clamp(wanted, 1.0, double(kMaxPairs))) | 1;
+        }
+    }
+    return {median(as), median(bs), median(ratios), a_peak, b_peak, pairs};
+}
+
+std::string pairs(const Paired& p) {
+    return p.pairs == 1 ? "1 pair" : fmt::format("{} pairs", p.pairs);
+}
+
 /// One row of a ratio against the loop: same entries and segment, the
 /// rate in both units, ratio = the loop's CPU seconds over dmasim's.
 void loop_row(const std::string& self, const char* label, uint64_t entries, uint64_t segment,
               const char* payload) {
     const auto e = std::to_string(entries), s = std::to_string(segment);
-    const ChildCost d = run_child(self, {"--child", "dmasim", e, s, payload});
-    const ChildCost l = run_child(self, {"--child", "loop", e, s});
+    const Paired p = run_pairs({self, {"--child", "dmasim", e, s, payload}},
+                               {self, {"--child", "loop", e, s}});
     const double gb = double(entries * segment) / 1e9;
     fmt::print(
         "| {} | {:.2f} s, {:.2f} GB/s, {:.2f} M desc/s, {:.0f} MiB | {:.2f} s, "
-        "{:.2f} GB/s, {:.2f} M desc/s | {:.2f} |\n",
-        label, d.cpu_seconds, gb / d.cpu_seconds, entries / d.cpu_seconds / 1e6, d.peak_rss_mib,
-        l.cpu_seconds, gb / l.cpu_seconds, entries / l.cpu_seconds / 1e6,
-        l.cpu_seconds / d.cpu_seconds);
+        "{:.2f} GB/s, {:.2f} M desc/s | {:.2f} ({}) |\n",
+        label, p.a_seconds, gb / p.a_seconds, entries / p.a_seconds / 1e6, p.a_peak_mib,
+        p.b_seconds, gb / p.b_seconds, entries / p.b_seconds / 1e6, p.ratio, pairs(p));
 }
 
 int parent(int argc, char** argv) {
     const Sizes s = parse_sizes(argc, argv);
     const std::string self = argv[0];
     fmt::print(
-        "speed_ratios: CPU seconds (user + system) of each whole child process; "
-        "load average {}\n\n",
+        "speed_ratios: CPU seconds (user + system) of each whole child process, the median "
+        "of a row's pairs of runs; load average {}\n\n",
         load_average());
     fmt::print(
         "| run | dmasim: CPU, rate, peak RSS | bare loop / floor: CPU, rate | ratio |\n"
@@ -201,15 +255,18 @@ int parent(int argc, char** argv) {
              "none");
     loop_row(self, fmt::format("{} x 64 B, none, packed", s.tiny_entries).c_str(), s.tiny_entries,
              64, "none");
-    const ChildCost d =
-        run_child(self, {"--child", "dmasim", std::to_string(s.checked_bytes / kPage),
-                         std::to_string(kPage), "checked"});
-    const ChildCost f = run_child(MEM_FLOOR_PATH, {std::to_string(s.checked_bytes)});
+    const Paired d = run_pairs(
+        {self,
+         {"--child", "dmasim", std::to_string(s.checked_bytes / kPage), std::to_string(kPage),
+          "checked"}},
+        {MEM_FLOOR_PATH, {std::to_string(s.checked_bytes)}});
+    // The pairs' median of floor / dmasim, turned over (an odd count: the
+    // same pair's figure).
     fmt::print(
         "| {} MiB checked in 4 KiB vs memory floor | {:.2f} s, {:.0f} MiB | {:.2f} s, "
-        "{:.0f} MiB | {:.2f} x floor |\n",
-        s.checked_bytes >> 20, d.cpu_seconds, d.peak_rss_mib, f.cpu_seconds, f.peak_rss_mib,
-        d.cpu_seconds / f.cpu_seconds);
+        "{:.0f} MiB | {:.2f} x floor ({}) |\n",
+        s.checked_bytes >> 20, d.a_seconds, d.a_peak_mib, d.b_seconds, d.b_peak_mib,
+        1 / d.ratio, pairs(d));
     fmt::print(
         "\nratio: the loop's CPU seconds over dmasim's (>= 1: dmasim is faster), "
         "or dmasim's CPU seconds over the floor's; load average at the end {}\n",
