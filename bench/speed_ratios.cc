@@ -229,8 +229,8 @@ std::string pairs(const Paired& p) {
 void loop_row(const std::string& self, const char* label, uint64_t entries, uint64_t segment,
               const char* payload) {
     const auto e = std::to_string(entries), s = std::to_string(segment);
-    const Paired p = run_pairs({self, {"--child", "dmasim", e, s, payload}},
-                               {self, {"--child", "loop", e, s}});
+    const Paired p =
+        run_pairs({self, {"--child", "dmasim", e, s, payload}}, {self, {"--child", "loop", e, s}});
     const double gb = double(entries * segment) / 1e9;
     fmt::print(
         "| {} | {:.2f} s, {:.2f} GB/s, {:.2f} M desc/s, {:.0f} MiB | {:.2f} s, "
@@ -255,18 +255,17 @@ int parent(int argc, char** argv) {
              "none");
     loop_row(self, fmt::format("{} x 64 B, none, packed", s.tiny_entries).c_str(), s.tiny_entries,
              64, "none");
-    const Paired d = run_pairs(
-        {self,
-         {"--child", "dmasim", std::to_string(s.checked_bytes / kPage), std::to_string(kPage),
-          "checked"}},
-        {MEM_FLOOR_PATH, {std::to_string(s.checked_bytes)}});
+    const Paired d = run_pairs({self,
+                                {"--child", "dmasim", std::to_string(s.checked_bytes / kPage),
+                                 std::to_string(kPage), "checked"}},
+                               {MEM_FLOOR_PATH, {std::to_string(s.checked_bytes)}});
     // The pairs' median of floor / dmasim, turned over (an odd count: the
     // same pair's figure).
     fmt::print(
         "| {} MiB checked in 4 KiB vs memory floor | {:.2f} s, {:.0f} MiB | {:.2f} s, "
         "{:.0f} MiB | {:.2f} x floor ({}) |\n",
-        s.checked_bytes >> 20, d.a_seconds, d.a_peak_mib, d.b_seconds, d.b_peak_mib,
-        1 / d.ratio, pairs(d));
+        s.checked_bytes >> 20, d.a_seconds, d.a_peak_mib, d.b_seconds, d.b_peak_mib, 1 / d.ratio,
+        pairs(d));
     fmt::print(
         "\nratio: the loop's CPU seconds over dmasim's (>= 1: dmasim is faster), "
         "or dmasim's CPU seconds over the floor's; load average at the end {}\n",

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-struct scatterlist *sg_follow_chain(const struct scatterlist *link)
+struct scatterlist *sim_sg_follow_chain(const struct scatterlist *link)
 {
 	return sg_chain_ptr(link);
 }

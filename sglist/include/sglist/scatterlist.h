@@ -75,7 +75,7 @@ static inline struct scatterlist *sg_chain_ptr(const struct scatterlist *sg)
  * step wait for the next entry's load (a list walk ran at memory latency).
  */
 __attribute__((cold)) struct scatterlist *
-sg_follow_chain(const struct scatterlist *link);
+sim_sg_follow_chain(const struct scatterlist *link);
 
 /**
  * sg_next - the entry after @sg, following a chain link
@@ -89,7 +89,7 @@ static inline struct scatterlist *sg_next(struct scatterlist *sg)
 		return NULL;
 	sg++;
 	if (sg_is_chain(sg))
-		sg = sg_follow_chain(sg);
+		sg = sim_sg_follow_chain(sg);
 	return sg;
 }
 
