@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -50,6 +51,52 @@ TEST(ModelResource, EveryBookingStartsInTheFirstFreeGapLongEnough) {
         const uint64_t expected = first_fit(earliest, occupancy);
         ASSERT_EQ(r.book(earliest, occupancy, 64), expected) << "booking " << i;
         for (uint64_t c = expected; c < expected + occupancy; ++c) busy[c] = true;
+    }
+}
+
+// settle() folds bookings in batches as simulated time advances (with a
+// hold kept for a while): bookings still land in the first fit from the
+// current cycle on, and busy_before() still counts every booked cycle,
+// folded or listed, over many wraps of the bookings' FIFO.
+TEST(ModelResource, SettlingAsTimeAdvancesKeepsBookingsAndBusyCountsExact) {
+    std::mt19937_64 rng(7);
+    const auto draw = [&rng](uint64_t lo, uint64_t hi) {
+        return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
+    };
+    Resource r;
+    std::vector<bool> busy(1 << 16, false);
+    const auto first_fit = [&busy](uint64_t earliest, uint64_t occupancy) {
+        for (uint64_t s = earliest;; ++s) {
+            uint64_t k = 0;
+            while (k < occupancy && !busy[s + k]) ++k;
+            if (k == occupancy) return s;
+        }
+    };
+    const auto busy_count = [&busy](uint64_t before) {
+        return static_cast<uint64_t>(std::count(busy.begin(), busy.begin() + before, true));
+    };
+    uint64_t now = 0, held_at = 0;
+    bool holding = false;
+    for (int i = 0; i < 4000; ++i) {
+        if (i % 5 == 0) {
+            now += draw(0, 25);
+            r.settle(now);
+        }
+        if (i % 400 == 100) {
+            r.hold(held_at = now);
+            holding = true;
+        }
+        if (i % 400 == 300 && holding) {
+            r.release(held_at);
+            holding = false;
+        }
+        const uint64_t earliest = now + draw(0, r.free_at() > now ? r.free_at() - now + 8 : 8);
+        const uint64_t occupancy = draw(1, 9);
+        const uint64_t expected = first_fit(earliest, occupancy);
+        ASSERT_EQ(r.book(earliest, occupancy, 64), expected) << "booking " << i;
+        for (uint64_t c = expected; c < expected + occupancy; ++c) busy[c] = true;
+        const uint64_t at = now + draw(0, 60);
+        ASSERT_EQ(r.busy_before(at), busy_count(at)) << "cycle " << at << ", booking " << i;
     }
 }
 
