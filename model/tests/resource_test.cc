@@ -13,6 +13,28 @@
 namespace dmasim::model::test {
 namespace {
 
+/// The cycles a channel has booked, as a bitmap: where a first fit puts
+/// a booking, and how many cycles are booked before a cycle.
+class BookedCycles {
+public:
+    uint64_t first_fit(uint64_t earliest, uint64_t occupancy) const {
+        for (uint64_t s = earliest;; ++s) {
+            uint64_t k = 0;
+            while (k < occupancy && !busy_[s + k]) ++k;
+            if (k == occupancy) return s;
+        }
+    }
+    void book(uint64_t start, uint64_t occupancy) {
+        std::fill(busy_.begin() + start, busy_.begin() + start + occupancy, true);
+    }
+    uint64_t before(uint64_t cycle) const {
+        return static_cast<uint64_t>(std::count(busy_.begin(), busy_.begin() + cycle, true));
+    }
+
+private:
+    std::vector<bool> busy_ = std::vector<bool>(1 << 16, false);
+};
+
 // The bug behind bus_utilization > 1: a window opened at 200 after the
 // bus had booked [100, 116); a burst planned later took [10, 26), before
 // the window, and a count taken when it opened missed it.
@@ -35,22 +57,15 @@ TEST(ModelResource, EveryBookingStartsInTheFirstFreeGapLongEnough) {
         return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
     };
     Resource r;
-    std::vector<bool> busy(1 << 16, false);
-    const auto first_fit = [&busy](uint64_t earliest, uint64_t occupancy) {
-        for (uint64_t s = earliest;; ++s) {
-            uint64_t k = 0;
-            while (k < occupancy && !busy[s + k]) ++k;
-            if (k == occupancy) return s;
-        }
-    };
+    BookedCycles booked;
     for (int i = 0; i < 3000; ++i) {
         const uint64_t end = r.free_at();
         const uint64_t earliest =
             draw(0, 2) == 0 ? end + draw(0, 12) : end - std::min(end, draw(0, 80));
         const uint64_t occupancy = draw(1, 9);
-        const uint64_t expected = first_fit(earliest, occupancy);
+        const uint64_t expected = booked.first_fit(earliest, occupancy);
         ASSERT_EQ(r.book(earliest, occupancy, 64), expected) << "booking " << i;
-        for (uint64_t c = expected; c < expected + occupancy; ++c) busy[c] = true;
+        booked.book(expected, occupancy);
     }
 }
 
@@ -64,17 +79,7 @@ TEST(ModelResource, SettlingAsTimeAdvancesKeepsBookingsAndBusyCountsExact) {
         return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
     };
     Resource r;
-    std::vector<bool> busy(1 << 16, false);
-    const auto first_fit = [&busy](uint64_t earliest, uint64_t occupancy) {
-        for (uint64_t s = earliest;; ++s) {
-            uint64_t k = 0;
-            while (k < occupancy && !busy[s + k]) ++k;
-            if (k == occupancy) return s;
-        }
-    };
-    const auto busy_count = [&busy](uint64_t before) {
-        return static_cast<uint64_t>(std::count(busy.begin(), busy.begin() + before, true));
-    };
+    BookedCycles booked;
     uint64_t now = 0, held_at = 0;
     bool holding = false;
     for (int i = 0; i < 4000; ++i) {
@@ -92,11 +97,11 @@ TEST(ModelResource, SettlingAsTimeAdvancesKeepsBookingsAndBusyCountsExact) {
         }
         const uint64_t earliest = now + draw(0, r.free_at() > now ? r.free_at() - now + 8 : 8);
         const uint64_t occupancy = draw(1, 9);
-        const uint64_t expected = first_fit(earliest, occupancy);
+        const uint64_t expected = booked.first_fit(earliest, occupancy);
         ASSERT_EQ(r.book(earliest, occupancy, 64), expected) << "booking " << i;
-        for (uint64_t c = expected; c < expected + occupancy; ++c) busy[c] = true;
+        booked.book(expected, occupancy);
         const uint64_t at = now + draw(0, 60);
-        ASSERT_EQ(r.busy_before(at), busy_count(at)) << "cycle " << at << ", booking " << i;
+        ASSERT_EQ(r.busy_before(at), booked.before(at)) << "cycle " << at << ", booking " << i;
     }
 }
 
