@@ -54,9 +54,17 @@ struct ChildCost {
     double peak_rss_mib;
 };
 
-/// Runs this program (or another) with ARGS and waits for it; a failing
-/// child stops the bench, naming the command.
-ChildCost run_child(const std::string& program, const std::vector<std::string>& args) {
+/// A child to run: this program (or another) and its arguments.
+struct Child {
+    std::string program;
+    std::vector<std::string> args;
+};
+
+/// Runs the child and waits for it; a failing child stops the bench,
+/// naming the command.
+ChildCost run_child(const Child& child) {
+    const std::string& program = child.program;
+    const std::vector<std::string>& args = child.args;
     std::vector<char*> argv{const_cast<char*>(program.c_str())};
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -173,12 +181,6 @@ std::string load_average() {
     return fmt::format("{:.1f} {:.1f} {:.1f}", load[0], load[1], load[2]);
 }
 
-/// A child to run: a program and its arguments.
-struct Child {
-    std::string program;
-    std::vector<std::string> args;
-};
-
 /// Both sides of a ratio over several pairs, run in turn (A B A B ...) so
 /// each pair saw the same load: the median of each side's CPU seconds, the
 /// median of the pairs' ratios B / A, and each side's largest peak RSS.
@@ -205,8 +207,8 @@ Paired run_pairs(const Child& a, const Child& b) {
     double a_peak = 0, b_peak = 0;
     size_t pairs = 1;
     for (size_t i = 0; i < pairs; ++i) {
-        const ChildCost ca = run_child(a.program, a.args);
-        const ChildCost cb = run_child(b.program, b.args);
+        const ChildCost ca = run_child(a);
+        const ChildCost cb = run_child(b);
         as.push_back(ca.cpu_seconds);
         bs.push_back(cb.cpu_seconds);
         ratios.push_back(cb.cpu_seconds / ca.cpu_seconds);
@@ -220,7 +222,8 @@ Paired run_pairs(const Child& a, const Child& b) {
     return {median(as), median(bs), median(ratios), a_peak, b_peak, pairs};
 }
 
-std::string pairs(const Paired& p) {
+/// "1 pair" or "N pairs", for a row's ratio.
+std::string pair_count(const Paired& p) {
     return p.pairs == 1 ? "1 pair" : fmt::format("{} pairs", p.pairs);
 }
 
@@ -236,7 +239,7 @@ void loop_row(const std::string& self, const char* label, uint64_t entries, uint
         "| {} | {:.2f} s, {:.2f} GB/s, {:.2f} M desc/s, {:.0f} MiB | {:.2f} s, "
         "{:.2f} GB/s, {:.2f} M desc/s | {:.2f} ({}) |\n",
         label, p.a_seconds, gb / p.a_seconds, entries / p.a_seconds / 1e6, p.a_peak_mib,
-        p.b_seconds, gb / p.b_seconds, entries / p.b_seconds / 1e6, p.ratio, pairs(p));
+        p.b_seconds, gb / p.b_seconds, entries / p.b_seconds / 1e6, p.ratio, pair_count(p));
 }
 
 int parent(int argc, char** argv) {
@@ -265,7 +268,7 @@ int parent(int argc, char** argv) {
         "| {} MiB checked in 4 KiB vs memory floor | {:.2f} s, {:.0f} MiB | {:.2f} s, "
         "{:.0f} MiB | {:.2f} x floor ({}) |\n",
         s.checked_bytes >> 20, d.a_seconds, d.a_peak_mib, d.b_seconds, d.b_peak_mib, 1 / d.ratio,
-        pairs(d));
+        pair_count(d));
     fmt::print(
         "\nratio: the loop's CPU seconds over dmasim's (>= 1: dmasim is faster), "
         "or dmasim's CPU seconds over the floor's; load average at the end {}\n",
