@@ -13,10 +13,37 @@
 namespace dmasim::model::test {
 namespace {
 
-/// The cycles a channel has booked, as a bitmap: where a first fit puts
-/// a booking, and how many cycles are booked before a cycle.
-class BookedCycles {
+/// A resource under random bookings, beside a bitmap of the cycles it
+/// has booked: each booking is checked against a first fit over the
+/// bitmap, and busy counts against the bitmap's.
+class CheckedBookings {
 public:
+    explicit CheckedBookings(uint64_t seed) : rng_(seed) {}
+    uint64_t draw(uint64_t lo, uint64_t hi) {
+        return std::uniform_int_distribution<uint64_t>(lo, hi)(rng_);
+    }
+    /// Books on the resource; fails unless it starts where a first fit does.
+    ::testing::AssertionResult book(uint64_t earliest, uint64_t occupancy) {
+        const uint64_t expected = first_fit(earliest, occupancy);
+        const uint64_t start = resource.book(earliest, occupancy, 64);
+        std::fill(busy_.begin() + expected, busy_.begin() + expected + occupancy, true);
+        if (start == expected) return ::testing::AssertionSuccess();
+        return ::testing::AssertionFailure()
+               << "asked at " << earliest << " for " << occupancy << " cycles: started at " << start
+               << ", the first fit is " << expected;
+    }
+    /// Fails unless busy_before(cycle) counts the bitmap's cycles before it.
+    ::testing::AssertionResult busy_before_is_exact(uint64_t cycle) const {
+        const auto booked =
+            static_cast<uint64_t>(std::count(busy_.begin(), busy_.begin() + cycle, true));
+        if (resource.busy_before(cycle) == booked) return ::testing::AssertionSuccess();
+        return ::testing::AssertionFailure() << "busy_before(" << cycle << ") is "
+                                             << resource.busy_before(cycle) << ", not " << booked;
+    }
+
+    Resource resource;
+
+private:
     uint64_t first_fit(uint64_t earliest, uint64_t occupancy) const {
         for (uint64_t s = earliest;; ++s) {
             uint64_t k = 0;
@@ -24,14 +51,8 @@ public:
             if (k == occupancy) return s;
         }
     }
-    void book(uint64_t start, uint64_t occupancy) {
-        std::fill(busy_.begin() + start, busy_.begin() + start + occupancy, true);
-    }
-    uint64_t before(uint64_t cycle) const {
-        return static_cast<uint64_t>(std::count(busy_.begin(), busy_.begin() + cycle, true));
-    }
 
-private:
+    std::mt19937_64 rng_;
     std::vector<bool> busy_ = std::vector<bool>(1 << 16, false);
 };
 
@@ -52,20 +73,12 @@ TEST(ModelResource, ABurstPlannedAfterAMarkButBookedBeforeItCountsInIt) {
 // search) mixed with requests behind it that may fill a gap: each starts
 // where a first fit over a bitmap of the booked cycles says.
 TEST(ModelResource, EveryBookingStartsInTheFirstFreeGapLongEnough) {
-    std::mt19937_64 rng(39);
-    const auto draw = [&rng](uint64_t lo, uint64_t hi) {
-        return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
-    };
-    Resource r;
-    BookedCycles booked;
+    CheckedBookings c(39);
     for (int i = 0; i < 3000; ++i) {
-        const uint64_t end = r.free_at();
+        const uint64_t end = c.resource.free_at();
         const uint64_t earliest =
-            draw(0, 2) == 0 ? end + draw(0, 12) : end - std::min(end, draw(0, 80));
-        const uint64_t occupancy = draw(1, 9);
-        const uint64_t expected = booked.first_fit(earliest, occupancy);
-        ASSERT_EQ(r.book(earliest, occupancy, 64), expected) << "booking " << i;
-        booked.book(expected, occupancy);
+            c.draw(0, 2) == 0 ? end + c.draw(0, 12) : end - std::min(end, c.draw(0, 80));
+        ASSERT_TRUE(c.book(earliest, c.draw(1, 9))) << "booking " << i;
     }
 }
 
@@ -74,34 +87,19 @@ TEST(ModelResource, EveryBookingStartsInTheFirstFreeGapLongEnough) {
 // current cycle on, and busy_before() still counts every booked cycle,
 // folded or listed, over many wraps of the bookings' FIFO.
 TEST(ModelResource, SettlingAsTimeAdvancesKeepsBookingsAndBusyCountsExact) {
-    std::mt19937_64 rng(7);
-    const auto draw = [&rng](uint64_t lo, uint64_t hi) {
-        return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
-    };
-    Resource r;
-    BookedCycles booked;
+    CheckedBookings c(7);
+    Resource& r = c.resource;
     uint64_t now = 0, held_at = 0;
-    bool holding = false;
     for (int i = 0; i < 4000; ++i) {
         if (i % 5 == 0) {
-            now += draw(0, 25);
+            now += c.draw(0, 25);
             r.settle(now);
         }
-        if (i % 400 == 100) {
-            r.hold(held_at = now);
-            holding = true;
-        }
-        if (i % 400 == 300 && holding) {
-            r.release(held_at);
-            holding = false;
-        }
-        const uint64_t earliest = now + draw(0, r.free_at() > now ? r.free_at() - now + 8 : 8);
-        const uint64_t occupancy = draw(1, 9);
-        const uint64_t expected = booked.first_fit(earliest, occupancy);
-        ASSERT_EQ(r.book(earliest, occupancy, 64), expected) << "booking " << i;
-        booked.book(expected, occupancy);
-        const uint64_t at = now + draw(0, 60);
-        ASSERT_EQ(r.busy_before(at), booked.before(at)) << "cycle " << at << ", booking " << i;
+        if (i % 400 == 100) r.hold(held_at = now);
+        if (i % 400 == 300) r.release(held_at);
+        const uint64_t earliest = now + c.draw(0, r.free_at() > now ? r.free_at() - now + 8 : 8);
+        ASSERT_TRUE(c.book(earliest, c.draw(1, 9))) << "booking " << i;
+        ASSERT_TRUE(c.busy_before_is_exact(now + c.draw(0, 60))) << "booking " << i;
     }
 }
 
