@@ -30,6 +30,7 @@ int sim_mem_init(uint64_t bytes, enum sim_mem_placement placement,
 	unsigned long nr_frames = bytes >> PAGE_SHIFT;
 
 	if (sim_mem_layout.virt || bytes % PAGE_SIZE || nr_frames < 2 ||
+	    nr_frames > UINT32_MAX || /* struct page links are 32-bit */
 	    (placement != SIM_MEM_CONTIGUOUS && placement != SIM_MEM_SCATTERED))
 		return -EINVAL;
 	sim_mem_layout.virt = map_sparse(bytes);

@@ -38,46 +38,64 @@ static size_t class_bytes(unsigned long idx)
 	return 1UL << (idx + KMALLOC_MIN_SHIFT);
 }
 
+/* A partial-list link: a frame number, 0 for none (frame 0 is reserved). */
+static struct page *link_page(u32 pfn)
+{
+	return pfn ? pfn_to_page(pfn) : NULL;
+}
+
+static u32 link_of(const struct page *page)
+{
+	return page ? (u32)page_to_pfn(page) : 0;
+}
+
 static void partial_add(struct page *page)
 {
 	struct page **head = &partial[page->priv];
 
-	page->prev = NULL;
-	page->next = *head;
+	page->prev = 0;
+	page->next = link_of(*head);
 	if (*head)
-		(*head)->prev = page;
+		(*head)->prev = link_of(page);
 	*head = page;
 }
 
 static void partial_del(struct page *page)
 {
 	if (page->prev)
-		page->prev->next = page->next;
+		link_page(page->prev)->next = page->next;
 	else
-		partial[page->priv] = page->next;
+		partial[page->priv] = link_page(page->next);
 	if (page->next)
-		page->next->prev = page->prev;
+		link_page(page->next)->prev = page->prev;
+}
+
+/* A slab's free objects chain through their first word, as in-page offsets. */
+#define NO_FREE_OBJECT ((u32)PAGE_SIZE)
+
+static u32 *free_link(struct page *page, u32 offset)
+{
+	return (u32 *)((char *)page_address(page) + offset);
 }
 
 /* A fresh page for class @idx with all its objects on its free list. */
 static struct page *slab_grow(unsigned int idx)
 {
-	size_t size = class_bytes(idx);
+	u32 size = (u32)class_bytes(idx);
 	unsigned long pfn = frames_alloc(1, 1);
 	struct page *page;
-	char *obj;
+	u32 offset;
 
 	if (!pfn)
 		return NULL;
 	page = pfn_to_page(pfn);
-	obj = (char *)page_address(page);
 	page->flags = PG_SLAB;
 	page->priv = idx;
 	page->inuse = 0;
-	page->freelist = obj;
-	for (; obj + size < (char *)page_address(page) + PAGE_SIZE; obj += size)
-		*(void **)obj = obj + size;
-	*(void **)obj = NULL;
+	page->freelist = 0;
+	for (offset = 0; offset + size < PAGE_SIZE; offset += size)
+		*free_link(page, offset) = offset + size;
+	*free_link(page, offset) = NO_FREE_OBJECT;
 	partial_add(page);
 	return page;
 }
@@ -90,21 +108,23 @@ static void *slab_alloc(size_t size)
 
 	if (!page)
 		return NULL;
-	obj = page->freelist;
-	page->freelist = *(void **)obj;
+	obj = free_link(page, page->freelist);
+	page->freelist = *(u32 *)obj;
 	page->inuse++;
-	if (!page->freelist)
+	if (page->freelist == NO_FREE_OBJECT)
 		partial_del(page);
 	return obj;
 }
 
 static void slab_free(struct page *page, void *obj)
 {
-	BUG_ON(offset_in_page(obj) % class_bytes(page->priv));
-	if (!page->freelist)
+	u32 offset = (u32)offset_in_page(obj);
+
+	BUG_ON(offset % class_bytes(page->priv));
+	if (page->freelist == NO_FREE_OBJECT)
 		partial_add(page);
-	*(void **)obj = page->freelist;
-	page->freelist = obj;
+	*free_link(page, offset) = page->freelist;
+	page->freelist = offset;
 	if (--page->inuse)
 		return;
 	partial_del(page);
@@ -122,7 +142,7 @@ static void *run_alloc(size_t size)
 		return NULL;
 	page = pfn_to_page(pfn);
 	page->flags = PG_RUN;
-	page->priv = count;
+	page->priv = (u32)count;
 	return page_address(page);
 }
 
@@ -197,5 +217,5 @@ size_t ksize(const void *ptr)
 	BUG_ON(!page);
 	if (page->flags & PG_SLAB)
 		return class_bytes(page->priv);
-	return page->priv << PAGE_SHIFT;
+	return (size_t)page->priv << PAGE_SHIFT;
 }

@@ -43,6 +43,12 @@ TEST(sglist_mm_own_ram, InitRejectsRamSmallerThanTwoPages) {
     EXPECT_EQ(sim_mem_init(PAGE_SIZE, SIM_MEM_CONTIGUOUS, 0), -EINVAL);
 }
 
+TEST(sglist_mm_own_ram, InitRejectsMoreFramesThanA32BitFrameNumberNames) {
+    // struct page links slab pages by 32-bit frame numbers.
+    EXPECT_EQ(sim_mem_init((1ull << 32) * PAGE_SIZE, SIM_MEM_CONTIGUOUS, 0), -EINVAL);
+    EXPECT_EQ(sim_mem_size(), 0u);
+}
+
 TEST(sglist_mm_own_ram, InitRejectsASecondRam) {
     ASSERT_EQ(sim_mem_init(1 << 20, SIM_MEM_CONTIGUOUS, 0), 0);
     EXPECT_EQ(sim_mem_init(1 << 20, SIM_MEM_CONTIGUOUS, 0), -EINVAL);

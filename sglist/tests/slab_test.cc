@@ -55,6 +55,25 @@ TEST_F(sglist_slab, ObjectsFillPagesOfTheirSizeClass) {
     for (void* p : objs) kfree(p);
 }
 
+TEST_F(sglist_slab, FreedObjectsOfAnyPageAreHandedOutBeforeANewPage) {
+    // Three pages of two 2 KiB objects; one freed in each puts all three on
+    // the partial list, and the middle one leaves it again when emptied.
+    std::vector<void*> objs;
+    for (int i = 0; i < 6; i++) objs.push_back(kmalloc(2048, GFP_KERNEL));
+    ASSERT_EQ(sim_mem_pages_in_use(), pages_at_start_ + 3);
+    for (int i : {0, 2, 4}) kfree(objs[i]);
+    kfree(objs[3]);  // the middle page's last object
+    EXPECT_EQ(sim_mem_pages_in_use(), pages_at_start_ + 2);
+    void* a = kmalloc(2048, GFP_KERNEL);
+    void* b = kmalloc(2048, GFP_KERNEL);
+    EXPECT_EQ(std::set<void*>({a, b}), std::set<void*>({objs[0], objs[4]}));
+    EXPECT_EQ(sim_mem_pages_in_use(), pages_at_start_ + 2);
+    void* c = kmalloc(2048, GFP_KERNEL);  // both pages full again
+    EXPECT_EQ(sim_mem_pages_in_use(), pages_at_start_ + 3);
+    for (void* p : {a, b, c, objs[1], objs[5]}) kfree(p);
+    EXPECT_EQ(sim_mem_pages_in_use(), pages_at_start_);
+}
+
 TEST_F(sglist_slab, KsizeRoundsUpToThePowerOfTwoClass) {
     void* p = kmalloc(33, GFP_KERNEL);
     EXPECT_EQ(ksize(p), 64u);

@@ -43,17 +43,21 @@ extern "C" {
  * struct page - one simulated page frame
  *
  * Driver code treats it as opaque. The allocator only writes it for
- * kmalloc's pages, so plain alloc_pages() never touches mem_map.
+ * kmalloc's pages, so plain alloc_pages() never touches mem_map. Its
+ * fields are 32-bit (frame numbers, in-page offsets) so that mem_map,
+ * whose pages scattered placement touches nearly all of, is half the
+ * host memory pointers would make it.
  */
 struct page {
-	unsigned long flags; /* PG_* bits of kmalloc and page_frag */
-	unsigned long priv;  /* slab: size class; page run: frame count;
-			      * fragment block: order */
-	void *freelist;	     /* slab: first free object in this page */
-	struct page *next;   /* slab: partial-page list */
-	struct page *prev;
-	unsigned int inuse; /* slab: objects handed out; fragment block:
-			       references (fragments + its cache) */
+	u32 flags;    /* PG_* bits of kmalloc and page_frag */
+	u32 priv;     /* slab: size class; page run: frame count;
+		       * fragment block: order */
+	u32 inuse;    /* slab: objects handed out; fragment block:
+		       * references (fragments + its cache) */
+	u32 freelist; /* slab: in-page offset of the first free object,
+		       * PAGE_SIZE when none is free */
+	u32 next;     /* slab: partial-page list, by frame number; 0 (a */
+	u32 prev;     /* reserved frame) ends it */
 };
 
 /* Where the simulated RAM lives on the host; read through the inlines. */
@@ -68,7 +72,8 @@ enum sim_mem_placement { SIM_MEM_CONTIGUOUS, SIM_MEM_SCATTERED };
 
 /**
  * sim_mem_init - reserve the simulated RAM
- * @bytes: RAM size, a multiple of PAGE_SIZE and at least two pages
+ * @bytes: RAM size, a multiple of PAGE_SIZE, at least two pages and at most
+ *	2^32 frames (16 TiB)
  * @placement: SIM_MEM_CONTIGUOUS hands out the lowest free frames first;
  *	SIM_MEM_SCATTERED puts each allocation at a random free place
  * @seed: seed of the scattered placement (same seed, same frames)
