@@ -25,6 +25,33 @@ Lane lane_of(const IntervalUnion& u, size_t cause, uint64_t from, uint64_t to) {
     return {first, last, cause};
 }
 
+// add_behind_last() steps back this many intervals before it gallops.
+constexpr int kStepsBack = 8;
+
+// Where the run of intervals that satisfy `touches` and end at `first`
+// begins, given that the one just before `first` does. A side planned far
+// ahead of the other (reads a whole buffer ahead of slow writes) adds
+// intervals far from the end, and a scan from there cost time in the
+// buffer's size for every burst (issue 35 row 9): the search gallops back
+// from `first`, in the logarithm of that distance rather than of the
+// whole run's intervals. (A deque's iterator arithmetic is not inlined,
+// hence the steps before it.)
+template <typename Touches>
+std::deque<Interval>::iterator galloping_back(std::deque<Interval>::iterator begin,
+                                              std::deque<Interval>::iterator first,
+                                              Touches touches) {
+    auto lo = begin;  // none before `lo` touches
+    for (ptrdiff_t step = 1; first != begin; step *= 2) {
+        const auto probe = first - std::min(step, first - begin);
+        if (!touches(*probe)) {
+            lo = probe + 1;
+            break;
+        }
+        first = probe;
+    }
+    return std::partition_point(lo, first, [&](const Interval& i) { return !touches(i); });
+}
+
 }  // namespace
 
 void IntervalUnion::add_behind_last(uint64_t from, uint64_t to) {
@@ -56,32 +83,29 @@ void IntervalUnion::add_behind_last(uint64_t from, uint64_t to) {
         }
         return;
     }
-    // [first, last) are the intervals [from, to) touches. A side planned
-    // far ahead of the other (reads a whole buffer ahead of slow writes)
-    // adds intervals far from the end, and a scan from there cost time in
-    // the buffer's size for every burst (issue 35 row 9); they still lie
-    // near the end, so the search gallops back from it, in the logarithm
-    // of that distance rather than of the whole run's intervals.
+    // [first, last) are the intervals [from, to) touches. Most adds that
+    // get here land a few intervals from the end (about five on a
+    // linked-list walk, its write-backs and fetches), so the search steps
+    // back one interval at a time first, then gallops (galloping_back).
     const auto touches = [from](const Interval& i) { return i.to >= from; };
     auto first = set_.end();  // every interval from `first` on touches
-    auto lo = set_.begin();   // and none before `lo` does
-    for (ptrdiff_t step = 1; first != set_.begin(); step *= 2) {
-        const auto probe = first - std::min(step, first - set_.begin());
-        if (!touches(*probe)) {
-            lo = probe + 1;
+    for (int steps = 0; first != set_.begin() && touches(*std::prev(first)); ++steps) {
+        if (steps == kStepsBack) {
+            first = galloping_back(set_.begin(), first, touches);
             break;
         }
-        first = probe;
+        --first;
     }
-    first = std::partition_point(lo, first, [&](const Interval& i) { return !touches(i); });
-    const auto last = std::upper_bound(first, set_.end(), to,
-                                       [](uint64_t t, const Interval& i) { return t < i.from; });
+    // The intervals from `first` that start by `to` merge with [from, to)
+    // and are erased, so stepping over them costs each interval once.
+    auto last = first;
+    while (last != set_.end() && last->from <= to) ++last;
     if (last == first) {
         set_.insert(first, {from, to});
         return;
     }
-    *first = {std::min(from, first->from), std::max(to, (last - 1)->to)};
-    set_.erase(first + 1, last);
+    *first = {std::min(from, first->from), std::max(to, std::prev(last)->to)};
+    set_.erase(std::next(first), last);
 }
 
 void IntervalUnion::truncate(uint64_t end) {
