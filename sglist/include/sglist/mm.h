@@ -44,9 +44,9 @@ extern "C" {
  *
  * Driver code treats it as opaque. The allocator only writes it for
  * kmalloc's pages, so plain alloc_pages() never touches mem_map. Its
- * fields are 32-bit (frame numbers, in-page offsets) so that mem_map,
- * whose pages scattered placement touches nearly all of, is half the
- * host memory pointers would make it.
+ * fields are 32-bit, frame numbers and in-page offsets where Linux keeps
+ * pointers: scattered placement writes nearly every page of mem_map, so
+ * its size is host memory.
  */
 struct page {
 	u32 flags;    /* PG_* bits of kmalloc and page_frag */
@@ -56,8 +56,8 @@ struct page {
 		       * references (fragments + its cache) */
 	u32 freelist; /* slab: in-page offset of the first free object,
 		       * PAGE_SIZE when none is free */
-	u32 next;     /* slab: partial-page list, by frame number; 0 (a */
-	u32 prev;     /* reserved frame) ends it */
+	/* slab: the partial-page list, by frame number; 0 (reserved) ends it */
+	u32 next, prev;
 };
 
 /* Where the simulated RAM lives on the host; read through the inlines. */
