@@ -104,12 +104,12 @@ static void *slab_alloc(size_t size)
 {
 	unsigned int idx = size_class(size);
 	struct page *page = partial[idx] ? partial[idx] : slab_grow(idx);
-	void *obj;
+	u32 *obj;
 
 	if (!page)
 		return NULL;
 	obj = free_link(page, page->freelist);
-	page->freelist = *(u32 *)obj;
+	page->freelist = *obj;
 	page->inuse++;
 	if (page->freelist == NO_FREE_OBJECT)
 		partial_del(page);
