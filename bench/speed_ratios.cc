@@ -63,10 +63,8 @@ struct Child {
 /// Runs the child and waits for it; a failing child stops the bench,
 /// naming the command.
 ChildCost run_child(const Child& child) {
-    const std::string& program = child.program;
-    const std::vector<std::string>& args = child.args;
-    std::vector<char*> argv{const_cast<char*>(program.c_str())};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    std::vector<char*> argv{const_cast<char*>(child.program.c_str())};
+    for (const auto& a : child.args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     std::fflush(stdout);
     const pid_t pid = fork();
@@ -74,17 +72,18 @@ ChildCost run_child(const Child& child) {
     if (pid == 0) {
         // Only the parent prints: mem_floor's own line would split the table.
         if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDOUT_FILENO);
-        execv(program.c_str(), argv.data());
+        execv(argv[0], argv.data());
         std::_Exit(127);
     }
     int status = 0;
     rusage usage{};
     if (wait4(pid, &status, 0, &usage) != pid)
         throw std::runtime_error(fmt::format("wait4: {}", std::strerror(errno)));
-    std::string command = program;
-    for (const auto& a : args) command += " " + a;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::string command = child.program;
+        for (const auto& a : child.args) command += " " + a;
         throw std::runtime_error(fmt::format("child failed ({}): {}", status, command));
+    }
     auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
     return {seconds(usage.ru_utime) + seconds(usage.ru_stime), double(usage.ru_maxrss) / 1024};
 }
