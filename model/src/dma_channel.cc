@@ -163,17 +163,20 @@ bool DmaChannel::begin_descriptor(const WalkItem& item) {
     if (ready > mover_.frontier()) stats_.descriptor_wait_cycles += ready - mover_.frontier();
     // A serial mover waits for the previous descriptor's end first.
     if (!params_.data_overlap) ready = std::max(ready, last_done_);
-    stall_for_descriptor(item, next_start());
+    const uint64_t free_from = next_start();
+    stall_for_descriptor(item, free_from);
     current_ = item;
     mover_.begin(
         {d.src, d.dst, d.length, item.index, item.chunk, (d.flags & DMA_DESC_DEBURST) != 0}, dir,
         launched(ready));
     // In read order, the next fetch goes when its address is known (the
     // walker's own ready cycle), before this descriptor's first data read.
+    // Otherwise the descriptor leaves the FIFO, and makes room for the next
+    // fetch, when the mover takes it: once both it and the mover are ready.
     if (params_.fetch_in_read_order)
         walker_.refill(0, false, mover_.frontier());
     else
-        walker_.refill(ready, false);
+        walker_.refill(std::max(ready, free_from), false);
     return true;
 }
 

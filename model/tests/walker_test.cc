@@ -326,6 +326,28 @@ TEST(ModelWalker, FetchesAheadOfTheDataLeaveTheReadChannelIdle) {
     EXPECT_GT(marginal_of_n(p, n, kChannelBoundBytes), n * channel_beats_per_descriptor(p));
 }
 
+// A descriptor leaves the FIFO when the mover takes it, not when it is
+// decoded: behind a slow device the walker fetches only as fast as the
+// mover takes descriptors, so however long the list, a descriptor waits
+// from its fetch behind at most the 2P the FIFO holds and the R whose
+// reads are out, one device time each.
+TEST(ModelWalker, FetchesWaitForTheMoverToTakeDescriptorsFromTheFifo) {
+    PlatformParams p;
+    p.device.rate_bytes_per_cycle = 1;
+    Rig rig(p);
+    const unsigned n = 512, P = p.dma.descriptor_prefetch, R = p.dma.max_outstanding_reads;
+    const uint32_t bytes = 256;  // one burst: 256 cycles of the device each
+    std::vector<uint64_t> chunks;
+    for (unsigned c = 0; c < 5; ++c) chunks.push_back(0x10000 + c * 0x1000);
+    const uint64_t d = write_chained(rig.host(0), segments(0, kDst, n, bytes, bytes), chunks);
+    run_one(rig, d, ctrl_word(DMA_HW_DEV_TO_MEM, DMA_HW_FMT_CHAINED_PAGES));
+    const ChannelStats& st = rig.platform().channel_stats(0);
+    ASSERT_EQ(st.descriptors, n);
+    const auto per_descriptor = static_cast<uint64_t>(bytes / p.device.rate_bytes_per_cycle);
+    const uint64_t round_trips = 4 * (p.memory.read_latency_cycles + 32);
+    EXPECT_LE(st.descriptor_latencies.max(), (2 * P + R + 1) * per_descriptor + round_trips);
+}
+
 TEST(ModelWalker, ChainLinksCostRoundTripsWhenDataCannotHideThem) {
     // 64-byte segments give the mover 4 beats of work per descriptor, far
     // less than a chain link's dependent fetch (L + beats + C), so every
