@@ -82,6 +82,10 @@ public:
     uint64_t fault_iova() const { return fault_iova_; }
     /// The earliest cycle the next read could issue.
     uint64_t frontier() const { return std::max({last_read_issue_, ready_, blocked_until_}); }
+    /// No read (write) it plans from now on asks for an earlier cycle:
+    /// each issues at or after the one before it.
+    uint64_t earliest_read() const { return last_read_issue_; }
+    uint64_t earliest_write() const { return last_write_issue_; }
 
 private:
     struct SourceBurst {

@@ -84,6 +84,14 @@ public:
     void inject_fault(uint64_t fetch) { fault_fetch_ = fetch; }
 
     bool empty() const { return fifo_.empty(); }
+    /// No read for the walk asks for an earlier cycle from now on: a
+    /// fetch issues no earlier than ready_, and a descriptor still queued
+    /// is checked (an injected fault's probe) at its own ready cycle. A
+    /// parked walk resumes at TAIL's write, which is no earlier than now.
+    uint64_t earliest_request() const {
+        const uint64_t queued = fifo_.empty() ? UINT64_MAX : fifo_.front().ready;
+        return std::min(walking_ ? ready_ : UINT64_MAX, queued);
+    }
     /// The IOVA whose translation ended the walk (its last item's error is
     /// DMA_ERR_TRANSLATION); a walk ends at its first error.
     uint64_t fault_iova() const { return fault_iova_; }

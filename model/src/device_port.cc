@@ -27,13 +27,17 @@ ResourceStats DevicePort::source_stats() const { return streams_->source.stats()
 ResourceStats DevicePort::sink_stats() const { return streams_->sink.stats(); }
 std::size_t DevicePort::source_backlog() const { return streams_->source.unsettled(); }
 std::size_t DevicePort::sink_backlog() const { return streams_->sink.unsettled(); }
+uint64_t DevicePort::late_bookings() const {
+    return streams_->source.late_bookings() + streams_->sink.late_bookings();
+}
 
 StreamTiming DevicePort::book(bool source, uint64_t t, uint64_t n) {
     Resource& r = source ? streams_->source : streams_->sink;
-    // Requests come no earlier than the chunks already done, so bookings
-    // that ended by t can be folded; otherwise every chunk of the run stays
-    // listed (16 bytes each, for the whole process).
-    r.settle(t);
+    // No request comes before the floor (nor, from one channel, before
+    // this one), so bookings that ended by then can be folded; otherwise
+    // every chunk of the run stays listed (16 bytes each, for the whole
+    // process).
+    r.settle(floor_ ? std::min(t, floor_(source)) : t);
     auto cycles = static_cast<uint64_t>(std::ceil(static_cast<double>(n) / rate_));
     uint64_t start = r.book(t, cycles, n);
     if (trace_) {

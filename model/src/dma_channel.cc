@@ -103,6 +103,13 @@ void DmaChannel::settle(uint64_t now) {
 
 uint64_t DmaChannel::frontier() const { return planning_ ? mover_.frontier() : kNever; }
 
+uint64_t DmaChannel::earliest_request() const {
+    const uint64_t writeback = writebacks_.empty() ? kNever : writebacks_.front().issue;
+    if (!planning_) return writeback;
+    return std::min(
+        {writeback, walker_.earliest_request(), mover_.earliest_read(), mover_.earliest_write()});
+}
+
 uint64_t DmaChannel::next_start() const {
     return params_.data_overlap ? mover_.frontier() : std::max(mover_.frontier(), last_done_);
 }

@@ -71,6 +71,15 @@ public:
     /// read bursts, whichever comes first.
     void plan(uint64_t horizon, uint64_t max_reads);
 
+    /// The earliest cycle this channel may still ask memory for: its
+    /// fetches, bursts and write-backs are planned behind SystemC time.
+    uint64_t earliest_request() const;
+    /// The same for the device's source (pulls) or sink (pushes).
+    uint64_t earliest_stream_request(bool source) const {
+        if (!planning_) return kNever;
+        return source ? mover_.earliest_read() : mover_.earliest_write();
+    }
+
     /// Cycle of the next status event; kNever if none.
     uint64_t next_event() const;
     enum class Event { none, stop, irq, idle };

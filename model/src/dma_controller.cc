@@ -53,6 +53,23 @@ bool DmaController::any_busy() const {
     return false;
 }
 
+// A channel started later asks from its START on, which is no earlier
+// than now.
+template <typename Floor>
+uint64_t DmaController::earliest(Floor floor) const {
+    uint64_t earliest = clock_.now();
+    for (const auto& c : channels_) earliest = std::min(earliest, floor(*c));
+    return earliest;
+}
+
+uint64_t DmaController::earliest_request() const {
+    return earliest([](const DmaChannel& c) { return c.earliest_request(); });
+}
+
+uint64_t DmaController::earliest_stream_request(bool source) const {
+    return earliest([source](const DmaChannel& c) { return c.earliest_stream_request(source); });
+}
+
 void DmaController::reset_stats() {
     for (auto& c : channels_) c->reset_stats();
     iommu_->reset_stats();

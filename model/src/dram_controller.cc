@@ -408,22 +408,42 @@ bool DramController::wants_settle() const {
     return false;
 }
 
-void DramController::settle(uint64_t now) {
-    const uint64_t c = static_cast<uint64_t>(static_cast<double>(now) * ratio_);
-    for (Channel& ch : channels_) {
-        ch.bus.settle(c);
-        for (Rank& r : ch.ranks) {
-            r.acts.settle(c);
-            for (Resource& g : r.group_acts) g.settle(c);
-            for (Resource& g : r.group_cols) g.settle(c);
+template <typename Channels, typename Visit>
+void DramController::each_resource(Channels& channels, Visit visit) {
+    for (auto& ch : channels) {
+        visit(ch.bus);
+        for (auto& r : ch.ranks) {
+            visit(r.acts);
+            for (auto& g : r.group_acts) visit(g);
+            for (auto& g : r.group_cols) visit(g);
         }
     }
 }
 
+// Only the resources with a batch to fold: the rest would only be read.
+// Bookings never ask before the cycle given (late_bookings() stays 0), so
+// when each resource folds moves no figure.
+void DramController::settle(uint64_t now) {
+    const uint64_t c = static_cast<uint64_t>(static_cast<double>(now) * ratio_);
+    each_resource(channels_, [c](Resource& r) {
+        if (r.wants_settle()) r.settle(c);
+    });
+}
+
+uint64_t DramController::late_bookings() const {
+    uint64_t late = 0;
+    each_resource(channels_, [&late](const Resource& r) { late += r.late_bookings(); });
+    return late;
+}
+
 DramStats DramController::stats() const {
     DramController idle(*this);
+    // Once it has served everything booked: the resources have folded
+    // their bookings behind SystemC time, so an earlier drain would find
+    // gaps only where they had not been folded yet.
     for (Channel& ch : idle.channels_)
-        if (!ch.pending.empty()) idle.drain(ch, ch.pending.back().arrival, 0);
+        if (!ch.pending.empty())
+            idle.drain(ch, std::max(ch.pending.back().arrival, ch.bus.free_at()), 0);
     return idle.counted();
 }
 

@@ -56,8 +56,11 @@ public:
     /// Forgets bookings that ended before platform cycle `now`, which no
     /// later request asks before.
     void settle(uint64_t now);
+    /// Resource::late_bookings() of every bus, activate and column spacing.
+    uint64_t late_bookings() const;
     /// The counters, with the writes still queued drained as an idle DRAM
-    /// would drain them (the controller itself keeps them queued).
+    /// would drain them, after every burst booked on their channel (the
+    /// controller itself keeps them queued).
     DramStats stats() const;
     void reset_stats();
 
@@ -175,6 +178,9 @@ private:
     /// Start of the last refresh at or before c (0: none yet).
     uint64_t last_refresh(uint64_t c) const { return t_.refi ? c / t_.refi * t_.refi : 0; }
     void note_span(Channel& ch, uint64_t from, uint64_t to);
+    /// Calls visit(resource) on every bus, activate and column spacing.
+    template <typename Channels, typename Visit>
+    static void each_resource(Channels& channels, Visit visit);
     DramStats counted() const;
     uint64_t to_clocks(uint64_t cycle) const;   ///< first DRAM clock at or after a cycle
     uint64_t to_cycles(uint64_t clocks) const;  ///< first cycle at or after a DRAM clock

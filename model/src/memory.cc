@@ -1,6 +1,7 @@
 // memory.cc - RAM target: TLM access, DMI and channel timing.
 #include "memory.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -29,6 +30,15 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryParams& params, unsigne
     socket.register_transport_dbg(this, &Memory::transport_dbg);
 }
 
+uint64_t Memory::settle_point() const {
+    const uint64_t now = clock_.cycle_of(sc_core::sc_time_stamp());
+    return floor_ ? std::min(now, floor_()) : now;
+}
+
+uint64_t Memory::late_bookings() const {
+    return read_.late_bookings() + write_.late_bookings() + (dram_ ? dram_->late_bookings() : 0);
+}
+
 uint64_t Memory::occupancy(uint64_t beats) const {
     double bw = params_.bandwidth_bytes_per_cycle;
     if (bw <= 0 || bw >= width_) return beats;
@@ -36,7 +46,7 @@ uint64_t Memory::occupancy(uint64_t beats) const {
 }
 
 Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes) {
-    if (read_.wants_settle()) read_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
+    if (read_.wants_settle()) read_.settle(settle_point());
     if (dram_) return dram_read(t, addr, beats, bytes);
     uint64_t occ = occupancy(beats);
     uint64_t start = read_.book(t, occ, bytes);
@@ -48,7 +58,7 @@ Memory::ReadTiming Memory::read_burst(uint64_t t, uint64_t addr, uint64_t beats,
 // The channel's beats start with the DRAM's first data and end no earlier
 // than its last (a DRAM slower than the channel paces them).
 Memory::ReadTiming Memory::dram_read(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes) {
-    if (dram_->wants_settle()) dram_->settle(clock_.cycle_of(sc_core::sc_time_stamp()));
+    if (dram_->wants_settle()) dram_->settle(settle_point());
     const uint64_t occupancy = this->occupancy(beats);
     const DramController::Timing d = dram_->read(t + params_.read_latency_cycles, addr, bytes);
     const uint64_t paced = d.data_end > occupancy ? d.data_end - occupancy : 0;
@@ -58,13 +68,13 @@ Memory::ReadTiming Memory::dram_read(uint64_t t, uint64_t addr, uint64_t beats, 
 }
 
 Memory::WriteTiming Memory::write_burst(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes) {
-    if (write_.wants_settle()) write_.settle(clock_.cycle_of(sc_core::sc_time_stamp()));
+    if (write_.wants_settle()) write_.settle(settle_point());
     uint64_t occ = occupancy(beats);
     uint64_t start = write_.book(t, occ, bytes);
     trace_access(TraceTrack::ram_write, "write", start, start + occ, beats, bytes);
     const uint64_t data_end = start + occ;
     if (!dram_) return {data_end, data_end + params_.write_latency_cycles};
-    if (dram_->wants_settle()) dram_->settle(clock_.cycle_of(sc_core::sc_time_stamp()));
+    if (dram_->wants_settle()) dram_->settle(settle_point());
     const uint64_t queued = dram_->write(data_end, addr, bytes);
     return {data_end, queued + params_.write_latency_cycles, queued - data_end};
 }

@@ -20,6 +20,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <systemc>
 #include <tlm>
@@ -86,6 +87,15 @@ public:
     Resource& read_channel() { return read_; }
     Resource& write_channel() { return write_; }
     void reset_stats();
+    /// The earliest cycle an initiator that plans behind SystemC time (the
+    /// DMA engine: its fetches, writes and write-backs are booked lazily,
+    /// at cycles already past) may still ask for. Settling folds bookings
+    /// only before it; without one, before SystemC time, which a loosely
+    /// timed initiator never asks before.
+    void set_request_floor(std::function<uint64_t()> floor) { floor_ = std::move(floor); }
+    /// Resource::late_bookings() of the channels and the DRAM: 0 while
+    /// the floor holds.
+    uint64_t late_bookings() const;
     /// Where each channel's data beats are traced; null = off.
     void set_trace(TraceSink* sink) { trace_ = sink; }
 
@@ -98,6 +108,8 @@ private:
     ReadTiming dram_read(uint64_t t, uint64_t addr, uint64_t beats, uint64_t bytes);
     void trace_access(TraceTrack track, const char* what, uint64_t from, uint64_t to,
                       uint64_t beats, uint64_t bytes) const;
+    /// The cycle to settle at: SystemC time, or the request floor if lower.
+    uint64_t settle_point() const;
 
     MemoryParams params_;
     unsigned width_;
@@ -106,6 +118,7 @@ private:
     Resource read_;
     Resource write_;
     std::unique_ptr<DramController> dram_;  ///< memory.kind dram
+    std::function<uint64_t()> floor_;
     TraceSink* trace_ = nullptr;
 };
 

@@ -32,6 +32,12 @@ struct Platform::Impl {
         dma.irq.bind(irq);
         for (unsigned i = 0; i < p.dma.channels; ++i) dma.busy[i].bind(busy[i]);
         traffic.socket.bind(interconnect.traffic_in);
+        // The engine books behind SystemC time (and its channels not in
+        // time order among them); the traffic master and the CPU, loosely
+        // timed, never do.
+        memory.set_request_floor([this] { return dma.earliest_request(); });
+        device.set_request_floor(
+            [this](bool source) { return dma.earliest_stream_request(source); });
         // The traffic master's quantum keeper reads the global quantum; the
         // default (zero) would make it wait() after every burst.
         tlm::tlm_global_quantum::instance().set(clock.at(p.quantum_cycles));
@@ -111,6 +117,10 @@ const CycleTimeline& Platform::channel_timeline(unsigned channel) const {
 }
 
 IommuStats Platform::iommu_stats() const { return impl_->dma.iommu_stats(); }
+
+uint64_t Platform::late_bookings() const {
+    return impl_->memory.late_bookings() + impl_->device.late_bookings();
+}
 
 ResourceStats Platform::read_channel_stats() const { return impl_->memory.read_channel().stats(); }
 

@@ -11,6 +11,7 @@ namespace dmasim::model {
 // Sums in locals: the members written in the loops would be stored and
 // reloaded on every booking (each one is a settle's step once).
 void Resource::settle(uint64_t cycle) {
+    settled_to_ = std::max(settled_to_, cycle);
     size_t folded = retained_;
     while (folded < booked_.size() && booked_.at(folded).end <= cycle) ++folded;
     if (folded > retained_) settled_end_ = booked_.at(folded - 1).end;

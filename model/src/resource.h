@@ -31,6 +31,7 @@ public:
     /// after `earliest` that starts a free gap that long; returns the cycle
     /// the transfer starts.
     uint64_t book(uint64_t earliest, uint64_t occupancy, uint64_t bytes) {
+        if (earliest < settled_to_) ++late_bookings_;
         uint64_t start = std::max(earliest, settled_end_);
         stats_.bytes += bytes;
         stats_.bursts += 1;
@@ -54,10 +55,12 @@ public:
     /// (reading SystemC time); settling later changes no figure.
     bool wants_settle() const { return unsettled() >= settle_at_; }
     /// Folds the bookings that ended by `cycle` into one count. Call with
-    /// the current cycle: only bookings still ahead of SystemC time (a
-    /// quantum or a queue's worth) stay listed.
+    /// the earliest cycle a later request may still ask for (SystemC time
+    /// at most; earlier for an initiator that books behind it, such as the
+    /// DMA engine): only the bookings after it stay listed.
     /// Callers settle at a cycle no later request asks before, so the
-    /// gaps among folded bookings are of no further use. A hold keeps the
+    /// gaps among folded bookings are of no further use (a booking that
+    /// asks earlier all the same is counted: late_bookings()). A hold keeps the
     /// folded bookings that end after it listed (retained), where no
     /// booking looks but busy_before() counts.
     void settle(uint64_t cycle);
@@ -86,6 +89,10 @@ public:
 
     /// Bookings still listed: those not yet folded by settle().
     size_t unsettled() const { return booked_.size() - retained_; }
+    /// Bookings that asked for a cycle before one settle() had been given:
+    /// where they landed depended on when settling ran, a host batching
+    /// choice. A caller that keeps settle()'s rule has none.
+    uint64_t late_bookings() const { return late_bookings_; }
     uint64_t free_at() const { return free_at_; }
     const ResourceStats& stats() const { return stats_; }
     void reset_stats() { stats_ = {}; }
@@ -129,7 +136,9 @@ private:
     static constexpr size_t kSettleBatch = 64;
     Fifo<Booking> booked_;             ///< not yet settled, in time order
     size_t settle_at_ = kSettleBatch;  ///< booked_ size at which to settle again
-    uint64_t settled_end_ = 0;  ///< end of the last folded booking
+    uint64_t settled_end_ = 0;         ///< end of the last folded booking
+    uint64_t settled_to_ = 0;          ///< the latest cycle given to settle()
+    uint64_t late_bookings_ = 0;
     /// Folded bookings still listed for a hold, at the front of booked_.
     size_t retained_ = 0;
     uint64_t dropped_busy_ = 0;  ///< booked cycles of the bookings no longer listed

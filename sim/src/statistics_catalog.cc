@@ -141,7 +141,10 @@ std::string statistics_markdown() {
         "`interrupts` at most `descriptors` when integrity passes (each\n"
         "handled interrupt reaps at least one descriptor; only a measured transfer\n"
         "stopped by an error interrupts without one); `bus_utilization` at most 1;\n"
-        "`cycles` within one clock period of `sim_time_ns`. A violation is a model\n"
+        "`cycles` within one clock period of `sim_time_ns`; the cycle account adding\n"
+        "up to `cycles`; no booking of memory or of a device stream asking for a\n"
+        "cycle its channel had already folded away (where it landed would hang on\n"
+        "when the simulator folded: docs/memory.md). A violation is a model\n"
         "bug: exit status 1 with \"internal error\" and no report. The soak and\n"
         "`scripts/config-mutate` rely on that status and message rather than\n"
         "restating the rules; `TbInvariants.*` doctor a result to break each one.\n";

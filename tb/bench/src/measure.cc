@@ -95,6 +95,11 @@ std::vector<std::string> invariant_violations(const RunResult& r, const Carried&
     if (accounted != r.cycles && r.sim_time_ns > 0)
         out.push_back(
             fmt::format("the cycle account adds up to {}, but cycles = {}", accounted, r.cycles));
+    if (carried.late_bookings > 0)
+        out.push_back(fmt::format(
+            "{} memory or device bookings asked for cycles their channel had already settled "
+            "past, so their timing depends on when the simulator settled",
+            carried.late_bookings));
     return out;
 }
 
@@ -138,6 +143,7 @@ void measure(const std::optional<Window>& window, const model::Platform& platfor
         result.account = model::account_over(timelines, edges.first, edges.last);
     }
     Carried carried;
+    carried.late_bookings = platform.late_bookings();
     if (window) {
         carried.bytes_read = window->bytes_read;
         carried.bytes_written = window->bytes_written;

@@ -60,6 +60,8 @@ struct Carried {
         uint64_t data_window_cycles = 0;
     };
     std::vector<Channel> channels;
+    /// Platform::late_bookings() at the end of the run.
+    uint64_t late_bookings = 0;
 };
 
 /// The figures no correct model can produce: more payload over the read or
@@ -68,7 +70,8 @@ struct Carried {
 /// (a read and a write channel run at once: duplex); a DMA channel that
 /// moved its bytes in a data window shorter than bytes / width; more
 /// interrupts than descriptors in the measured window, utilisation above
-/// 1, cycles that disagree with the simulated time and the clock period.
+/// 1, cycles that disagree with the simulated time and the clock period,
+/// bookings whose timing hung on when the host settled (late_bookings).
 /// Returns one message per violation (empty = sound). The one statement of
 /// these rules: every run applies it, so the soak and the config mutator
 /// rely on dmasim's exit status and message instead of restating them.

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace dmasim::model {
@@ -45,11 +46,21 @@ public:
     ResourceStats source_stats() const;
     ResourceStats sink_stats() const;
     /// Bookings each stream still lists (not yet folded into its busy
-    /// count): bounded by the transactions in flight, not by the run.
+    /// count): those booked ahead of SystemC time (a quantum's worth) and
+    /// those still in flight, not the run's.
     std::size_t source_backlog() const;
     std::size_t sink_backlog() const;
+    /// Stream chunks booked before a cycle their stream had settled past
+    /// (Resource::late_bookings()).
+    uint64_t late_bookings() const;
     /// Where stream chunks are traced; null = off.
     void set_trace(TraceSink* sink) { trace_ = sink; }
+    /// The earliest cycle the engine may still ask the source (true) or
+    /// the sink (false) for: each channel books its chunks in time order,
+    /// but not in time order with the others'.
+    void set_request_floor(std::function<uint64_t(bool source)> floor) {
+        floor_ = std::move(floor);
+    }
 
 private:
     struct Streams;  // the two Resources (model/src/resource.h)
@@ -61,6 +72,7 @@ private:
     uint64_t consumed_ = 0;
     uint64_t digest_ = kDigestSeed;
     TraceSink* trace_ = nullptr;
+    std::function<uint64_t(bool source)> floor_;
 };
 
 }  // namespace dmasim::model

@@ -63,6 +63,11 @@ public:
     /// Notified when a channel starts.
     const sc_core::sc_event& activity() const { return activity_; }
     bool any_busy() const;
+    /// The earliest cycle any channel, started now or later, may still
+    /// ask memory for (Memory::set_request_floor).
+    uint64_t earliest_request() const;
+    /// The same for the device's source (pulls) or sink (pushes).
+    uint64_t earliest_stream_request(bool source) const;
 
     unsigned channels() const { return static_cast<unsigned>(channels_.size()); }
     /// Channel i's counters and cycle timelines since the last reset_stats().
@@ -78,6 +83,9 @@ private:
     friend const std::vector<RegisterInfo>& register_table();
 
     void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
+    /// The least of now and `floor(channel)` over the channels.
+    template <typename Floor>
+    uint64_t earliest(Floor floor) const;
 
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);

@@ -41,6 +41,10 @@ public:
     const CycleTimeline& channel_timeline(unsigned channel) const;
     ResourceStats read_channel_stats() const;
     ResourceStats write_channel_stats() const;
+    /// Bookings of memory and device streams that asked for a cycle their
+    /// resource had already settled past, so that where they landed hung
+    /// on host batching: a model bug, 0 in every sound run.
+    uint64_t late_bookings() const;
     /// The IOMMU's counters (all zero without iommu.enabled).
     IommuStats iommu_stats() const;
     /// Names a cycle the bus data channels count their busy cycles before
