@@ -425,8 +425,11 @@ void DramController::each_resource(Channels& channels, Visit visit) {
 // when each resource folds moves no figure.
 void DramController::settle(uint64_t now) {
     const uint64_t c = static_cast<uint64_t>(static_cast<double>(now) * ratio_);
-    each_resource(channels_, [c](Resource& r) {
-        if (r.wants_settle()) r.settle(c);
+    // A burst after another rank's books the bus from tRTRS before its
+    // data, which may be before the burst reached the controller.
+    const uint64_t before = c > t_.rtrs ? c - t_.rtrs : 0;
+    each_resource(channels_, [before](Resource& r) {
+        if (r.wants_settle()) r.settle(before);
     });
 }
 

@@ -340,6 +340,24 @@ TEST(ModelDram, AQueueOfOneRowLongerThanTheRefreshWindowCompletes) {
     EXPECT_EQ(writes.stats().writes, w.write_queue);
 }
 
+// A burst after another rank's holds the bus idle tRTRS before its data;
+// with tRTRS longer than tRCD + tCL that gap starts before the burst
+// reached the controller, so the DRAM folds its bookings no later than
+// tRTRS before the cycle it is given: none is then booked late.
+TEST(ModelDram, ARankSwitchGapBeforeTheArrivalIsNoLateBooking) {
+    MemoryParams m = without_refresh();
+    m.ranks = 2;
+    m.t_rtrs_clocks = 64;
+    DramController dram(m, kClockMhz);
+    const uint64_t other_rank = kBurst * m.bank_groups * m.banks_per_group;
+    for (uint64_t i = 0; i < 1000; ++i) {
+        const uint64_t t = 100 * i;  // an idle bus: each read at its arrival
+        if (dram.wants_settle()) dram.settle(t);
+        dram.read(t, i * other_rank, kBurst);
+    }
+    EXPECT_EQ(dram.late_bookings(), 0u);
+}
+
 TEST(ModelDram, NoRunLimitWithoutRefresh) {
     EXPECT_EQ(dram_longest_run(without_refresh(), false), UINT64_MAX);
     MemoryParams m = ddr4();
