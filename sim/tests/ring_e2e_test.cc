@@ -115,6 +115,22 @@ TEST(SimEngineRingE2E, ScenariosThatStartEachListAreRefused) {
     EXPECT_NE(r.err.find("kKeepsRing"), std::string::npos) << r.err;
 }
 
+// Each TAIL write starts the walk's limits afresh, and one may hand the
+// engine the whole ring: a ring of more descriptors than
+// dma.max_descriptors could stop with TAIL_UNREACHED, so it is refused.
+TEST(SimEngineRingE2E, ARingLongerThanTheWalkLimitIsRefused) {
+    TempDir dir;
+    const auto r =
+        run_dmasim(dir, {"run", "--set", "dma.submission=tail_pointer", "--set",
+                         "workload.scenario=requests", "--set", "workload.ring_entries=4", "--set",
+                         "workload.entries=8", "--set", "dma.max_descriptors=16"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("all workload.ring_entries = 4 requests of 8 descriptors, 32 "
+                         "descriptors, more than dma.max_descriptors = 16"),
+              std::string::npos)
+        << r.err;
+}
+
 // One ring runs one direction: the shipped NVMe trace mixes writes and
 // reads, so on one channel the error names the first line that needs a
 // second ring.

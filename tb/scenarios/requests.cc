@@ -205,13 +205,28 @@ DMASIM_SCENARIO_CHECK(requests, 0) {
             "faults with dma.submission = start",
             {"fault.kind", "dma.submission"}};
     // One contiguous block of slots: its size stays well inside memory.
+    // One TAIL write may hand the engine every request the ring holds, and
+    // its walk limits count from each TAIL write.
     auto ring_fits = [&](uint64_t longest) -> std::optional<ScenarioRefusal> {
-        if (!engine_ring(config) || w.ring_entries * longest <= kMaxRingSlots) return std::nullopt;
-        return ScenarioRefusal{
-            fmt::format("a descriptor ring of workload.ring_entries = {} requests of {} "
-                        "descriptors needs {} slots, more than the {} the driver allocates at once",
-                        w.ring_entries, longest, w.ring_entries * longest, kMaxRingSlots),
-            {"workload.ring_entries", "workload.entries", "dma.submission"}};
+        const uint64_t slots = w.ring_entries * longest;
+        if (!engine_ring(config)) return std::nullopt;
+        if (slots > kMaxRingSlots)
+            return ScenarioRefusal{
+                fmt::format("a descriptor ring of workload.ring_entries = {} requests of {} "
+                            "descriptors needs {} slots, more than the {} the driver allocates "
+                            "at once",
+                            w.ring_entries, longest, slots, kMaxRingSlots),
+                {"workload.ring_entries", "workload.entries", "dma.submission"}};
+        if (slots > config.platform.dma.max_descriptors)
+            return ScenarioRefusal{
+                fmt::format("one TAIL write may hand the engine all workload.ring_entries = {} "
+                            "requests of {} descriptors, {} descriptors, more than "
+                            "dma.max_descriptors = {} it walks from one TAIL write: it would stop "
+                            "with TAIL_UNREACHED; raise dma.max_descriptors or lower "
+                            "workload.ring_entries",
+                            w.ring_entries, longest, slots, config.platform.dma.max_descriptors),
+                {"workload.ring_entries", "workload.entries", "dma.max_descriptors"}};
+        return std::nullopt;
     };
     if (w.trace.empty()) return ring_fits(w.entries);
     try {
