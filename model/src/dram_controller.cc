@@ -197,20 +197,19 @@ void DramController::drain_row(Channel& ch, size_t i, uint64_t c, uint64_t limit
     ch.pending.resize(kept);
 }
 
-uint64_t DramController::open_row(Channel& ch, Bank& b, const Place& at, uint64_t c,
-                                  uint64_t* first) {
+uint64_t DramController::open_row(Channel& ch, Bank& b, const Place& at, uint64_t c, Attempt& a) {
     Rank& r = ch.ranks[at.rank];
     uint64_t act = std::max(c, b.act_ok);
     b.closing.valid = false;
     if (b.open) {
         const uint64_t pre = std::max(c, b.pre_ok);
-        *first = pre;
+        a.first = pre;
         act = std::max(act, pre + t_.rp);
         b.closing = {true, b.row, b.act, b.last_col, pre};
     }
-    act = r.group_acts[at.group].book(act, t_.rrd_l, 0);
-    act = r.acts.book(act, t_.act_spacing, 0);
-    if (!b.open) *first = act;
+    act = book_spacing(a, r.group_acts[at.group], act, t_.rrd_l);
+    act = book_spacing(a, r.acts, act, t_.act_spacing);
+    if (!b.open) a.first = act;
     b.open = true;
     b.row = at.row;
     b.act = act;
@@ -220,13 +219,16 @@ uint64_t DramController::open_row(Channel& ch, Bank& b, const Place& at, uint64_
     return b.col_ok;
 }
 
-// A run a refresh cuts is taken again after the refresh (the slots the
-// cut attempt booked stay booked). Runs are never longer than fits between
-// two refreshes (dram_longest_run), so a retry in a free window fits.
+// A run a refresh cuts is taken again after the refresh, as if the cut
+// attempt had never been made: its bookings and the bank and bus state it
+// changed are taken back. Runs are never longer than fits between two
+// refreshes (dram_longest_run), so a retry in a free window fits.
 DramController::Burst DramController::access(Channel& ch, const Run& run, uint64_t arrival) {
     uint64_t c = after_refresh(arrival);
+    const BeforeAttempt before = before_attempt(ch, run.at);
     Attempt a = attempt(ch, run, c);
     while (cut_by_refresh(a, bank(ch, run.at), c)) {
+        take_back(ch, run, a, before);
         c = last_refresh(a.burst.data_end) + t_.rfc;
         a = attempt(ch, run, c);
     }
@@ -250,6 +252,37 @@ DramController::Burst DramController::access(Channel& ch, const Run& run, uint64
     return a.burst;
 }
 
+DramController::BeforeAttempt DramController::before_attempt(Channel& ch, const Place& at) {
+    const Rank& r = ch.ranks[at.rank];
+    return {bank(ch, at),         r.write_end,  r.group_write_end[at.group],
+            ch.last_read_command, ch.read_seen, ch.write_seen,
+            ch.last_rank};
+}
+
+void DramController::take_back(Channel& ch, const Run& run, const Attempt& a,
+                               const BeforeAttempt& before) {
+    for (unsigned i = 0; i < a.spaced_count; ++i)
+        a.spaced[i].on->take_back(a.spaced[i].start, a.spaced[i].clocks, 0);
+    for (uint64_t i = 0; i < run.count; ++i) {
+        const uint64_t gap = i == 0 ? a.rank_gap : 0;
+        ch.bus.take_back(run_ends_[i] - t_.burst - gap, t_.burst + gap, burst_bytes_);
+    }
+    Rank& r = ch.ranks[run.at.rank];
+    bank(ch, run.at) = before.bank;
+    r.write_end = before.write_end;
+    r.group_write_end[run.at.group] = before.group_write_end;
+    ch.last_read_command = before.last_read_command;
+    ch.read_seen = before.read_seen;
+    ch.write_seen = before.write_seen;
+    ch.last_rank = before.last_rank;
+}
+
+uint64_t DramController::book_spacing(Attempt& a, Resource& r, uint64_t earliest, uint64_t clocks) {
+    const uint64_t start = r.book(earliest, clocks, 0);
+    a.spaced[a.spaced_count++] = {&r, start, clocks};
+    return start;
+}
+
 // The attempt planned at c is cut when a refresh starts after the row its
 // hit found was opened (the refresh closed it, though other bookings pushed
 // the hit's commands past it) or after its first command (precharge or
@@ -267,7 +300,7 @@ DramController::Attempt DramController::attempt(Channel& ch, const Run& run, uin
     const Place& at = run.at;
     Bank& b = bank(ch, at);
     // A refresh since the row opened closed it (refresh precharges all
-    // banks), and so did one the row was opened inside by an attempt it cut.
+    // banks).
     const uint64_t refreshed = last_refresh(c);
     if (b.open && refreshed > 0 && b.act < refreshed + t_.rfc) {
         b.open = false;
@@ -278,11 +311,11 @@ DramController::Attempt DramController::attempt(Channel& ch, const Run& run, uin
     if (b.open && b.row != at.row && before_precharge(ch, b, run, c, &a)) return a;
     a.first = c;
     a.row = b.open ? (b.row == at.row ? Row::hit : Row::conflict) : Row::miss;
-    uint64_t ready = a.row == Row::hit ? std::max(c, b.col_ok) : open_row(ch, b, at, c, &a.first);
+    uint64_t ready = a.row == Row::hit ? std::max(c, b.col_ok) : open_row(ch, b, at, c, a);
     ready = after_turnaround(ch, at, ready, run.write);
     const uint64_t command =
-        ch.ranks[at.rank].group_cols[at.group].book(ready, t_.ccd_l * run.count, 0);
-    const uint64_t data_start = book_data(ch, run, command);
+        book_spacing(a, ch.ranks[at.rank].group_cols[at.group], ready, t_.ccd_l * run.count);
+    const uint64_t data_start = book_data(ch, run, command, a);
     const uint64_t first_command = data_start - (run.write ? t_.cwl : t_.cl);
     if (a.row == Row::hit) a.first = first_command;  // the bank is busy from its command
     note_run(ch, b, run);
@@ -330,8 +363,8 @@ bool DramController::before_precharge(Channel& ch, Bank& b, const Run& run, uint
         const uint64_t data = command + i * t_.ccd_l + latency;
         if (!free_during(ch.bus, data, data + t_.burst)) return false;
     }
-    cols.book(command, span, 0);
-    const uint64_t data_start = book_data(ch, run, command);
+    book_spacing(*a, cols, command, span);
+    const uint64_t data_start = book_data(ch, run, command, *a);
     note_run(ch, b, run);
     b.closing.last_col = last;
     a->first = command;
@@ -356,9 +389,10 @@ uint64_t DramController::after_turnaround(const Channel& ch, const Place& at, ui
 // first free gap, and the next command of the run comes tCCD_L after the
 // one the bus allowed. A burst of another rank than the bus's last leaves
 // the bus idle tRTRS before it.
-uint64_t DramController::book_data(Channel& ch, const Run& run, uint64_t command) {
+uint64_t DramController::book_data(Channel& ch, const Run& run, uint64_t command, Attempt& a) {
     const uint64_t latency = run.write ? t_.cwl : t_.cl;
     const uint64_t gap = ch.any && ch.last_rank != run.at.rank ? t_.rtrs : 0;
+    a.rank_gap = gap;
     run_ends_.resize(run.count);
     uint64_t first = 0;
     for (uint64_t i = 0; i < run.count; ++i) {

@@ -25,6 +25,7 @@
 
 #include <dmasim/model/params.h>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -135,12 +136,35 @@ private:
     };
 
     enum class Row { hit, miss, conflict };
+    /// A spacing an attempt booked (activate or column), to take back.
+    struct Spaced {
+        Resource* on;
+        uint64_t start, clocks;
+    };
     /// One try at a run from DRAM clock c, which no refresh holds.
     struct Attempt {
         Burst burst;
         uint64_t first;  ///< its first command
         Row row;
+        /// What it booked: these spacings, and each burst on the bus
+        /// (run_ends_), the first one `rank_gap` (tRTRS) earlier.
+        std::array<Spaced, 3> spaced;
+        unsigned spaced_count;
+        uint64_t rank_gap;
     };
+    /// What an attempt changes besides its bookings: restored, with the
+    /// bookings taken back, when a refresh cuts it.
+    struct BeforeAttempt {
+        Bank bank;
+        uint64_t write_end, group_write_end, last_read_command;
+        bool read_seen, write_seen;
+        unsigned last_rank;
+    };
+    BeforeAttempt before_attempt(Channel& ch, const Place& at);
+    /// Undoes the attempt `a` at `run`: it never happened.
+    void take_back(Channel& ch, const Run& run, const Attempt& a, const BeforeAttempt& before);
+    /// Books a spacing of `clocks` on `r` for the attempt `a`.
+    uint64_t book_spacing(Attempt& a, Resource& r, uint64_t earliest, uint64_t clocks);
 
     Place place(uint64_t burst_index) const;
     /// Bursts from index n on that share its row, at most `limit`.
@@ -158,14 +182,15 @@ private:
     /// The run served from the row a queued conflict is closing, if it
     /// fits before that precharge; false (nothing booked) otherwise.
     bool before_precharge(Channel& ch, Bank& b, const Run& run, uint64_t c, Attempt* a);
-    /// Opens `at`'s row in bank `b` no earlier than c: returns the earliest
-    /// column command and sets *first to the first command.
-    uint64_t open_row(Channel& ch, Bank& b, const Place& at, uint64_t c, uint64_t* first);
+    /// Opens `at`'s row in bank `b` no earlier than c for the attempt `a`:
+    /// returns the earliest column command and sets a.first to the first
+    /// command.
+    uint64_t open_row(Channel& ch, Bank& b, const Place& at, uint64_t c, Attempt& a);
     /// The earliest column command at or after `ready` the bus turnarounds allow.
     uint64_t after_turnaround(const Channel& ch, const Place& at, uint64_t ready, bool write);
-    /// Books the run's data on the bus from its first column command;
-    /// returns the first data clock, fills run_ends_.
-    uint64_t book_data(Channel& ch, const Run& run, uint64_t command);
+    /// Books the run's data on the bus from its first column command for
+    /// the attempt `a`; returns the first data clock, fills run_ends_.
+    uint64_t book_data(Channel& ch, const Run& run, uint64_t command, Attempt& a);
     /// Bank, rank and channel state after a run's data is booked.
     void note_run(Channel& ch, Bank& b, const Run& run);
     /// Drains queued writes, row hits first then the oldest, from DRAM

@@ -37,6 +37,11 @@ public:
         for (size_t j = size() - 1; j > i; --j) at(j) = at(j - 1);
         at(i) = v;
     }
+    /// Removes the i-th element; moves the elements behind it.
+    void erase(size_t i) {
+        for (size_t j = i; j + 1 < size(); ++j) at(j) = at(j + 1);
+        --tail_;
+    }
     void clear() { head_ = tail_ = 0; }
 
 private:

@@ -30,6 +30,28 @@ void Resource::settle(uint64_t cycle) {
     settle_at_ = std::max<size_t>(kSettleBatch, 2 * unsettled());
 }
 
+// The end is the latest listed booking's, or the folded ones'. Bookings
+// after the one freed still leave no gap, so the packed stretch starts
+// after it at the earliest.
+void Resource::take_back(uint64_t start, uint64_t occupancy, uint64_t bytes) {
+    const uint64_t end = start + occupancy;
+    const size_t i = occupancy == 0 ? 0 : first_ending_after(start);
+    if (occupancy > 0 &&
+        (i == booked_.size() || booked_.at(i).start != start || booked_.at(i).end != end))
+        throw std::logic_error(
+            fmt::format("resource: no listed booking [{}, {}) to take back", start, end));
+    stats_.bytes -= bytes;
+    stats_.bursts -= 1;
+    stats_.busy_cycles -= occupancy;
+    if (occupancy == 0) return;
+    booked_.erase(i);
+    for (size_t k = marks_.size(); k > 0 && marks_[k - 1].cycle > start; --k)
+        marks_[k - 1].busy -= std::min(end, marks_[k - 1].cycle) - start;
+    free_at_ = booked_.size() > 0 ? std::max(settled_end_, booked_.at(booked_.size() - 1).end)
+                                  : settled_end_;
+    packed_from_ = std::max(packed_from_, end);
+}
+
 uint64_t Resource::busy_before(uint64_t cycle) const {
     uint64_t busy = dropped_busy_;
     for (size_t i = 0; i < booked_.size(); ++i) {

@@ -51,6 +51,12 @@ public:
         count_before_marks(start, start + occupancy);
         return start;
     }
+    /// Undoes a book() of `occupancy` cycles and `bytes` that started at
+    /// `start`, as if it had never been asked for: a booking its caller
+    /// finds should not have been made (a DRAM run a refresh cuts). Its
+    /// cycles, counts and place are freed; a late ask still counts. Throws
+    /// std::logic_error unless the booking is still listed.
+    void take_back(uint64_t start, uint64_t occupancy, uint64_t bytes);
     /// Whether enough bookings are listed that settle() is worth its cost
     /// (reading SystemC time); settling later changes no figure.
     bool wants_settle() const { return unsettled() >= settle_at_; }

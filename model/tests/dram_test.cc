@@ -297,6 +297,26 @@ TEST(ModelDram, AConflictHeldIntoARefreshIsAMissAfterIt) {
     EXPECT_EQ(dram.stats().row_hits, before.row_hits);
 }
 
+// A read whose data a refresh cuts (12,480 clocks, cycle 7,800) is taken
+// again after it, and the cut attempt never happened: a read planned after
+// it that fits before the refresh gets the timing it gets alone. The cut
+// attempt's activate and data stayed booked, and pushed that read past
+// the refresh too.
+TEST(ModelDram, ARunARefreshCutLeavesNoBookingsBehind) {
+    const uint64_t cut_arrival = 7771, fitting_arrival = 7769;
+    const uint64_t fitting = address(1, 0, 1), cut = address(0, 0, 1);
+    DramController alone(ddr4(), kClockMhz);
+    const DramController::Timing expected = alone.read(fitting_arrival, fitting, kBurst);
+    ASSERT_LE(expected.data_end, 7800u);  // fits before the refresh
+    DramController dram(ddr4(), kClockMhz);
+    const DramController::Timing retried = dram.read(cut_arrival, cut, kBurst);
+    EXPECT_GE(retried.data_start, 7800u + 350);  // after the refresh's tRFC
+    const DramController::Timing after = dram.read(fitting_arrival, fitting, kBurst);
+    EXPECT_EQ(after.data_start, expected.data_start);
+    EXPECT_EQ(after.data_end, expected.data_end);
+    EXPECT_EQ(dram.stats().row_misses, 2u);
+}
+
 // 400 MT/s (5 ns clocks) with tCCD_L 50 clocks: a queue's run of one row's
 // bursts is longer than the 1,490 clocks between two refreshes. Such a run
 // was taken again after every refresh, booking each try, until the host ran

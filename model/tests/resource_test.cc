@@ -134,6 +134,69 @@ TEST(ModelResource, ABookingBeforeTheSettledCycleIsCountedLate) {
     EXPECT_EQ(r.late_bookings(), 2u);
 }
 
+// take_back() makes a booking as if it had never been asked for (a DRAM
+// run a refresh cuts): a resource that books and takes back extra
+// bookings among random ones, in any order, with a mark, settling and a
+// hold, agrees with a twin that never saw them on every start, count and
+// busy figure.
+TEST(ModelResource, ABookingTakenBackLeavesNoTrace) {
+    std::mt19937_64 rng(41);
+    auto draw = [&](uint64_t lo, uint64_t hi) {
+        return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
+    };
+    Resource kept, twin;
+    const Resource::MarkId kept_mark = kept.mark(400), twin_mark = twin.mark(400);
+    uint64_t now = 0;
+    struct Extra {
+        uint64_t start, occupancy;
+    };
+    std::vector<Extra> extra;
+    for (int i = 0; i < 3000; ++i) {
+        if (i % 7 == 0) {
+            now += draw(0, 12);
+            kept.settle(now);
+            twin.settle(now);
+        }
+        if (i == 1000) {
+            kept.hold(now);
+            twin.hold(now);
+        }
+        // Extra bookings, some of no cycles, taken back in a random order.
+        extra.resize(draw(0, 3));
+        for (Extra& e : extra) {
+            e.occupancy = draw(0, 9);
+            e.start = kept.book(now + draw(0, 60), e.occupancy, 64);
+        }
+        std::shuffle(extra.begin(), extra.end(), rng);
+        for (const Extra& e : extra) kept.take_back(e.start, e.occupancy, 64);
+        const uint64_t earliest = now + draw(0, 50), occupancy = draw(1, 9);
+        ASSERT_EQ(kept.book(earliest, occupancy, 64), twin.book(earliest, occupancy, 64))
+            << "booking " << i;
+        ASSERT_EQ(kept.free_at(), twin.free_at()) << "booking " << i;
+        ASSERT_EQ(kept.stats().busy_cycles, twin.stats().busy_cycles) << "booking " << i;
+        ASSERT_EQ(kept.stats().bursts, twin.stats().bursts) << "booking " << i;
+        ASSERT_EQ(kept.stats().bytes, twin.stats().bytes) << "booking " << i;
+        ASSERT_EQ(kept.busy_before_mark(kept_mark), twin.busy_before_mark(twin_mark));
+        const uint64_t at = now + draw(0, 80);
+        ASSERT_EQ(kept.busy_before(at), twin.busy_before(at)) << "booking " << i;
+    }
+    EXPECT_EQ(kept.unsettled(), twin.unsettled());
+}
+
+// Only a listed booking can be taken back, and only once.
+TEST(ModelResource, TakingBackABookingThatIsNotListedThrows) {
+    Resource r;
+    r.book(0, 10, 64);
+    r.book(0, 10, 64);  // [10, 20)
+    EXPECT_THROW(r.take_back(10, 5, 64), std::logic_error);
+    r.take_back(10, 10, 64);
+    EXPECT_THROW(r.take_back(10, 10, 64), std::logic_error);
+    EXPECT_EQ(r.free_at(), 10u);
+    r.settle(15);  // folds [0, 10)
+    EXPECT_THROW(r.take_back(0, 10, 64), std::logic_error);
+    EXPECT_EQ(r.book(0, 4, 64), 10u);
+}
+
 TEST(ModelResource, AMarkCountsOnlyTheCyclesBeforeIt) {
     Resource r;
     const Resource::MarkId m = r.mark(200);
