@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace dmasim::model {
 namespace {
@@ -28,6 +29,18 @@ DramController::DramController(const MemoryParams& params, double clock_mhz)
             log2(params.banks_per_group),
             log2(params.ranks),
             log2(params.rows)} {
+    // Fields from the burst index's low bits up: the column first or
+    // after the rank.
+    unsigned at = 0;
+    const auto next = [&at](unsigned bits) { return std::exchange(at, at + bits); };
+    const bool row_first = params.mapping == DramMapping::row_bank_column;
+    if (row_first) next(bits_.column);
+    shifts_.channel = next(bits_.channel);
+    shifts_.group = next(bits_.group);
+    shifts_.bank = next(bits_.bank);
+    shifts_.rank = next(bits_.rank);
+    if (!row_first) next(bits_.column);
+    shifts_.row = next(bits_.row);
     const auto clocks = [&params](double ns) { return dram_clocks(ns, params.data_rate_mts); };
     const uint64_t faw = clocks(params.t_faw_ns);
     t_ = {params.t_cl_clocks,
@@ -81,21 +94,15 @@ uint64_t DramController::to_cycles(uint64_t clocks) const {
 // Peels the burst index's fields off from the lowest bits up, in the
 // mapping's order (every count is a power of two: a shift and a mask).
 DramController::Place DramController::place(uint64_t n) const {
-    auto take = [&n](unsigned bits) {
-        const uint64_t v = n & ((uint64_t{1} << bits) - 1);
-        n >>= bits;
-        return v;
+    const auto field = [n](unsigned shift, unsigned bits) {
+        return (n >> shift) & ((uint64_t{1} << bits) - 1);
     };
-    const Bits& b = bits_;
     Place p{};
-    const bool row_first = params_.mapping == DramMapping::row_bank_column;
-    if (row_first) take(b.column);
-    p.channel = static_cast<unsigned>(take(b.channel));
-    p.group = static_cast<unsigned>(take(b.group));
-    p.bank = static_cast<unsigned>(take(b.bank));
-    p.rank = static_cast<unsigned>(take(b.rank));
-    if (!row_first) take(b.column);
-    p.row = take(b.row);
+    p.channel = static_cast<unsigned>(field(shifts_.channel, bits_.channel));
+    p.group = static_cast<unsigned>(field(shifts_.group, bits_.group));
+    p.bank = static_cast<unsigned>(field(shifts_.bank, bits_.bank));
+    p.rank = static_cast<unsigned>(field(shifts_.rank, bits_.rank));
+    p.row = field(shifts_.row, bits_.row);
     return p;
 }
 
@@ -249,6 +256,7 @@ DramController::Burst DramController::access(Channel& ch, const Run& run, uint64
     note_span(ch, a.first, a.burst.data_end);
     first_ = std::min(first_, arrival);
     last_ = std::max(last_, a.burst.data_end);
+    settle_due_ = settle_due_ || ch.bus.wants_settle();
     return a.burst;
 }
 
@@ -436,12 +444,6 @@ void DramController::note_span(Channel& ch, uint64_t from, uint64_t to) {
     ch.active_to = to;
 }
 
-bool DramController::wants_settle() const {
-    for (const Channel& ch : channels_)
-        if (ch.bus.wants_settle()) return true;
-    return false;
-}
-
 template <typename Channels, typename Visit>
 void DramController::each_resource(Channels& channels, Visit visit) {
     for (auto& ch : channels) {
@@ -465,6 +467,7 @@ void DramController::settle(uint64_t now) {
     each_resource(channels_, [before](Resource& r) {
         if (r.wants_settle()) r.settle(before);
     });
+    settle_due_ = false;
 }
 
 uint64_t DramController::late_bookings() const {

@@ -52,8 +52,10 @@ public:
     uint64_t write(uint64_t t, uint64_t addr, uint64_t bytes);
     /// Platform cycles from a read command to its data on an open row (tCL).
     uint64_t hit_latency() const { return to_cycles(t_.cl); }
-    /// Whether enough bookings are listed that settle() is worth its cost.
-    bool wants_settle() const;
+    /// Whether enough bookings are listed that settle() is worth its cost:
+    /// a channel's bus has a batch to fold (asked on every request, so
+    /// kept as the accesses book, not found by a look at every channel).
+    bool wants_settle() const { return settle_due_; }
     /// Forgets bookings that ended before platform cycle `now`, which no
     /// later request asks before.
     void settle(uint64_t now);
@@ -166,6 +168,7 @@ private:
     /// Books a spacing of `clocks` on `r` for the attempt `a`.
     uint64_t book_spacing(Attempt& a, Resource& r, uint64_t earliest, uint64_t clocks);
 
+    /// Where the burst_index-th burst of the address space lies.
     Place place(uint64_t burst_index) const;
     /// Bursts from index n on that share its row, at most `limit`.
     uint64_t run_length(uint64_t n, uint64_t limit) const;
@@ -221,12 +224,14 @@ private:
     struct Bits {
         unsigned column, channel, group, bank, rank, row;
     } bits_;
+    Bits shifts_;  ///< where each field starts in a burst's index (memory.mapping)
     std::vector<Channel> channels_;
     std::vector<uint64_t> run_ends_;   ///< each burst's data end of the last run booked
     std::vector<size_t> run_members_;  ///< scratch: pending writes of one drained row
     DramStats stats_;
     uint64_t first_ = UINT64_MAX, last_ = 0;  ///< DRAM clocks of the activity
     uint64_t active_settled_ = 0;             ///< closed union spans, summed
+    bool settle_due_ = false;                 ///< some channel's bus wants settle()
 };
 
 }  // namespace dmasim::model
