@@ -41,16 +41,20 @@ void check_faulted(ScenarioBench& bench, const Transfer& t, const FaultParams& f
     const bool data = f.kind != FaultKind::descriptor;
     const unsigned expected = expected_error(f.kind);
     const char* name = dmasim_error_name(expected);
-    bool held = bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected,
-                             fmt::format("channel {}: status {:#x} has error {}, expected {} "
-                                         "(fault.index = {} may lie past the transfer)",
-                                         t.channel(), t.status(), dmasim_error_name(t.error()),
-                                         dmasim_error_name(expected), f.index));
+    bool held = bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected, [&] {
+        return fmt::format(
+            "channel {}: status {:#x} has error {}, expected {} "
+            "(fault.index = {} may lie past the transfer)",
+            t.channel(), t.status(), dmasim_error_name(t.error()), dmasim_error_name(expected),
+            f.index);
+    });
     if (data)
-        held &= bench.expect(t.descs_done() == f.index,
-                             fmt::format("channel {}: {} descriptors done before the data fault "
-                                         "on descriptor {}",
-                                         t.channel(), t.descs_done(), f.index));
+        held &= bench.expect(t.descs_done() == f.index, [&] {
+            return fmt::format(
+                "channel {}: {} descriptors done before the data fault "
+                "on descriptor {}",
+                t.channel(), t.descs_done(), f.index);
+        });
     held &= bench.check_untouched(t);
     bench.add_result("fault.code", t.error(), "error code",
                      fmt::format("channel {}: error code reported, expected {} ({})", t.channel(),
@@ -135,10 +139,12 @@ DMASIM_SCENARIO_FOOTPRINT(bus_fault) {
 
 DMASIM_SCENARIO(bus_fault) {
     const FaultParams& f = bench.config().platform.dma.fault;
-    if (!bench.expect(f.kind != FaultKind::none && f.channel < bench.channels(),
-                      fmt::format("bus_fault needs fault.kind descriptor, data or translation and "
-                                  "fault.channel below dma.channels ({})",
-                                  bench.channels())))
+    if (!bench.expect(f.kind != FaultKind::none && f.channel < bench.channels(), [&] {
+            return fmt::format(
+                "bus_fault needs fault.kind descriptor, data or translation and "
+                "fault.channel below dma.channels ({})",
+                bench.channels());
+        }))
         return;
     std::vector<Transfer*> transfers;
     for (unsigned ch = 0; ch < bench.channels(); ++ch) {

@@ -144,10 +144,10 @@ WorkloadConfig workload_with_depth(WorkloadConfig w, uint64_t depth, uint64_t se
 /// Checks one error class and reports what it checked as scenario results.
 void expect_error(ScenarioBench& bench, const Transfer& t, const char* name, const char* result,
                   unsigned expected) {
-    const bool code = bench.expect(
-        (t.status() & DMA_STATUS_ERROR) && t.error() == expected,
-        fmt::format("{}: channel status {:#x} has error {}, expected {}", name, t.status(),
-                    dmasim_error_name(t.error()), dmasim_error_name(expected)));
+    const bool code = bench.expect((t.status() & DMA_STATUS_ERROR) && t.error() == expected, [&] {
+        return fmt::format("{}: channel status {:#x} has error {}, expected {}", name, t.status(),
+                           dmasim_error_name(t.error()), dmasim_error_name(expected));
+    });
     const bool untouched = bench.check_untouched(t);
     bench.add_result(fmt::format("{}.code", result), t.error(), "error code",
                      fmt::format("{}: error code reported, expected {} ({})", name, expected,

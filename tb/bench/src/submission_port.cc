@@ -175,10 +175,12 @@ void Testbench::RingPort::close(Window& counts) {
         now.descriptor_bytes_fetched - at_open_.descriptor_bytes_fetched;
     const model::DevicePort& device = bench_.platform_.device();
     if (ring_->spec.dir == DMA_HW_MEM_TO_DEV && bench_.payload_checked())
-        bench_.expect(device.sink_digest() == device_digest_,
-                      fmt::format("the device received a stream whose FNV-1a digest {:#x} "
-                                  "differs from the ring's requests' sources' {:#x}",
-                                  device.sink_digest(), device_digest_));
+        bench_.expect(device.sink_digest() == device_digest_, [&] {
+            return fmt::format(
+                "the device received a stream whose FNV-1a digest {:#x} "
+                "differs from the ring's requests' sources' {:#x}",
+                device.sink_digest(), device_digest_);
+        });
 }
 
 }  // namespace dmasim::tb

@@ -170,10 +170,12 @@ void Testbench::attach_iommu() {
 
 void Testbench::expect_all_waited() {
     for (const auto& t : transfers_)
-        expect(!t->started_ || t->finished_,
-               fmt::format("scenario {} returned with the transfer on channel {} still running "
-                           "(start() without wait())",
-                           scenario_.name, t->channel_));
+        expect(!t->started_ || t->finished_, [&] {
+            return fmt::format(
+                "scenario {} returned with the transfer on channel {} still running "
+                "(start() without wait())",
+                scenario_.name, t->channel_);
+        });
 }
 
 void Testbench::stop_scenario(bool config_error, std::string why) {
@@ -346,11 +348,14 @@ void Testbench::inject_translation_fault(Transfer& t) {
     if (f.kind != model::FaultKind::translation || t.channel_ != f.channel) return;
     const int err =
         f.index <= UINT32_MAX ? dmasim_xfer_revoke(&dd_, t.xfer_, unsigned(f.index)) : -EINVAL;
-    expect(err == 0, fmt::format("fault.kind = translation: cannot revoke data descriptor "
-                                 "fault.index = {} of the list on channel {} (it maps to {} "
-                                 "descriptors{})",
-                                 f.index, t.channel_, mapped_descriptors(*t.xfer_),
-                                 err == -ENODEV ? ", and iommu.enabled is false" : ""));
+    expect(err == 0, [&] {
+        return fmt::format(
+            "fault.kind = translation: cannot revoke data descriptor "
+            "fault.index = {} of the list on channel {} (it maps to {} "
+            "descriptors{})",
+            f.index, t.channel_, mapped_descriptors(*t.xfer_),
+            err == -ENODEV ? ", and iommu.enabled is false" : "");
+    });
 }
 
 void Testbench::fail(const Mismatch& m) {
