@@ -91,8 +91,8 @@ uint64_t DramController::to_cycles(uint64_t clocks) const {
     return static_cast<uint64_t>(std::ceil(static_cast<double>(clocks) / ratio_ - 1e-6));
 }
 
-// Peels the burst index's fields off from the lowest bits up, in the
-// mapping's order (every count is a power of two: a shift and a mask).
+// Each field is a shift and a mask of the burst index (every count is a
+// power of two); the constructor lays the shifts out in the mapping's order.
 DramController::Place DramController::place(uint64_t n) const {
     const auto field = [n](unsigned shift, unsigned bits) {
         return (n >> shift) & ((uint64_t{1} << bits) - 1);

@@ -148,8 +148,9 @@ private:
         Burst burst;
         uint64_t first;  ///< its first command
         Row row;
-        /// What it booked: these spacings, and each burst on the bus
-        /// (run_ends_), the first one `rank_gap` (tRTRS) earlier.
+        /// What it booked: these spacings (at most a row's two activate
+        /// spacings and the run's column spacing), and each burst on the
+        /// bus (run_ends_), the first one `rank_gap` (tRTRS) earlier.
         std::array<Spaced, 3> spaced;
         unsigned spaced_count;
         uint64_t rank_gap;

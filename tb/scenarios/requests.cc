@@ -208,8 +208,8 @@ DMASIM_SCENARIO_CHECK(requests, 0) {
     // One TAIL write may hand the engine every request the ring holds, and
     // its walk limits count from each TAIL write.
     auto ring_fits = [&](uint64_t longest) -> std::optional<ScenarioRefusal> {
-        const uint64_t slots = w.ring_entries * longest;
         if (!engine_ring(config)) return std::nullopt;
+        const uint64_t slots = w.ring_entries * longest;
         if (slots > kMaxRingSlots)
             return ScenarioRefusal{
                 fmt::format("a descriptor ring of workload.ring_entries = {} requests of {} "
