@@ -163,7 +163,7 @@ int dmasim_ring_submit(struct dmasim_ring *r, struct dmasim_xfer *x)
 	struct scatterlist *sg, *dsg = x->dst.sgl;
 	unsigned int n = list->nents, i, slot = r->head;
 	struct desc_data d;
-	uint64_t tail;
+	uint64_t tail = 0; /* the loop below runs n >= 1 times and sets it */
 	int ret;
 
 	if (!x->spec.for_ring || x->spec.dir != r->spec.dir ||
