@@ -21,14 +21,19 @@ if(NOT DMASIM_PGO STREQUAL "OFF")
   # folder, so a train and a use build in different folders share them.
   set(pgo_naming -fprofile-prefix-path=${CMAKE_BINARY_DIR})
   if(DMASIM_PGO STREQUAL "train")
-    add_compile_options(-fprofile-generate=${DMASIM_PGO_PROFILE} ${pgo_naming})
+    # Atomic counts: a checked run compares its buffers on several threads,
+    # and counts they race on make an inconsistent profile, which GCC
+    # refuses.
+    add_compile_options(-fprofile-generate=${DMASIM_PGO_PROFILE} ${pgo_naming}
+                        -fprofile-update=atomic)
     add_link_options(-fprofile-generate=${DMASIM_PGO_PROFILE})
   else()
     # Code the training did not run is optimised as usual, not for size;
     # a source edited since the training compiles without its profile (a
-    # warning) instead of failing the build.
+    # warning) instead of failing the build, and counts that still
+    # disagree are smoothed rather than refused.
     add_compile_options(-fprofile-use=${DMASIM_PGO_PROFILE} ${pgo_naming}
-                        -fprofile-partial-training -Wno-missing-profile
-                        -Wno-error=coverage-mismatch)
+                        -fprofile-partial-training -fprofile-correction
+                        -Wno-missing-profile -Wno-error=coverage-mismatch)
   endif()
 endif()
