@@ -17,18 +17,19 @@ public:
         size_t n = 1;
         while (n < capacity) n <<= 1;
         slots_.resize(n);
+        mask_ = n - 1;
     }
     bool empty() const { return head_ == tail_; }
     size_t size() const { return tail_ - head_; }
-    T& front() { return slots_[head_ & mask()]; }
-    const T& front() const { return slots_[head_ & mask()]; }
+    T& front() { return slots_[head_ & mask_]; }
+    const T& front() const { return slots_[head_ & mask_]; }
     /// i-th element from the front.
-    T& at(size_t i) { return slots_[(head_ + i) & mask()]; }
-    const T& at(size_t i) const { return slots_[(head_ + i) & mask()]; }
+    T& at(size_t i) { return slots_[(head_ + i) & mask_]; }
+    const T& at(size_t i) const { return slots_[(head_ + i) & mask_]; }
     void pop_front(size_t n = 1) { head_ += n; }
     void push_back(const T& v) {
-        if (size() == slots_.size()) grow();
-        slots_[tail_++ & mask()] = v;
+        if (size() > mask_) grow();
+        slots_[tail_++ & mask_] = v;
     }
     /// Inserts `v` before the i-th element (i == size() appends); moves
     /// the elements behind it, so cheap near the back.
@@ -45,16 +46,17 @@ public:
     void clear() { head_ = tail_ = 0; }
 
 private:
-    size_t mask() const { return slots_.size() - 1; }
     void grow() {
         std::vector<T> bigger(slots_.size() * 2);
         for (size_t i = 0; i < size(); ++i) bigger[i] = at(i);
         tail_ = size();
         head_ = 0;
         slots_.swap(bigger);
+        mask_ = slots_.size() - 1;
     }
 
     std::vector<T> slots_;
+    size_t mask_ = 0;  ///< slots_.size() - 1, kept: a vector's size divides by sizeof(T)
     size_t head_ = 0;
     size_t tail_ = 0;
 };

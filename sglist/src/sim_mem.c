@@ -19,6 +19,23 @@ static void *map_sparse(size_t bytes)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/*
+ * mem_map is written wherever a frame is allocated, and scattered
+ * placement spreads a run's allocations over the whole RAM: a few
+ * thousand of them touch every page of it. Backed in 2 MiB pages that is
+ * a few faults instead of one per 4 KiB (1,536 for a 1 GiB RAM), for at
+ * most mem_map's size in RSS, 0.6% of the simulated RAM. Only advice: a
+ * host without transparent huge pages backs it as before.
+ */
+static void *map_mem_map(size_t bytes)
+{
+	void *p = map_sparse(bytes);
+
+	if (p)
+		madvise(p, bytes, MADV_HUGEPAGE);
+	return p;
+}
+
 static size_t mem_map_bytes(unsigned long nr_frames)
 {
 	return PAGE_ALIGN(nr_frames * sizeof(struct page));
@@ -34,7 +51,7 @@ int sim_mem_init(uint64_t bytes, enum sim_mem_placement placement,
 	    (placement != SIM_MEM_CONTIGUOUS && placement != SIM_MEM_SCATTERED))
 		return -EINVAL;
 	sim_mem_layout.virt = map_sparse(bytes);
-	sim_mem_layout.mem_map = map_sparse(mem_map_bytes(nr_frames));
+	sim_mem_layout.mem_map = map_mem_map(mem_map_bytes(nr_frames));
 	sim_mem_layout.nr_frames = nr_frames;
 	if (!sim_mem_layout.virt || !sim_mem_layout.mem_map ||
 	    frames_init(nr_frames, placement, seed)) {
