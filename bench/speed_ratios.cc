@@ -3,8 +3,9 @@
 // each side of a ratio is a child process of this one (SystemC elaborates
 // once per process), timed by its own user + system CPU seconds from
 // wait4(), so both sides of a ratio see the same machine. A row of short
-// runs repeats its pairs (A B A B ..., up to nine) and prints medians: one
-// run of a tenth of a second moved the 256 B row's ratio by a third.
+// runs repeats its pairs (A B A B ..., up to 31) and prints medians: one
+// run of a tenth of a second moved the 256 B row's ratio by a third, and
+// the median of nine pairs still by a sixth on a busy host.
 //
 //   a) a whole dmasim run against a bare loosely-timed TLM-2.0 loop
 //      (bare_sg_loop.cc): 1 GiB in 4 KiB segments and 262,144 x 256 B,
@@ -192,7 +193,7 @@ struct Paired {
 /// tenth of a second a side) is repeated until one run's noise no longer
 /// moves its ratio; a row of long runs is run once.
 constexpr double kRowBudgetSeconds = 4.0;
-constexpr size_t kMaxPairs = 9;
+constexpr size_t kMaxPairs = 31;
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
